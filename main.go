@@ -1,0 +1,76 @@
+// Command arbiter hosts the board games of university AI courses: a Discord
+// bot, a console, a referee for programs and a strong engine. Run
+// `arbiter help` for its subcommands.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"syscall"
+)
+
+// subcommand is one of arbiter's subcommands: it reads its own flags from
+// args, writes to stdout and stderr, and returns the process exit status.
+type subcommand struct {
+	summary string
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+}
+
+// subcommands lists every subcommand by name. Each lives in its own
+// cmd_<name>.go file.
+func subcommands() map[string]subcommand {
+	return map[string]subcommand{
+		"perft":  {"count move sequences from a position: perft GAME DEPTH [--moves M1;M2] [--set k=v] [--divide] [--bench]", runPerft},
+		"status": {"play moves and print the board and result: status GAME [--moves M1;M2] [--set k=v]", runStatus},
+	}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run dispatches to a subcommand and returns the exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	cmds := subcommands()
+	if len(args) == 0 {
+		if def, ok := cmds["default"]; ok {
+			return def.run(ctx, args, stdout, stderr)
+		}
+		usage(stderr, cmds)
+		return 2
+	}
+	name := args[0]
+	if name == "help" || name == "-h" || name == "--help" {
+		usage(stdout, cmds)
+		return 0
+	}
+	cmd, ok := cmds[name]
+	if !ok || name == "default" {
+		fmt.Fprintf(stderr, "arbiter: unknown subcommand %q\n\n", name)
+		usage(stderr, cmds)
+		return 2
+	}
+	return cmd.run(ctx, args[1:], stdout, stderr)
+}
+
+func usage(w io.Writer, cmds map[string]subcommand) {
+	fmt.Fprintln(w, "usage: arbiter <subcommand> [arguments]")
+	fmt.Fprintln(w)
+	names := make([]string, 0, len(cmds))
+	for n := range cmds {
+		if n != "default" {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-8s %s\n", n, cmds[n].summary)
+	}
+}
