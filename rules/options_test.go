@@ -1,0 +1,130 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseOptions(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    string
+		wantErr string
+	}{
+		{"", "", ""},
+		{"turns=200 edges=on", "edges=on turns=200", ""},
+		{"  Turns=200,edges=on ", "edges=on turns=200", ""},
+		{"turns=1;turns=2", "", "given twice"},
+		{"turns", "", "key=value"},
+		{"=5", "", "key=value"},
+		{"turns=", "", "key=value"},
+	}
+	for _, tt := range tests {
+		got, err := ParseOptions(tt.in)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("ParseOptions(%q) error = %v, want one containing %q", tt.in, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("ParseOptions(%q): %v", tt.in, err)
+			continue
+		}
+		if got.String() != tt.want {
+			t.Errorf("ParseOptions(%q) = %q, want %q", tt.in, got.String(), tt.want)
+		}
+	}
+}
+
+func TestResolve(t *testing.T) {
+	specs := []OptionSpec{
+		{Key: "turns", Default: "300", Min: 1, Max: 10000},
+		{Key: "edges", Default: "off", Values: []string{"on", "off"}},
+	}
+	tests := []struct {
+		in      Options
+		want    string
+		wantErr string
+	}{
+		{nil, "edges=off turns=300", ""},
+		{Options{"turns": "0200"}, "edges=off turns=200", ""},
+		{Options{"edges": "ON"}, "edges=on turns=300", ""},
+		{Options{"turns": "abc"}, "", "turns=abc: turns must be a whole number from 1 to 10000"},
+		{Options{"turns": "0"}, "", "from 1 to 10000"},
+		{Options{"edges": "maybe"}, "", "edges=maybe: edges must be on or off"},
+		{Options{"colour": "red"}, "", "sixes has no option colour; it takes turns, edges"},
+	}
+	for _, tt := range tests {
+		got, err := Resolve("sixes", specs, tt.in)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("Resolve(%v) error = %v, want one containing %q", tt.in, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("Resolve(%v): %v", tt.in, err)
+			continue
+		}
+		if got.String() != tt.want {
+			t.Errorf("Resolve(%v) = %q, want %q", tt.in, got.String(), tt.want)
+		}
+	}
+	if _, err := Resolve("hiya", nil, Options{"x": "1"}); err == nil || !strings.Contains(err.Error(), "takes no options") {
+		t.Errorf("Resolve with no specs: error = %v", err)
+	}
+}
+
+func TestOptionSpecValidate(t *testing.T) {
+	spec := OptionSpec{Key: "colours", Describe: "two of g, r, b, y", Validate: func(v string) (string, error) {
+		if len(v) != 2 {
+			return "", errTest
+		}
+		return strings.ToLower(v), nil
+	}}
+	if got, err := spec.Check("GB"); err != nil || got != "gb" {
+		t.Errorf("Check(GB) = %q, %v", got, err)
+	}
+	if _, err := spec.Check("gbr"); err == nil || !strings.HasPrefix(err.Error(), "colours=gbr: ") {
+		t.Errorf("Check(gbr) error = %v", err)
+	}
+	if spec.Allowed() != "two of g, r, b, y" {
+		t.Errorf("Allowed() = %q", spec.Allowed())
+	}
+}
+
+var errTest = NewMoveError(ErrUnreadable, "test")
+
+func TestResultAndPlayer(t *testing.T) {
+	if Win(P1) != P1Wins || Win(P2) != P2Wins {
+		t.Fatal("Win maps players wrongly")
+	}
+	for r, want := range map[Result]string{Ongoing: "ongoing", P1Wins: "p1", P2Wins: "p2", Draw: "draw"} {
+		if r.String() != want {
+			t.Errorf("%d.String() = %q, want %q", r, r.String(), want)
+		}
+	}
+	if p, ok := P2Wins.Winner(); !ok || p != P2 {
+		t.Errorf("P2Wins.Winner() = %v, %v", p, ok)
+	}
+	if _, ok := Draw.Winner(); ok {
+		t.Error("Draw has a winner")
+	}
+	if P1.Other() != P2 || P2.Other() != P1 {
+		t.Error("Other is wrong")
+	}
+}
+
+func TestMoveList(t *testing.T) {
+	var l MoveList
+	l.Add(3)
+	l.Add(7)
+	if l.N != 2 || !l.Contains(7) || l.Contains(5) || len(l.Slice()) != 2 {
+		t.Fatalf("list = %v", l.Slice())
+	}
+	l.Reset()
+	if l.N != 0 {
+		t.Fatal("Reset left moves")
+	}
+}
