@@ -1,0 +1,132 @@
+package hiya
+
+import "math/bits"
+
+// Evaluation weights, in hundredths of a piece.
+const (
+	valueNinja       = 260 // diagonal slides both ways forward, attacks backward; two hits to remove
+	valueSamurai     = 240 // forward slides, attacks sideways; two hits to remove
+	valueMiniNinja   = 110
+	valueMiniSamurai = 90
+
+	advanceWeight = 3    // per row a piece has gone forward
+	threatWeight  = 8    // per opposing piece a side can attack with its next move
+	kingShield    = 30   // own piece on the square from which the King would be attacked
+	kingDanger    = 150  // the opponent can attack our King with its next move
+	kingAttack    = 5000 // the side to move can attack the opposing King now: a win in one
+	lostPosition  = -10000
+	maxRowAdvance = rows - 1
+	rowMaskBottom = uint64(0x7F)
+	hurtNinja     = valueNinja - valueMiniNinja
+	hurtSamurai   = valueSamurai - valueMiniSamurai
+)
+
+// Material scores material for the side to move: the weights of its pieces
+// minus the opponent's (Ninja 260, Samurai 240, mini-Ninja 110,
+// mini-Samurai 90; the King, always there while the game goes on, counts 0).
+func (g *Game) Material() int {
+	p := &g.pos
+	return p.material(p.toMove) - p.material(p.toMove^1)
+}
+
+func (p *position) material(s Side) int {
+	own := p.side[s]
+	return valueNinja*popcount(p.kind[Ninja]&own) + valueSamurai*popcount(p.kind[Samurai]&own) +
+		valueMiniNinja*popcount(p.kind[MiniNinja]&own) + valueMiniSamurai*popcount(p.kind[MiniSamurai]&own)
+}
+
+// Evaluate scores the position for the side to move, in hundredths of a
+// piece, as the sum of these features (each the side to move's minus the
+// opponent's):
+//
+//   - material: as Material;
+//   - advancement: 3 for each row each piece other than the King has gone
+//     forward from its own back row (forward pieces attack sooner);
+//   - threats: 8 for each opposing piece a side can attack with its next
+//     move (some legal move lands directly in front of it), and for the
+//     side to move half of what its best such attack would take (a Ninja or
+//     Samurai loses its extra weight, a mini all of it);
+//   - king safety: 30 when a side's own piece stands on the square from
+//     which its King would be attacked (the King cannot be attacked while it
+//     stays); -150 when the opponent can attack our King with its next move,
+//     and +5000 when the side to move can attack the opposing King now.
+//
+// A finished position is lost for the side to move: -10000. Evaluate
+// allocates nothing.
+func (g *Game) Evaluate() int {
+	p := &g.pos
+	us, them := p.toMove, p.toMove^1
+	if over, _ := p.state(); over != notOver {
+		return lostPosition
+	}
+	score := p.material(us) - p.material(them)
+	score += advanceWeight * (p.advancement(us) - p.advancement(them))
+
+	empty := boardMask &^ (p.side[South] | p.side[North])
+	hitUs := shift(p.reach(us, empty)&p.attackSquares(us, empty), forward(us)) & p.side[them]
+	hitThem := shift(p.reach(them, empty)&p.attackSquares(them, empty), forward(them)) & p.side[us]
+	score += threatWeight * (popcount(hitUs) - popcount(hitThem))
+	best := 0
+	if hitUs&p.kind[Ninja] != 0 {
+		best = hurtNinja
+	}
+	if hitUs&p.kind[Samurai] != 0 {
+		best = max(best, hurtSamurai)
+	}
+	if hitUs&p.kind[MiniNinja] != 0 {
+		best = max(best, valueMiniNinja)
+	}
+	if hitUs&p.kind[MiniSamurai] != 0 {
+		best = max(best, valueMiniSamurai)
+	}
+	score += best / 2
+	if hitUs&p.kind[King] != 0 {
+		score += kingAttack
+	}
+	if hitThem&p.kind[King] != 0 {
+		score -= kingDanger
+	}
+	score += kingShield * (p.shielded(us) - p.shielded(them))
+	return score
+}
+
+// advancement returns the rows that s's pieces other than the King have gone
+// forward from s's back row, summed.
+func (p *position) advancement(s Side) int {
+	pieces := p.side[s] &^ p.kind[King]
+	sum := 0
+	for r := 1; r <= maxRowAdvance; r++ {
+		row := r
+		if s == North {
+			row = maxRowAdvance - r
+		}
+		sum += r * bits.OnesCount64(pieces&(rowMaskBottom<<uint(8*row)))
+	}
+	return sum
+}
+
+// reach returns the empty squares where some piece of s could land with its
+// next move if every landing attacked: forward, diagonally backward for
+// Ninjas and sideways for Samurai, one square for minis. A landing there that
+// also attacks is a legal move.
+func (p *position) reach(s Side, empty uint64) uint64 {
+	own := p.side[s]
+	f := forward(s)
+	ninja, samurai := p.kind[Ninja]&own, p.kind[Samurai]&own
+	diag := ninja | p.kind[MiniNinja]&own
+	straight := samurai | p.kind[MiniSamurai]&own
+	return slideFill(diag, ninja, f-1, empty) | slideFill(diag, ninja, f+1, empty) |
+		slideFill(diag, ninja, -f-1, empty) | slideFill(diag, ninja, -f+1, empty) |
+		slideFill(straight, samurai, f, empty) |
+		slideFill(straight, samurai, -1, empty) | slideFill(straight, samurai, 1, empty)
+}
+
+// shielded returns 1 when a piece of s stands on the square from which the
+// opponent would attack s's King, else 0.
+func (p *position) shielded(s Side) int {
+	guard := shift(p.kind[King]&p.side[s], forward(s)) & p.side[s]
+	if guard != 0 {
+		return 1
+	}
+	return 0
+}
