@@ -1,0 +1,137 @@
+package render
+
+import (
+	"strings"
+
+	"arbiter/rules"
+)
+
+// Emoji draws g as a grid of emoji for a Discord message (outside a code
+// block): the row labels on the left and the column labels below, made of
+// keycap digits and letter emoji so that the columns stay aligned (a
+// two-digit label takes two emoji, across for a row and stacked for a
+// column), then the players, the last move and whose turn it is. The square
+// the last move left is marked (🟩, or 🟪 in Upthrust) and a square whose
+// piece it removed shows 💥. The whole message stays within DiscordLimit.
+//
+// A game render has no drawing for yields a one-line message saying so.
+func Emoji(g rules.Game, opt Options) string {
+	s, err := sceneOf(g, opt)
+	if err != nil {
+		return err.Error() + "\n"
+	}
+	var b strings.Builder
+	b.Grow(2048)
+	writeEmoji(&b, s, opt)
+	return b.String()
+}
+
+// Emoji for labels.
+const (
+	emojiBlank = "⬛"      // the corner and an empty tens place
+	zwsp       = "\u200b" // keeps letter emoji from pairing into flags
+)
+
+// keycap returns the keycap emoji of a digit.
+func keycap(d byte) string { return string(d) + "\ufe0f\u20e3" }
+
+// letterEmoji returns the regional indicator emoji of a letter a-z.
+func letterEmoji(l byte) string {
+	if l >= 'A' && l <= 'Z' {
+		l += 'a' - 'A'
+	}
+	return string(rune(0x1F1E6 + int(l-'a')))
+}
+
+// labelEmoji writes a label as width emoji: digits as keycaps (padded on
+// the left with blanks), a letter as its letter emoji.
+func labelEmoji(label string, width int) []string {
+	out := make([]string, 0, width)
+	for i := len(label); i < width; i++ {
+		out = append(out, emojiBlank)
+	}
+	for i := 0; i < len(label); i++ {
+		switch c := label[i]; {
+		case c >= '0' && c <= '9':
+			out = append(out, keycap(c))
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			out = append(out, letterEmoji(c))
+		default:
+			out = append(out, emojiBlank)
+		}
+	}
+	return out
+}
+
+func writeEmoji(b *strings.Builder, s *scene, opt Options) {
+	rowWidth, colHeight := 0, 0
+	for _, l := range s.rowLabels {
+		rowWidth = max(rowWidth, len(l))
+	}
+	for _, l := range s.colLabels {
+		colHeight = max(colHeight, len(l))
+	}
+	for r := 0; r < s.rows; r++ {
+		for _, e := range labelEmoji(s.rowLabels[r], rowWidth) {
+			b.WriteString(e)
+		}
+		for c := 0; c < s.cols; c++ {
+			b.WriteString(cellEmoji(s, s.at(c, r)))
+		}
+		if s.rowNotes[r] != "" {
+			b.WriteString(" " + s.rowNotes[r])
+		}
+		b.WriteByte('\n')
+	}
+	// Column labels, one line per digit of the longest.
+	labels := make([][]string, s.cols)
+	for c, l := range s.colLabels {
+		labels[c] = labelEmoji(l, colHeight)
+	}
+	for line := 0; line < colHeight; line++ {
+		b.WriteString(strings.Repeat(emojiBlank, rowWidth))
+		for c := range labels {
+			e := labels[c][line]
+			if c > 0 && isLetterEmoji(e) && isLetterEmoji(labels[c-1][line]) {
+				b.WriteString(zwsp)
+			}
+			b.WriteString(e)
+		}
+		b.WriteByte('\n')
+	}
+
+	for p, side := range s.status.sides {
+		for _, k := range side.pieces {
+			b.WriteString(s.pieces[k].emoji)
+		}
+		b.WriteString(" " + playerTitle(side.title, opt.Players[p]) + ": " + side.figures + "\n")
+	}
+	if s.emojiKey != "" {
+		b.WriteString(s.emojiKey + "\n")
+	}
+	if last := lastLine(s); last != "" {
+		b.WriteString(last + "\n")
+	}
+	b.WriteString(s.title + ": " + stateLine(s, opt.Players) + "\n")
+}
+
+// isLetterEmoji reports whether e is a regional indicator letter.
+func isLetterEmoji(e string) bool {
+	r := []rune(e)
+	return len(r) == 1 && r[0] >= 0x1F1E6 && r[0] <= 0x1F1FF
+}
+
+// cellEmoji returns the emoji of one cell.
+func cellEmoji(s *scene, c *cell) string {
+	switch {
+	case c.piece != 0:
+		return s.pieces[c.piece].emoji
+	case c.mark == fromMark:
+		return s.palette.fromEmoji
+	case c.mark == hitMark:
+		return s.palette.hitEmoji
+	case c.zone && s.palette.zoneEmoji != "":
+		return s.palette.zoneEmoji
+	}
+	return s.palette.emptyEmoji[c.kind]
+}

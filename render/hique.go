@@ -1,0 +1,129 @@
+package render
+
+import (
+	"fmt"
+	"image/color"
+	"strconv"
+	"strings"
+
+	"arbiter/rules"
+	"arbiter/rules/hique"
+)
+
+// hiqueScene draws HiQUE on its 13x13 coordinate grid: runners on the
+// squares (both coordinates odd), guards on the points between them (both
+// even), Black at the top. Letters follow the rules' diagrams: b and w for
+// runners, B and W for guards.
+func hiqueScene(g *hique.Game) *scene {
+	const n = 13
+	s := newScene("HiQUE", lattice, n, n)
+	s.squarePx, s.gapPx = 50, 14
+	s.palette = scenePalette{
+		emptyText:  [4]string{square: ".", point: "+", hedge: "-", vedge: "|"},
+		emptyEmoji: [4]string{square: "⬜", point: "🟫", hedge: "🟫", vedge: "🟫"},
+		fromEmoji:  "🟩",
+		hitEmoji:   "💥",
+		board:      rgb(0xEE, 0xD9, 0xB0),
+		frame:      rgb(0x8A, 0x5A, 0x34),
+	}
+	dark, light := rgb(0x24, 0x20, 0x1C), rgb(0xFA, 0xF7, 0xF0)
+	var runner, guard [2]uint8
+	runner[rules.P1] = s.addPiece(pieceStyle{text: "b", ansi: "1;35", emoji: "🟣",
+		shape: disc, fill: dark, stroke: rgb(0, 0, 0), size: 0.72})
+	guard[rules.P1] = s.addPiece(pieceStyle{text: "B", ansi: "1;35", emoji: "🟪",
+		shape: box, fill: dark, stroke: rgb(0, 0, 0), size: 0.46})
+	runner[rules.P2] = s.addPiece(pieceStyle{text: "w", ansi: "1;33", emoji: "🟡",
+		shape: disc, fill: light, stroke: rgb(0x30, 0x30, 0x30), size: 0.72})
+	guard[rules.P2] = s.addPiece(pieceStyle{text: "W", ansi: "1;33", emoji: "🟨",
+		shape: box, fill: light, stroke: rgb(0x30, 0x30, 0x30), size: 0.46})
+	s.emojiKey = s.pieces[runner[rules.P1]].emoji + s.pieces[runner[rules.P2]].emoji + " runners, " +
+		s.pieces[guard[rules.P1]].emoji + s.pieces[guard[rules.P2]].emoji + " guards"
+
+	for y := 1; y <= n; y++ {
+		s.rowLabels[y-1] = strconv.Itoa(y)
+		for x := 1; x <= n; x++ {
+			if y == 1 {
+				s.colLabels[x-1] = strconv.Itoa(x)
+			}
+			c := s.at(x-1, y-1)
+			switch {
+			case x%2 == 1 && y%2 == 1:
+				c.kind = square
+				if p, ok := g.RunnerAt(x, y); ok {
+					c.piece = runner[p]
+				}
+			case x%2 == 0 && y%2 == 0:
+				c.kind = point
+				if p, ok := g.GuardAt(x, y); ok {
+					c.piece = guard[p]
+				}
+			case x%2 == 1:
+				c.kind = hedge
+			default:
+				c.kind = vedge
+			}
+		}
+	}
+
+	timing := g.TimingScores()
+	for _, p := range []rules.Player{rules.P1, rules.P2} {
+		s.status.sides[p] = sideStatus{
+			pieces:  []uint8{runner[p], guard[p]},
+			title:   g.PlayerName(p),
+			figures: fmt.Sprintf("%s, timing %d", plural(g.Runners(p), "runner"), timing[p]),
+		}
+	}
+	if limit := g.TurnLimit(); limit > 0 {
+		s.status.clock = fmt.Sprintf("move %d of %d", g.Ply()+1, limit)
+	}
+	if prev, ok := previous(g).(*hique.Game); ok {
+		hiqueLastMove(s, g, prev)
+	}
+	return s
+}
+
+// hiqueLastMove marks the last move's points and the runners it removed,
+// and says it in words.
+func hiqueLastMove(s *scene, g, prev *hique.Game) {
+	hist := g.History()
+	m := hist[len(hist)-1]
+	mover := prev.ToMove()
+	x1, y1, x2, y2 := hique.MoveCoords(m)
+	s.at(x1-1, y1-1).mark = fromMark
+	s.at(x2-1, y2-1).mark = toMark
+	var removed [2][]string
+	remove := func(owner rules.Player, x, y int) {
+		s.at(x-1, y-1).mark = hitMark
+		removed[owner] = append(removed[owner], fmt.Sprintf("%d %d", x, y))
+	}
+	for y := 1; y <= 13; y += 2 {
+		for x := 1; x <= 13; x += 2 {
+			owner, was := prev.RunnerAt(x, y)
+			if _, is := g.RunnerAt(x, y); was && !is && (x != x1 || y != y1) {
+				remove(owner, x, y)
+			}
+		}
+	}
+	// A runner that stepped between two enemy guards is removed where it
+	// went.
+	if owner, moved := prev.RunnerAt(x1, y1); moved {
+		if _, arrived := g.RunnerAt(x2, y2); !arrived {
+			remove(owner, x2, y2)
+		}
+	}
+	last := g.PlayerName(mover) + " " + prev.FormatMove(m)
+	for _, p := range []rules.Player{rules.P1, rules.P2} {
+		if len(removed[p]) == 0 {
+			continue
+		}
+		noun := "runner"
+		if len(removed[p]) > 1 {
+			noun = "runners"
+		}
+		last += fmt.Sprintf(", removing %s's %s at %s", g.PlayerName(p), noun, strings.Join(removed[p], ", "))
+	}
+	s.status.last = last
+}
+
+// rgb returns an opaque colour.
+func rgb(r, g, b uint8) color.RGBA { return color.RGBA{r, g, b, 0xFF} }

@@ -1,0 +1,291 @@
+package render
+
+import (
+	"fmt"
+	"image/color"
+
+	"arbiter/rules"
+	"arbiter/rules/hique"
+	"arbiter/rules/hiya"
+	"arbiter/rules/sixes"
+	"arbiter/rules/upthrust"
+)
+
+// A scene is a position reduced to what every style draws: a grid of cells
+// in display order (top row first, left column first), the labels on its
+// edges, and the status lines under it. The game adapters (hique.go,
+// upthrust.go, hiya.go, sixes.go) build scenes in the standard view; turn
+// turns them half around for the other side's view.
+type scene struct {
+	title  string // the game as people write it: "HiQUE"
+	layout layout
+	cols   int
+	rows   int
+	cells  []cell // rows*cols, row-major, display order
+
+	colLabels []string // one a display column: "1", "A"
+	rowLabels []string // one a display row
+	rowNotes  []string // beside a display row (Upthrust's points), "" for none
+	ruleBelow []bool   // a dividing line under a display row
+
+	pieces    []pieceStyle // indexed by cell.piece; pieces[0] is unused
+	textWidth int          // characters a cell takes in text (3 or 4)
+	palette   scenePalette
+	emojiKey  string // a line saying what the emoji pieces are, "" if plain
+	squarePx  int    // image: a square's side in pixels
+	gapPx     int    // image: the lattice's width between squares
+
+	status status
+}
+
+// layout is the shape of a game's board.
+type layout uint8
+
+const (
+	// grid is a plain board of squares.
+	grid layout = iota
+	// lattice is HiQUE's coordinate grid: squares where both coordinates
+	// are odd, points (the corners where four squares meet) where both are
+	// even, and the borders between squares elsewhere.
+	lattice
+)
+
+// cellKind is what a cell of the grid is.
+type cellKind uint8
+
+const (
+	square cellKind = iota // a square pieces stand on
+	point                  // a HiQUE dark point (guards stand here)
+	hedge                  // a HiQUE border between squares one above the other
+	vedge                  // a HiQUE border between squares side by side
+)
+
+// mark says what the last move did to a cell.
+type mark uint8
+
+const (
+	noMark   mark = iota
+	fromMark      // the last move started here
+	toMark        // the last move ended here
+	hitMark       // the last move removed or hurt the piece here
+)
+
+// cell is one cell of a scene.
+type cell struct {
+	kind  cellKind
+	piece uint8 // index into scene.pieces; 0 for none
+	mark  mark
+	zone  bool // in a marked zone (Upthrust's scoring rows)
+}
+
+// pieceStyle is how one kind of piece of one player looks in every style.
+type pieceStyle struct {
+	text string // ASCII glyph; as wide as the scene's glyph
+	// turnedText, when set, replaces text in the turned view (Hi-Ya!'s
+	// arrows point the way a side moves on the screen).
+	turnedText string
+	ansi       string // SGR parameters for colour text, e.g. "1;31"
+	emoji      string
+
+	shape  shape      // image shape
+	fill   color.RGBA // image body colour
+	stroke color.RGBA // image outline colour
+	ink    color.RGBA // image letter colour
+	letter string     // image letter ("" for none)
+	size   float64    // image size as a fraction of the cell
+}
+
+// shape is the outline of a piece in images.
+type shape uint8
+
+const (
+	disc shape = iota
+	box
+	diamond
+)
+
+// scenePalette is a scene's cell colours and marks in every style.
+type scenePalette struct {
+	emptyText  [4]string // text glyph of an empty cell, by cellKind
+	emptyEmoji [4]string // emoji of an empty cell, by cellKind
+	zoneEmoji  string    // emoji of an empty square in a zone
+	fromEmoji  string    // emoji of the square a move left
+	hitEmoji   string    // emoji of a square a piece was removed from
+
+	board    color.RGBA // image: squares
+	boardAlt color.RGBA // image: the other squares of a checkered board (zero: plain)
+	frame    color.RGBA // image: lattice, grid lines and frame
+	zone     color.RGBA // image: squares in the zone
+}
+
+// status is what is said under a board.
+type status struct {
+	sides  [2]sideStatus // player 1 first
+	toMove rules.Player
+	over   bool
+	result rules.Outcome // when over
+	last   string        // the last move in words, "" before the first
+	clock  string        // the game's count of moves, "move 12 of 300"
+}
+
+// sideStatus is one player's line of status.
+type sideStatus struct {
+	pieces  []uint8 // legend: the player's kinds of piece
+	title   string  // the game's name for the player: "Black"
+	figures string  // "5 runners, timing 7"
+}
+
+// at returns the cell at display column c and row r.
+func (s *scene) at(c, r int) *cell { return &s.cells[r*s.cols+c] }
+
+// turn turns the scene half around: the last row becomes the first and the
+// last column the first.
+func (s *scene) turn() {
+	for i, j := 0, len(s.cells)-1; i < j; i, j = i+1, j-1 {
+		s.cells[i], s.cells[j] = s.cells[j], s.cells[i]
+	}
+	reverse(s.colLabels)
+	for i := range s.pieces {
+		if p := &s.pieces[i]; p.turnedText != "" {
+			p.text, p.turnedText = p.turnedText, p.text
+		}
+	}
+	reverse(s.rowLabels)
+	reverse(s.rowNotes)
+	// A rule under display row i lies above row i+1; turned, it lies under
+	// row rows-2-i.
+	below := make([]bool, s.rows)
+	for i, b := range s.ruleBelow {
+		if b && i+1 < s.rows {
+			below[s.rows-2-i] = true
+		}
+	}
+	s.ruleBelow = below
+}
+
+func reverse[T any](xs []T) {
+	for i, j := 0, len(xs)-1; i < j; i, j = i+1, j-1 {
+		xs[i], xs[j] = xs[j], xs[i]
+	}
+}
+
+// newScene returns an empty scene of cols x rows cells.
+func newScene(title string, l layout, cols, rows int) *scene {
+	return &scene{
+		title:     title,
+		layout:    l,
+		cols:      cols,
+		rows:      rows,
+		cells:     make([]cell, cols*rows),
+		colLabels: make([]string, cols),
+		rowLabels: make([]string, rows),
+		rowNotes:  make([]string, rows),
+		ruleBelow: make([]bool, rows),
+		pieces:    []pieceStyle{{}},
+		textWidth: 3,
+		squarePx:  60,
+	}
+}
+
+// addPiece adds a piece style and returns its index.
+func (s *scene) addPiece(p pieceStyle) uint8 {
+	s.pieces = append(s.pieces, p)
+	return uint8(len(s.pieces) - 1)
+}
+
+// sceneOf reduces g to a scene seen as opt says. A game render does not know
+// is an error.
+func sceneOf(g rules.Game, opt Options) (*scene, error) {
+	var (
+		s      *scene
+		bottom rules.Player // who sits at the bottom of the standard view
+		seats  = true       // whether the game has sides to turn to
+	)
+	switch g := g.(type) {
+	case *hique.Game:
+		s, bottom = hiqueScene(g), rules.P2
+	case *upthrust.Game:
+		s, seats = upthrustScene(g), false
+	case *hiya.Game:
+		s, bottom = hiyaScene(g), g.PlayerOf(hiya.South)
+	case *sixes.Game:
+		s, bottom = sixesScene(g), rules.P1
+	default:
+		if g == nil {
+			return nil, fmt.Errorf("render: no game")
+		}
+		return nil, fmt.Errorf("render: no drawing for game %q", g.Name())
+	}
+	s.status.toMove = g.ToMove()
+	out := outcome(g, opt)
+	if out.Result != rules.Ongoing {
+		s.status.over = true
+		s.status.result = out
+	}
+	if seats && opt.View != Standard && ViewFrom(bottom) != opt.View {
+		s.turn()
+	}
+	return s, nil
+}
+
+// previous returns g as it was before its last move, or nil before the
+// first move (or at a set-up position).
+func previous(g rules.Game) rules.Game {
+	if g.Ply() == 0 {
+		return nil
+	}
+	p := g.Clone()
+	p.Undo()
+	return p
+}
+
+// playerTitle writes a player as "Black (alice)", or "Black" without a name.
+func playerTitle(title, name string) string {
+	if name == "" {
+		return title
+	}
+	return title + " (" + name + ")"
+}
+
+// resultLine says how a game ended: "Black (alice) wins: runner reached the
+// far side".
+func resultLine(s *scene, names [2]string) string {
+	r := s.status.result
+	reason := ""
+	if r.Reason != "" {
+		reason = ": " + r.Reason
+	}
+	if w, ok := r.Result.Winner(); ok {
+		return playerTitle(s.status.sides[w].title, names[w]) + " wins" + reason
+	}
+	return "Draw" + reason
+}
+
+// stateLine says whose turn it is and the game's count of moves, or how the
+// game ended.
+func stateLine(s *scene, names [2]string) string {
+	if s.status.over {
+		return resultLine(s, names)
+	}
+	line := playerTitle(s.status.sides[s.status.toMove].title, names[s.status.toMove]) + " to move"
+	if s.status.clock != "" {
+		line += ", " + s.status.clock
+	}
+	return line
+}
+
+// lastLine says what the last move was, "" before the first.
+func lastLine(s *scene) string {
+	if s.status.last == "" {
+		return ""
+	}
+	return "Last: " + s.status.last
+}
+
+// plural writes n with its noun: "1 runner", "2 runners".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -1,0 +1,100 @@
+package render
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"arbiter/rules"
+	"arbiter/rules/sixes"
+)
+
+// sixesSize is the side of Sixes' board.
+const sixesSize = 6
+
+// sixesScene draws Sixes: row a at the top, columns 1..6 from the left. X
+// is red and O blue in every style.
+func sixesScene(g *sixes.Game) *scene {
+	s := newScene("Sixes", grid, sixesSize, sixesSize)
+	s.palette = scenePalette{
+		emptyText:  [4]string{square: "."},
+		emptyEmoji: [4]string{square: "⬜"},
+		fromEmoji:  "🟩",
+		hitEmoji:   "💥",
+		board:      rgb(0xE9, 0xE6, 0xDC),
+		boardAlt:   rgb(0xDA, 0xD5, 0xC6),
+		frame:      rgb(0x5E, 0x58, 0x4C),
+	}
+	var piece [2]uint8
+	piece[rules.P1] = s.addPiece(pieceStyle{text: "X", ansi: "1;31", emoji: "🔴",
+		shape: disc, fill: rgb(0xC4, 0x3B, 0x2F), stroke: rgb(0x6E, 0x17, 0x10), ink: rgb(0xFF, 0xFF, 0xFF),
+		letter: "X", size: 0.74})
+	piece[rules.P2] = s.addPiece(pieceStyle{text: "O", ansi: "1;36", emoji: "🔵",
+		shape: disc, fill: rgb(0x2E, 0x64, 0xB5), stroke: rgb(0x12, 0x2F, 0x5E), ink: rgb(0xFF, 0xFF, 0xFF),
+		letter: "O", size: 0.74})
+	for row := 1; row <= sixesSize; row++ {
+		s.rowLabels[row-1] = string(rune('a' + row - 1))
+		s.colLabels[row-1] = strconv.Itoa(row)
+		for col := 1; col <= sixesSize; col++ {
+			if p, ok := g.PieceAt(row, col); ok {
+				s.at(col-1, row-1).piece = piece[p]
+			}
+		}
+	}
+	for _, p := range []rules.Player{rules.P1, rules.P2} {
+		s.status.sides[p] = sideStatus{
+			pieces:  []uint8{piece[p]},
+			title:   g.PlayerName(p),
+			figures: plural(g.Pieces(p), "piece"),
+		}
+	}
+	s.status.clock = fmt.Sprintf("move %d of %d, %d left", g.Ply()+1, g.TurnLimit(), g.TurnsLeft())
+	if prev, ok := previous(g).(*sixes.Game); ok {
+		sixesLastMove(s, g, prev)
+	}
+	return s
+}
+
+// sixesLastMove marks the last move's squares and the pieces it removed, and
+// says it in words.
+func sixesLastMove(s *scene, g, prev *sixes.Game) {
+	hist := g.History()
+	m := hist[len(hist)-1]
+	mover := prev.ToMove()
+	fr, fc, tr, tc := sixes.MoveSquares(m)
+	s.at(fc-1, fr-1).mark = fromMark
+	s.at(tc-1, tr-1).mark = toMark
+	var removed [2][]string
+	for row := 1; row <= sixesSize; row++ {
+		for col := 1; col <= sixesSize; col++ {
+			owner, was := prev.PieceAt(row, col)
+			if row == fr && col == fc {
+				// The piece that moved is gone from here; it was removed if
+				// it is not where it went.
+				if _, arrived := g.PieceAt(tr, tc); arrived {
+					continue
+				}
+				row, col := tr, tc
+				s.at(col-1, row-1).mark = hitMark
+				removed[owner] = append(removed[owner], fmt.Sprintf("%c%d", 'a'+row-1, col))
+				continue
+			}
+			if _, is := g.PieceAt(row, col); was && !is {
+				s.at(col-1, row-1).mark = hitMark
+				removed[owner] = append(removed[owner], fmt.Sprintf("%c%d", 'a'+row-1, col))
+			}
+		}
+	}
+	last := g.PlayerName(mover) + " " + prev.FormatMove(m)
+	for _, p := range []rules.Player{mover.Other(), mover} {
+		if len(removed[p]) == 0 {
+			continue
+		}
+		noun := "piece"
+		if len(removed[p]) > 1 {
+			noun = "pieces"
+		}
+		last += fmt.Sprintf(", removing %s's %s at %s", g.PlayerName(p), noun, strings.Join(removed[p], ", "))
+	}
+	s.status.last = last
+}

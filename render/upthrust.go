@@ -1,0 +1,102 @@
+package render
+
+import (
+	"fmt"
+	"strconv"
+
+	"arbiter/rules"
+	"arbiter/rules/upthrust"
+)
+
+// Upthrust's board: 4 columns, 11 rows, rows 7..11 the scoring zone.
+const (
+	upCols    = 4
+	upRows    = 11
+	upScoring = 7 // the lowest scoring row
+)
+
+// upthrustScene draws Upthrust: row 11 at the top, the point values beside
+// the scoring rows and a line under the zone.
+func upthrustScene(g *upthrust.Game) *scene {
+	s := newScene("Upthrust", grid, upCols, upRows)
+	s.squarePx = 40
+	s.palette = scenePalette{
+		emptyText:  [4]string{square: "."},
+		emptyEmoji: [4]string{square: "⬜"},
+		zoneEmoji:  "🟫",
+		fromEmoji:  "🟪",
+		hitEmoji:   "💥",
+		board:      rgb(0xEC, 0xEC, 0xE6),
+		frame:      rgb(0x7A, 0x7A, 0x72),
+		zone:       rgb(0xF3, 0xDF, 0xA2),
+	}
+	colours := []struct {
+		c     upthrust.Colour
+		ansi  string
+		emoji string
+		fill  [3]uint8
+		ink   [3]uint8
+	}{
+		{upthrust.Green, "1;32", "🟢", [3]uint8{0x2E, 0x9E, 0x4F}, [3]uint8{0xFF, 0xFF, 0xFF}},
+		{upthrust.Red, "1;31", "🔴", [3]uint8{0xD6, 0x3A, 0x31}, [3]uint8{0xFF, 0xFF, 0xFF}},
+		{upthrust.Blue, "1;34", "🔵", [3]uint8{0x2F, 0x6F, 0xD0}, [3]uint8{0xFF, 0xFF, 0xFF}},
+		{upthrust.Yellow, "1;33", "🟡", [3]uint8{0xF2, 0xC2, 0x1B}, [3]uint8{0x30, 0x28, 0x00}},
+	}
+	var piece [4]uint8
+	for _, c := range colours {
+		letter := string(c.c.Letter())
+		piece[c.c] = s.addPiece(pieceStyle{
+			text: letter, ansi: c.ansi, emoji: c.emoji,
+			shape: disc, fill: rgb(c.fill[0], c.fill[1], c.fill[2]), stroke: rgb(0x30, 0x30, 0x30),
+			ink: rgb(c.ink[0], c.ink[1], c.ink[2]), letter: letter, size: 0.74,
+		})
+	}
+	below := 0 // pieces below the scoring zone
+	for r := 0; r < upRows; r++ {
+		row := upRows - r
+		s.rowLabels[r] = strconv.Itoa(row)
+		if v := upthrust.RowValue(row); v > 0 {
+			s.rowNotes[r] = strconv.Itoa(v)
+		}
+		s.ruleBelow[r] = row == upScoring
+		for col := 1; col <= upCols; col++ {
+			c := s.at(col-1, r)
+			c.zone = row >= upScoring
+			if colour, ok := g.PieceAt(col, row); ok {
+				c.piece = piece[colour]
+				if row < upScoring {
+					below++
+				}
+			}
+		}
+	}
+	for col := 1; col <= upCols; col++ {
+		s.colLabels[col-1] = strconv.Itoa(col)
+	}
+
+	scores := g.Scores()
+	for _, p := range []rules.Player{rules.P1, rules.P2} {
+		cs := g.Colours(p)
+		s.status.sides[p] = sideStatus{
+			pieces:  []uint8{piece[cs[0]], piece[cs[1]]},
+			title:   g.PlayerName(p),
+			figures: plural(scores[p], "point"),
+		}
+	}
+	s.status.clock = fmt.Sprintf("move %d, %s below the scoring rows", g.Ply()+1, plural(below, "piece"))
+	if prev, ok := previous(g).(*upthrust.Game); ok {
+		hist := g.History()
+		m := hist[len(hist)-1]
+		mover := g.PlayerName(prev.ToMove())
+		colour, col, pass := upthrust.MovePiece(m)
+		if pass {
+			s.status.last = mover + " passes"
+		} else {
+			from, to := prev.RowOf(colour, col), g.RowOf(colour, col)
+			s.at(col-1, upRows-from).mark = fromMark
+			s.at(col-1, upRows-to).mark = toMark
+			s.status.last = fmt.Sprintf("%s %s, row %d to %d", mover, prev.FormatMove(m), from, to)
+		}
+	}
+	return s
+}
