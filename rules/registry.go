@@ -15,6 +15,7 @@ type Definition struct {
 	Players  [2]string     // player 1 and player 2 in the game's words: "Black", "White"
 	Options  []OptionSpec  // the Variants of the rules file
 	MoveTime time.Duration // the class's per-move limit, the engine's default
+	Summary  string        // the rules in a few lines, for players
 	// New starts a game from the start position. opts is complete and
 	// checked (see Resolve); New still validates what specs cannot (for
 	// example combinations) and returns a clear error.

@@ -54,6 +54,7 @@ func Definition() rules.Definition {
 		Players:  [2]string{"Black", "White"},
 		Options:  optionSpecs(),
 		MoveTime: MoveTime,
+		Summary:  "Runners (5 a side) stand on the 7x7 light squares (odd x and y), guards (4 a side) on the 6x6 dark points between them (even x and y); a point is \"x y\", x the column 1..13, y the row 1..13 from the top. Black starts at the top and moves first. A runner steps one square (2 units) forward, left or right; a guard slides any distance along the dark points, never past another guard. After every move, any runner touched by two enemy guards is removed. A runner on the far row wins; so does taking all enemy runners. A third repetition, the turn limit or no legal move ends the game by the timing option: 1 point per runner plus 1 per row advanced. Moves: \"4 2 4 10\".",
 		New: func(opts rules.Options) (rules.Game, error) {
 			g, err := New(opts)
 			if err != nil {

@@ -57,6 +57,7 @@ func Definition() rules.Definition {
 		Players:  [2]string{"X", "O"},
 		Options:  optionSpecs(),
 		MoveTime: moveTime,
+		Summary:  "A 6x6 board, rows a..f from the top, columns 1..6. X moves first. A piece steps one square orthogonally or jumps over one adjacent piece onto the empty square behind; you may not move the piece you just moved straight back. A piece whose four neighbours are all enemy pieces is removed (edge pieces are safe unless edges=on). You win by taking all enemy pieces or leaving the opponent without a move; at the turn limit the player with more pieces wins, then the one with more legal moves. Moves: \"c4 d4\".",
 		New: func(opts rules.Options) (rules.Game, error) {
 			g, err := New(opts)
 			if err != nil {

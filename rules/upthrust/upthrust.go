@@ -122,6 +122,7 @@ func Definition() rules.Definition {
 		Players:  [2]string{"Player 1", "Player 2"},
 		Options:  optionSpecs(),
 		MoveTime: 15 * time.Second,
+		Summary:  "Four columns, eleven rows; rows 7..11 score 10, 20, 30, 40, 60. Each player owns two of the colours green, red, blue and yellow. A piece moves straight up as many rows as there are pieces in its row, onto an empty square on the board; the most advanced piece of a colour may not make a one-row move, and below row 7 it may not land in a row holding a piece of its colour. With no legal move you pass. The game ends when neither side can move or at most two pieces are left below the scoring rows; the higher score wins. Moves: \"G1\" (colour and column) or \"pass\".",
 		New: func(opts rules.Options) (rules.Game, error) {
 			g, err := New(opts)
 			if err != nil {

@@ -1,0 +1,317 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"arbiter/render"
+	"arbiter/rules"
+	"arbiter/rules/hique"
+	"arbiter/rules/sixes"
+	"arbiter/rules/upthrust"
+	"arbiter/store"
+)
+
+// load returns the game going on in the invocation's channel, or a refusal.
+func (s *Service) load(ctx context.Context, inv Invocation) (*store.Game, *Reply) {
+	g, err := s.store.Load(ctx, inv.Channel)
+	if err != nil {
+		r := s.storeRefusal(inv, err)
+		return nil, &r
+	}
+	if inv.Version != 0 && inv.Version != g.Version {
+		r := refuse("that button belongs to an older state of the game; here is the board as it is now")
+		r.Message = s.boardMessage(g, render.Standard, "that button belongs to an older state of the game; this is the board now")
+		r.Private = true
+		return nil, &r
+	}
+	return g, nil
+}
+
+// seatOf returns the seat of user in g, preferring the seat to move when a
+// user holds both (two people on one keyboard in the console).
+func seatOf(g *store.Game, userID string) (rules.Player, bool) {
+	toMove := g.State.ToMove()
+	if p := g.Players[toMove]; p.Kind == store.Human && p.UserID == userID {
+		return toMove, true
+	}
+	if p := g.Players[toMove.Other()]; p.Kind == store.Human && p.UserID == userID {
+		return toMove.Other(), true
+	}
+	return rules.P1, false
+}
+
+// label names the player in a seat for messages: a mention for a person,
+// "Arbiter (level 3)" for the bot.
+func label(p store.Player) string {
+	switch p.Kind {
+	case store.Human:
+		return Mention(p.UserID)
+	case store.Bot:
+		return fmt.Sprintf("Arbiter (level %d)", p.Level)
+	}
+	return p.Program
+}
+
+// plainName names the player in a seat without pinging anyone.
+func plainName(p store.Player) string {
+	switch p.Kind {
+	case store.Bot:
+		return fmt.Sprintf("Arbiter (level %d)", p.Level)
+	case store.Program:
+		return p.Program
+	}
+	return p.Name
+}
+
+// seatTitle is "Black (alice)".
+func seatTitle(g *store.Game, seat rules.Player) string {
+	return fmt.Sprintf("%s (%s)", g.State.PlayerName(seat), plainName(g.Players[seat]))
+}
+
+// title is the game's name as people write it.
+func (s *Service) title(name string) string {
+	if d, err := s.reg.Lookup(name); err == nil {
+		return d.Title
+	}
+	return name
+}
+
+// renderOptions are the options for drawing g from view.
+func (s *Service) renderOptions(g *store.Game, view render.View) render.Options {
+	opt := render.Options{View: view, Colour: s.cfg.Colour}
+	for i, p := range g.Players {
+		opt.Players[i] = plainName(p)
+	}
+	if g.Status == store.Finished {
+		out := rules.Outcome{Result: g.Result, Reason: g.Reason}
+		if own := g.State.Outcome(); own.Result == g.Result && own.Reason == g.Reason {
+			out = own
+		}
+		opt.Result = &out
+	}
+	return opt
+}
+
+// boardMessage is a header, the board as text and the buttons that fit the
+// game's state. The next player to move, when a person, is mentioned.
+func (s *Service) boardMessage(g *store.Game, view render.View, header string) Message {
+	board := render.CodeBlock(render.Text(g.State, s.renderOptions(g, view)), s.cfg.Colour)
+	msg := Message{Text: strings.TrimSpace(header + "\n" + board)}
+	if g.Status != store.Active {
+		return msg
+	}
+	v := g.Version
+	if g.Flow.Challenge {
+		msg.Buttons = []Button{
+			{ID: buttonID("accept", v), Label: "Accept", Style: Success},
+			{ID: buttonID("decline", v), Label: "Decline", Style: Danger},
+		}
+		return msg
+	}
+	msg.Buttons = []Button{{ID: buttonID("board", v), Label: "Refresh", Style: Secondary}}
+	if s.drawable(g.Name) {
+		msg.Buttons = append(msg.Buttons, Button{ID: buttonID("draw", v), Label: "Offer draw", Style: Secondary})
+	}
+	msg.Buttons = append(msg.Buttons, Button{ID: buttonID("resign", v), Label: "Resign", Style: Danger})
+	return msg
+}
+
+// buttonID is the id of a button that runs cmd on the game at version v.
+func buttonID(cmd string, v int64) string { return fmt.Sprintf("%s:%d", cmd, v) }
+
+// ParseButton reads a button id back into the command and game version it
+// was made for. The platform layer turns a press into an Invocation.
+func ParseButton(id string) (cmd string, version int64, err error) {
+	cmd, ver, ok := strings.Cut(id, ":")
+	if !ok || cmd == "" {
+		return "", 0, fmt.Errorf("button %q: not one of Arbiter's", id)
+	}
+	if _, err := fmt.Sscanf(ver, "%d", &version); err != nil || version < 1 {
+		return "", 0, fmt.Errorf("button %q: no game version", id)
+	}
+	switch cmd {
+	case "accept", "decline", "board", "draw", "resign":
+		return cmd, version, nil
+	}
+	return "", 0, fmt.Errorf("button %q: unknown action", id)
+}
+
+// drawable reports whether a game can end in a draw (so a draw may be
+// offered): every game but Hi-Ya!, whose rules have no draws.
+func (s *Service) drawable(game string) bool { return game != "hiya" }
+
+// turnNote says whose turn it is, mentioning a person.
+func turnNote(g *store.Game) string {
+	if g.Status != store.Active {
+		return ""
+	}
+	seat := g.State.ToMove()
+	p := g.Players[seat]
+	switch {
+	case g.Flow.Challenge:
+		return fmt.Sprintf("%s, %s challenges you: /accept or /decline.", label(g.Players[rules.P2]), label(g.Players[rules.P1]))
+	case g.Flow.Paused:
+		return "The game is paused by a referee."
+	case p.Kind == store.Human:
+		return fmt.Sprintf("%s, your move as %s (until %s).", label(p), g.State.PlayerName(seat), when(g.Deadline))
+	}
+	return fmt.Sprintf("%s is thinking...", plainName(p))
+}
+
+// when writes a deadline for people.
+func when(t time.Time) string {
+	if t.IsZero() {
+		return "no deadline"
+	}
+	return t.UTC().Format("Mon 2 Jan 15:04 MST")
+}
+
+// mentionsFor lists the people a message about g may ping: the player to
+// move, or both players when the game is over or waiting for a challenge.
+func mentionsFor(g *store.Game) []string {
+	var ids []string
+	for seat, p := range g.Players {
+		if p.Kind != store.Human {
+			continue
+		}
+		if g.Status == store.Active && !g.Flow.Challenge && rules.Player(seat) != g.State.ToMove() {
+			continue
+		}
+		if len(ids) == 0 || ids[0] != p.UserID {
+			ids = append(ids, p.UserID)
+		}
+	}
+	return ids
+}
+
+// afterMove brings g up to date after a move was played on g.State: it
+// plays forced passes (announcing them), ends a finished game, and sets the
+// next deadline. It returns the notes to show with the move.
+func (s *Service) afterMove(g *store.Game, now time.Time) []string {
+	var notes []string
+	g.Flow.DrawOffer, g.Flow.UndoOffer, g.Flow.Reminders = 0, 0, 0
+	var list rules.MoveList
+	for g.State.Status() == rules.Ongoing {
+		g.State.Moves(&list)
+		if list.N != 1 || g.State.FormatMove(list.Moves[0]) != "pass" {
+			break
+		}
+		seat := g.State.ToMove()
+		notes = append(notes, fmt.Sprintf("%s has no legal move and passes.", seatTitle(g, seat)))
+		g.State.Play(list.Moves[0])
+		g.Moves = append(g.Moves, store.Move{Text: "pass", Seat: seat, At: now})
+	}
+	if out := g.State.Outcome(); out.Result != rules.Ongoing {
+		s.finish(g, out.Result, out.Reason)
+		return notes
+	}
+	s.setDeadline(g, now)
+	return notes
+}
+
+// setDeadline sets the deadline and first reminder of the turn that starts
+// now. A bot's turn gets a deadline too, past its think time, so that the
+// clock queues it again if its job is ever lost.
+func (s *Service) setDeadline(g *store.Game, now time.Time) {
+	g.Flow.Reminders = 0
+	if g.Flow.Paused || g.Flow.Challenge && !g.Deadline.IsZero() {
+		return
+	}
+	p := g.Players[g.State.ToMove()]
+	if p.Kind != store.Human {
+		g.Deadline = now.Add(s.botMoveTime(g.Name) + time.Minute)
+		g.RemindAt = time.Time{}
+		return
+	}
+	turn := g.Flow.TurnTime
+	if turn <= 0 {
+		turn = s.cfg.TurnTime
+	}
+	g.Deadline = now.Add(turn)
+	g.RemindAt = now.Add(turn / 2)
+}
+
+// finish ends g with result and reason.
+func (s *Service) finish(g *store.Game, result rules.Result, reason string) {
+	g.Status = store.Finished
+	g.Result = result
+	g.Reason = reason
+	g.Deadline, g.RemindAt = time.Time{}, time.Time{}
+}
+
+// resultText says how g ended, naming the winner.
+func resultText(g *store.Game) string {
+	switch g.Result {
+	case rules.P1Wins, rules.P2Wins:
+		w, _ := g.Result.Winner()
+		return fmt.Sprintf("**%s wins**: %s.", seatTitle(g, w), g.Reason)
+	case rules.Draw:
+		return fmt.Sprintf("**Draw**: %s.", g.Reason)
+	}
+	return fmt.Sprintf("**Game over, no result**: %s.", g.Reason)
+}
+
+// saveAndFollow saves g (a compare-and-set on its version); then, for a
+// finished game, records the ratings; for a bot's turn, queues it.
+func (s *Service) saveAndFollow(ctx context.Context, g *store.Game) error {
+	if err := s.store.Save(ctx, g); err != nil {
+		return err
+	}
+	s.follow(ctx, g)
+	return nil
+}
+
+// follow does what comes after a saved change: the ratings of a finished
+// game, or the queueing of a bot's turn. Failures are logged: the clock
+// queues a lost bot turn again at its deadline.
+func (s *Service) follow(ctx context.Context, g *store.Game) {
+	if g.Status == store.Finished {
+		if err := s.rate(ctx, g); err != nil {
+			s.log.Error("rating update failed", "guild", g.Guild, "game", g.ID, "err", err)
+		}
+		return
+	}
+	if g.Flow.Challenge || g.Flow.Paused || g.Players[g.State.ToMove()].Kind == store.Human {
+		return
+	}
+	if _, err := s.store.EnqueueBotTurn(ctx, g); err != nil {
+		s.log.Error("queue bot turn failed; the clock will retry", "channel", g.Channel, "err", err)
+	}
+}
+
+// scoreOutcome decides an unfinished game by its own scoring, where it has
+// one (HiQUE's timing option, Upthrust's points, Sixes' pieces); false for
+// a game without scoring (Hi-Ya!).
+func scoreOutcome(g rules.Game, why string) (rules.Outcome, bool) {
+	var sc [2]int
+	var unit string
+	switch x := g.(type) {
+	case *hique.Game:
+		sc, unit = x.TimingScores(), "timing option"
+	case *upthrust.Game:
+		sc, unit = x.Scores(), "points"
+	case *sixes.Game:
+		sc, unit = [2]int{x.Pieces(rules.P1), x.Pieces(rules.P2)}, "pieces"
+	default:
+		return rules.Outcome{}, false
+	}
+	out := rules.Outcome{Result: rules.Draw, Scores: sc, HasScores: true,
+		Reason: fmt.Sprintf("%s, decided by %s %d to %d", why, unit, sc[0], sc[1])}
+	switch {
+	case sc[0] > sc[1]:
+		out.Result = rules.P1Wins
+	case sc[1] > sc[0]:
+		out.Result = rules.P2Wins
+	}
+	return out, true
+}
+
+// challenger is the person who made the challenge waiting in g; the seats
+// of a challenge are kept challenger first until it is accepted.
+func challenger(g *store.Game) store.Player { return g.Players[rules.P1] }
+
+// challenged is the person a challenge waits for.
+func challenged(g *store.Game) store.Player { return g.Players[rules.P2] }

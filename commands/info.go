@@ -1,0 +1,216 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"arbiter/render"
+	"arbiter/rules"
+	"arbiter/store"
+)
+
+// board is /board: the board in a style, from a side.
+func (s *Service) board(ctx context.Context, inv Invocation) Reply {
+	g, err := s.store.Load(ctx, inv.Channel)
+	if err != nil {
+		return s.storeRefusal(inv, err)
+	}
+	view := render.Standard
+	switch v := inv.Options["view"]; v {
+	case "", "first":
+		if v == "first" {
+			view = render.FromP1
+		}
+	case "second":
+		view = render.FromP2
+	case "mine":
+		seat, ok := seatOf(g, inv.User.ID)
+		if !ok {
+			return refuse("you are not playing in this game, so it has no side of yours; use view:first or view:second")
+		}
+		view = render.ViewFrom(seat)
+	default:
+		return refuse("view must be mine, first or second, not %q", v)
+	}
+	header := fmt.Sprintf("%s: %s against %s.\n%s", s.title(g.Name), seatTitle(g, rules.P1), seatTitle(g, rules.P2), turnNote(g))
+	msg := s.boardMessage(g, view, header)
+	opt := s.renderOptions(g, view)
+	switch style := inv.Options["style"]; style {
+	case "", "text":
+	case "emoji":
+		msg.Text = header + "\n" + render.Emoji(g.State, opt)
+	case "image":
+		png, err := render.PNG(g.State, opt)
+		if err != nil {
+			return refuse("the board image could not be drawn: %v", err)
+		}
+		msg.Text = header
+		msg.Files = []File{{Name: "board.png", ContentType: "image/png", Data: png}}
+	default:
+		return refuse("style must be text, emoji or image, not %q", style)
+	}
+	if inv.Version != 0 { // a Refresh button: show it only to the one who pressed
+		return Reply{Message: msg, Private: true}
+	}
+	return Reply{Message: msg}
+}
+
+// history is /history: the moves of the game here or of an archived one,
+// with its record and its replay attached.
+func (s *Service) history(ctx context.Context, inv Invocation) Reply {
+	var g *store.Game
+	var err error
+	if id := strings.TrimSpace(inv.Options["game"]); id != "" {
+		g, err = s.store.LoadArchived(ctx, inv.Guild, strings.TrimPrefix(id, "#"))
+		if errors.Is(err, store.ErrNotFound) {
+			return refuse("there is no archived game %s in this server; /games lists them", id)
+		}
+	} else {
+		g, err = s.store.Load(ctx, inv.Channel)
+	}
+	if err != nil {
+		return s.storeRefusal(inv, err)
+	}
+	opt := s.renderOptions(g, render.Standard)
+	record := render.Record(g.State, opt,
+		render.Tag{Key: "Id", Value: g.ID}, render.Tag{Key: "Started", Value: g.Created.UTC().Format("2006-01-02 15:04 MST")})
+	files := []File{{Name: fmt.Sprintf("%s-%s.txt", g.Name, g.ID), ContentType: "text/plain; charset=utf-8", Data: []byte(record)}}
+	if gif, err := render.GIF(g.State, opt); err == nil {
+		files = append(files, File{Name: fmt.Sprintf("%s-%s.gif", g.Name, g.ID), ContentType: "image/gif", Data: gif})
+	} else {
+		s.log.Warn("replay not drawn", "game", g.ID, "err", err)
+	}
+	text := fmt.Sprintf("%s #%s: %s against %s, %d moves.\n%s", s.title(g.Name), g.ID, seatTitle(g, rules.P1), seatTitle(g, rules.P2), len(g.Moves), numberedMoves(g))
+	if g.Status == store.Finished {
+		text += "\n" + resultText(g)
+	}
+	if render.DiscordLength(text) > 1900 {
+		text = text[:1800] + " ... (the whole record is attached)"
+	}
+	return Reply{Message: Message{Text: text, Files: files}}
+}
+
+// numberedMoves writes the move list numbered by turn: "1. 4 2 4 8 | 4 12 4 10".
+func numberedMoves(g *store.Game) string {
+	var b strings.Builder
+	for i, m := range g.Moves {
+		if i%2 == 0 {
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			fmt.Fprintf(&b, "%d. %s", i/2+1, m.Text)
+		} else {
+			b.WriteString(" | " + m.Text)
+		}
+	}
+	if b.Len() == 0 {
+		return "(no moves yet)"
+	}
+	return b.String()
+}
+
+// rules is /rules: a game's rules in brief.
+func (s *Service) rules(_ context.Context, inv Invocation) Reply {
+	def, err := s.reg.Lookup(inv.Options["game"])
+	if err != nil {
+		return refuse("%v", err)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s** (%s against %s; the class allows %s a move)\n%s\n", def.Title, def.Players[0], def.Players[1], FormatDuration(def.MoveTime), def.Summary)
+	if len(def.Options) > 0 {
+		b.WriteString("Options (in /play options:\"key=value ...\"):\n")
+		for _, o := range def.Options {
+			fmt.Fprintf(&b, "- %s: %s; %s (default %s)\n", o.Key, o.Help, o.Allowed(), o.Default)
+		}
+	}
+	b.WriteString("Arbiter's own options: timeout=loss|adjudicate, rated=on|off.")
+	return Reply{Message: Message{Text: b.String()}, Private: true}
+}
+
+// help is /help.
+func (s *Service) help(_ context.Context, _ Invocation) Reply {
+	return Reply{Private: true, Message: Message{Text: strings.Join([]string{
+		"**Arbiter** referees HiQUE, Upthrust, Hi-Ya! and Sixes, and plays them too.",
+		"/play game:sixes: play the bot (level:1-5, side:first|second|random); add opponent:@someone to challenge a person, who can /accept or /decline.",
+		"/move move:c4 d4: play a move in the game's notation (the list autocompletes); /moves [from:square] lists the legal ones.",
+		"/board [style:text|emoji|image] [view:mine|first|second], /resign, /draw (offer or accept), /undo (unrated games).",
+		"/history [game:id], /games, /stats [user], /leaderboard game:..., /rules game:...",
+		"Each move has a deadline (time:45s, 10m, 2d; default 2d): a reminder comes at half time and near the end; then the game is lost on time (or, with options:\"timeout=adjudicate\", decided by the game's scoring).",
+		"Referees: /referee start|abort|adjudicate|extend|pause|resume.",
+	}, "\n")}}
+}
+
+// games is /games: the finished games of this server, newest first.
+func (s *Service) games(ctx context.Context, inv Invocation) Reply {
+	list, total, err := s.store.Archived(ctx, inv.Guild, 0, 15)
+	if err != nil {
+		return s.storeRefusal(inv, err)
+	}
+	var b strings.Builder
+	if g, err := s.store.Load(ctx, inv.Channel); err == nil {
+		fmt.Fprintf(&b, "Here: %s, %s against %s, move %d.\n", s.title(g.Name), seatTitle(g, rules.P1), seatTitle(g, rules.P2), len(g.Moves)+1)
+	}
+	if total == 0 {
+		b.WriteString("No finished games in this server yet.")
+	} else {
+		fmt.Fprintf(&b, "%d finished games; the latest:\n", total)
+	}
+	for _, sum := range list {
+		fmt.Fprintf(&b, "#%s %s: %s vs %s, %s (%s), %d moves\n", sum.ID, s.title(sum.Name), plainName(sum.Players[0]), plainName(sum.Players[1]),
+			sum.Result, sum.Reason, sum.Moves)
+	}
+	return Reply{Message: Message{Text: strings.TrimSpace(b.String())}, Private: true}
+}
+
+// stats is /stats: a player's ratings and results in each game.
+func (s *Service) stats(ctx context.Context, inv Invocation) Reply {
+	who := inv.User
+	if id := inv.Options["user"]; id != "" {
+		who = inv.Users["user"]
+		if who.ID == "" {
+			who = User{ID: id, Name: id}
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Ratings of %s:\n", who.Name)
+	found := false
+	for _, name := range s.reg.Names() {
+		rs, err := s.store.Ratings(ctx, inv.Guild, name, who.ID)
+		if err != nil {
+			return s.storeRefusal(inv, err)
+		}
+		if len(rs) == 0 || rs[0].Games == 0 {
+			continue
+		}
+		r := rs[0]
+		found = true
+		fmt.Fprintf(&b, "%s: %.0f ± %.0f, %d games (%d won, %d drawn, %d lost)\n", s.title(name), r.Rating, 2*r.Deviation, r.Games, r.Wins, r.Draws, r.Losses)
+	}
+	if !found {
+		b.WriteString("no rated games yet.")
+	}
+	return Reply{Message: Message{Text: strings.TrimSpace(b.String())}, Private: true}
+}
+
+// leaderboard is /leaderboard: the best rated players of a game here.
+func (s *Service) leaderboard(ctx context.Context, inv Invocation) Reply {
+	def, err := s.reg.Lookup(inv.Options["game"])
+	if err != nil {
+		return refuse("%v", err)
+	}
+	rs, err := s.store.Leaderboard(ctx, inv.Guild, def.Name, 0, 10)
+	if err != nil {
+		return s.storeRefusal(inv, err)
+	}
+	if len(rs) == 0 {
+		return Reply{Message: Message{Text: fmt.Sprintf("No rated %s games in this server yet.", def.Title)}}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s leaderboard**\n", def.Title)
+	for i, r := range rs {
+		fmt.Fprintf(&b, "%d. %s: %.0f ± %.0f (%d games: %d-%d-%d)\n", i+1, r.Name, r.Rating, 2*r.Deviation, r.Games, r.Wins, r.Draws, r.Losses)
+	}
+	return Reply{Message: Message{Text: strings.TrimSpace(b.String())}}
+}

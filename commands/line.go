@@ -1,0 +1,122 @@
+package commands
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+)
+
+// ParseLine reads a command typed as text, the console's syntax:
+//
+//	/play game:hique level:3
+//	/move 4 2 4 10                 (text before the first option fills the
+//	/move move:4 2 4 10             command's first option)
+//	/play sixes opponent:@bob options:"turns=60 edges=on"
+//	/referee start game:sixes p1:@ann p2:@bob
+//
+// An option's value runs to the next "name:" of that command's options, so
+// values may hold spaces; quotes around a value are removed. The leading
+// slash is optional. Unknown commands and options are errors that say what
+// there is.
+func ParseLine(line string, specs []CommandSpec) (Invocation, error) {
+	line = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "/"))
+	name, rest, _ := strings.Cut(line, " ")
+	name = strings.ToLower(name)
+	inv := Invocation{Command: name, Options: map[string]string{}}
+	spec, ok := findSpec(specs, name)
+	if !ok {
+		return inv, fmt.Errorf("there is no command /%s; /help lists them", name)
+	}
+	rest = strings.TrimSpace(rest)
+	if len(spec.Subcommands) > 0 {
+		sub, more, _ := strings.Cut(rest, " ")
+		sub = strings.ToLower(sub)
+		subSpec, ok := findSpec(spec.Subcommands, sub)
+		if !ok {
+			return inv, fmt.Errorf("/%s takes %s", name, specNames(spec.Subcommands))
+		}
+		inv.Sub, spec, rest = sub, subSpec, strings.TrimSpace(more)
+	}
+	// Find each "name:" that starts an option of this command.
+	type mark struct {
+		name      string
+		at, value int
+	}
+	var marks []mark
+	for i := 0; i < len(rest); i++ {
+		if i > 0 && !unicode.IsSpace(rune(rest[i-1])) {
+			continue
+		}
+		for _, o := range spec.Options {
+			if strings.HasPrefix(strings.ToLower(rest[i:]), o.Name+":") {
+				marks = append(marks, mark{o.Name, i, i + len(o.Name) + 1})
+				break
+			}
+		}
+	}
+	end := len(rest)
+	if len(marks) > 0 {
+		end = marks[0].at
+	}
+	if lead := strings.TrimSpace(rest[:end]); lead != "" {
+		if len(spec.Options) == 0 {
+			return inv, fmt.Errorf("/%s takes no options", name)
+		}
+		if len(marks) == 0 && strings.Contains(lead, ":") && !strings.ContainsAny(lead, " ,") {
+			if key, _, _ := strings.Cut(lead, ":"); !isMoveLike(key) {
+				return inv, fmt.Errorf("/%s has no option %s; it takes %s", name, key, optionNames(spec.Options))
+			}
+		}
+		inv.Options[spec.Options[0].Name] = unquote(lead)
+	}
+	for i, m := range marks {
+		stop := len(rest)
+		if i+1 < len(marks) {
+			stop = marks[i+1].at
+		}
+		if _, dup := inv.Options[m.name]; dup {
+			return inv, fmt.Errorf("option %s is given twice", m.name)
+		}
+		inv.Options[m.name] = unquote(strings.TrimSpace(rest[m.value:stop]))
+	}
+	return inv, nil
+}
+
+// isMoveLike reports whether text before a colon may be part of a move
+// (HiQUE's "4,2:4,10" style) rather than an option name.
+func isMoveLike(s string) bool {
+	return strings.IndexFunc(s, unicode.IsDigit) >= 0
+}
+
+func findSpec(specs []CommandSpec, name string) (CommandSpec, bool) {
+	for _, s := range specs {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return CommandSpec{}, false
+}
+
+func specNames(specs []CommandSpec) string {
+	names := make([]string, len(specs))
+	for i, s := range specs {
+		names[i] = s.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+func optionNames(opts []OptionSpec) string {
+	names := make([]string, len(opts))
+	for i, o := range opts {
+		names[i] = o.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// unquote removes one pair of matching quotes around s.
+func unquote(s string) string {
+	if len(s) >= 2 && (s[0] == '"' && s[len(s)-1] == '"' || s[0] == '\'' && s[len(s)-1] == '\'') {
+		return s[1 : len(s)-1]
+	}
+	return s
+}

@@ -1,0 +1,252 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"arbiter/render"
+	"arbiter/rules"
+	"arbiter/store"
+)
+
+// playable returns the seat of the invoker in g when they may act in a
+// game going on, or a refusal that says why not.
+func playable(g *store.Game, inv Invocation) (rules.Player, *Reply) {
+	seat, ok := seatOf(g, inv.User.ID)
+	var r Reply
+	switch {
+	case g.Flow.Challenge:
+		r = refuse("the challenge has not been accepted yet: %s can /accept it", label(challenged(g)))
+	case !ok:
+		r = refuse("you are not playing in this game; /board shows it")
+	case g.Flow.Paused:
+		r = refuse("the game is paused by a referee; it goes on when they /referee resume it")
+	default:
+		return seat, nil
+	}
+	return seat, &r
+}
+
+// move is /move: the player to move plays a move.
+func (s *Service) move(ctx context.Context, inv Invocation) Reply {
+	text := strings.TrimSpace(inv.Options["move"])
+	if text == "" {
+		return refuse("give a move, e.g. /move 4 2 4 10; /moves lists the legal ones")
+	}
+	g, r := s.load(ctx, inv)
+	if r != nil {
+		return *r
+	}
+	seat, r := playable(g, inv)
+	if r != nil {
+		return *r
+	}
+	if seat != g.State.ToMove() {
+		return refuse("it is %s's turn, not yours", label(g.Players[g.State.ToMove()]))
+	}
+	m, err := g.State.ParseMove(text)
+	if err != nil {
+		var me *rules.MoveError
+		if errors.As(err, &me) {
+			return refuse("%s", me.Text)
+		}
+		return refuse("%v", err)
+	}
+	canonical := g.State.FormatMove(m)
+	if a := g.State.Announce(m); a != "" {
+		canonical += " " + a
+	}
+	now := s.now()
+	g.State.Play(m)
+	g.Moves = append(g.Moves, store.Move{Text: g.State.FormatMove(m), Seat: seat, By: inv.User.ID, At: now})
+	notes := s.afterMove(g, now)
+	if err := s.saveAndFollow(ctx, g); err != nil {
+		return s.storeRefusal(inv, err)
+	}
+	header := fmt.Sprintf("%s played **%s**.", seatTitle(g, seat), canonical)
+	return Reply{Message: s.moveMessage(g, header, notes)}
+}
+
+// moveMessage announces a move with the board, the notes (forced passes)
+// and what comes next: the result, or whose turn it is.
+func (s *Service) moveMessage(g *store.Game, header string, notes []string) Message {
+	lines := append([]string{header}, notes...)
+	if g.Status == store.Finished {
+		lines = append(lines, resultText(g))
+	} else {
+		lines = append(lines, turnNote(g))
+	}
+	msg := s.boardMessage(g, render.Standard, strings.Join(lines, "\n"))
+	msg.Mentions = mentionsFor(g)
+	return msg
+}
+
+// moves is /moves: the legal moves, or those of the piece on a square.
+func (s *Service) moves(ctx context.Context, inv Invocation) Reply {
+	g, r := s.load(ctx, inv)
+	if r != nil {
+		return *r
+	}
+	from := normaliseMoveText(inv.Options["from"])
+	var list rules.MoveList
+	g.State.Moves(&list)
+	var texts []string
+	for _, m := range list.Slice() {
+		t := g.State.FormatMove(m)
+		if strings.HasPrefix(normaliseMoveText(t), from) {
+			texts = append(texts, t)
+		}
+	}
+	who := seatTitle(g, g.State.ToMove())
+	switch {
+	case g.Status != store.Active || list.N == 0:
+		return refuse("the game is over; there are no moves")
+	case len(texts) == 0:
+		return refuse("%s has no legal move from %s (%d legal moves in all; /moves lists them)", who, inv.Options["from"], list.N)
+	}
+	body := strings.Join(texts, ", ")
+	if len(body) > 1800 {
+		body = body[:1800] + " ..."
+	}
+	return Reply{Message: Message{Text: fmt.Sprintf("%d legal moves for %s:\n%s", len(texts), who, body)}, Private: true}
+}
+
+// resign is /resign: a player gives up.
+func (s *Service) resign(ctx context.Context, inv Invocation) Reply {
+	g, r := s.load(ctx, inv)
+	if r != nil {
+		return *r
+	}
+	if _, ok := seatOf(g, inv.User.ID); !ok {
+		return refuse("you are not playing in this game; only its players can resign")
+	}
+	if g.Flow.Challenge {
+		return refuse("the challenge has not been accepted; /decline withdraws it")
+	}
+	seat, _ := seatOf(g, inv.User.ID)
+	s.finish(g, rules.Win(seat.Other()), g.State.PlayerName(seat)+" resigned")
+	if err := s.saveAndFollow(ctx, g); err != nil {
+		return s.storeRefusal(inv, err)
+	}
+	return Reply{Message: s.moveMessage(g, fmt.Sprintf("%s resigns.", seatTitle(g, seat)), nil)}
+}
+
+// draw is /draw: offer a draw, or accept the opponent's offer. The bot
+// accepts when its evaluation says it stands worse.
+func (s *Service) draw(ctx context.Context, inv Invocation) Reply {
+	g, r := s.load(ctx, inv)
+	if r != nil {
+		return *r
+	}
+	seat, r := playable(g, inv)
+	if r != nil {
+		return *r
+	}
+	if !s.drawable(g.Name) {
+		return refuse("%s has no draws: every game ends with a winner", s.title(g.Name))
+	}
+	other := seat.Other()
+	accepted := g.Flow.DrawOffer == int(other)+1
+	if !accepted && g.Players[other].Kind == store.Bot {
+		accepted = s.botAcceptsDraw(g, other)
+		if !accepted {
+			return Reply{Message: Message{Text: fmt.Sprintf("%s declines the draw.", plainName(g.Players[other]))}}
+		}
+	}
+	if !accepted {
+		if g.Flow.DrawOffer == int(seat)+1 {
+			return refuse("you have offered a draw already; it stands until the next move")
+		}
+		g.Flow.DrawOffer = int(seat) + 1
+		if err := s.store.Save(ctx, g); err != nil {
+			return s.storeRefusal(inv, err)
+		}
+		msg := Message{Text: fmt.Sprintf("%s offers a draw. %s, /draw accepts; a move declines.", seatTitle(g, seat), label(g.Players[other])),
+			Mentions: humanIDs(g.Players[other])}
+		msg.Buttons = []Button{{ID: buttonID("draw", g.Version), Label: "Accept draw", Style: Success}}
+		return Reply{Message: msg}
+	}
+	s.finish(g, rules.Draw, "draw agreed")
+	if err := s.saveAndFollow(ctx, g); err != nil {
+		return s.storeRefusal(inv, err)
+	}
+	return Reply{Message: s.moveMessage(g, fmt.Sprintf("%s accepts the draw.", seatTitle(g, other)), nil)}
+}
+
+// botAcceptsDraw reports whether the bot in seat accepts a draw: when the
+// position is worse for it by a clear margin.
+func (s *Service) botAcceptsDraw(g *store.Game, seat rules.Player) bool {
+	score := g.State.Evaluate()
+	if g.State.ToMove() != seat {
+		score = -score
+	}
+	return score < -150
+}
+
+// humanIDs lists the user ids of the people among ps.
+func humanIDs(ps ...store.Player) []string {
+	var ids []string
+	for _, p := range ps {
+		if p.Kind == store.Human {
+			ids = append(ids, p.UserID)
+		}
+	}
+	return ids
+}
+
+// undo is /undo: in an unrated game, take back your last move (and the
+// bot's answer to it); against a person, with their consent.
+func (s *Service) undo(ctx context.Context, inv Invocation) Reply {
+	g, r := s.load(ctx, inv)
+	if r != nil {
+		return *r
+	}
+	seat, r := playable(g, inv)
+	if r != nil {
+		return *r
+	}
+	if g.Flow.Rated {
+		return refuse("this game is rated, so moves cannot be taken back (start a game with options:\"rated=off\" to allow /undo)")
+	}
+	other := seat.Other()
+	// Take back to just before the invoker's last move.
+	last := -1
+	for i := len(g.Moves) - 1; i >= 0; i-- {
+		if g.Moves[i].Seat == seat && g.Moves[i].Text != "pass" {
+			last = i
+			break
+		}
+	}
+	if last < 0 {
+		return refuse("you have no move to take back")
+	}
+	if g.Players[other].Kind == store.Human && g.Players[other].UserID != inv.User.ID {
+		if g.Flow.UndoOffer != int(other)+1 {
+			g.Flow.UndoOffer = int(seat) + 1
+			if err := s.store.Save(ctx, g); err != nil {
+				return s.storeRefusal(inv, err)
+			}
+			return Reply{Message: Message{Text: fmt.Sprintf("%s asks to take back their last move. %s, /undo agrees.", seatTitle(g, seat), label(g.Players[other])),
+				Mentions: humanIDs(g.Players[other])}}
+		}
+		// The other player asked first: this /undo consents to theirs.
+		seat, other = other, seat
+		for i := len(g.Moves) - 1; i >= 0; i-- {
+			if g.Moves[i].Seat == seat && g.Moves[i].Text != "pass" {
+				last = i
+				break
+			}
+		}
+	}
+	for len(g.Moves) > last {
+		g.State.Undo()
+		g.Moves = g.Moves[:len(g.Moves)-1]
+	}
+	s.afterMove(g, s.now())
+	if err := s.saveAndFollow(ctx, g); err != nil {
+		return s.storeRefusal(inv, err)
+	}
+	return Reply{Message: s.moveMessage(g, fmt.Sprintf("%s's last move is taken back.", seatTitle(g, seat)), nil)}
+}

@@ -1,0 +1,96 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"arbiter/rules"
+	"arbiter/store"
+)
+
+// referee is /referee: the tools of a referee.
+func (s *Service) referee(ctx context.Context, inv Invocation) Reply {
+	if !s.isReferee(inv) {
+		if s.cfg.RefereeRole != "" {
+			return refuse("only referees (the %s role, or Manage Server) can use /referee", s.cfg.RefereeRole)
+		}
+		return refuse("only referees (people with Manage Server) can use /referee")
+	}
+	if inv.Sub == "start" {
+		return s.refereeStart(ctx, inv)
+	}
+	g, r := s.load(ctx, inv)
+	if r != nil {
+		return *r
+	}
+	now := s.now()
+	var text string
+	switch inv.Sub {
+	case "abort":
+		g.Flow.Rated = false
+		s.finish(g, rules.Ongoing, "aborted by referee "+inv.User.Name)
+		text = fmt.Sprintf("The game is aborted by %s; it is not rated and the channel is free.", inv.User.Name)
+	case "adjudicate":
+		var result rules.Result
+		switch inv.Options["result"] {
+		case "p1":
+			result = rules.P1Wins
+		case "p2":
+			result = rules.P2Wins
+		case "draw":
+			result = rules.Draw
+		default:
+			return refuse("result must be p1, p2 or draw, not %q", inv.Options["result"])
+		}
+		reason := strings.TrimSpace(inv.Options["reason"])
+		if reason == "" {
+			return refuse("give the reason for the adjudication")
+		}
+		s.finish(g, result, "adjudicated by "+inv.User.Name+": "+reason)
+		text = fmt.Sprintf("Referee %s decides the game.", inv.User.Name)
+	case "extend":
+		by, err := ParseDuration(inv.Options["by"])
+		if err != nil {
+			return refuse("by: %v", err)
+		}
+		if g.Flow.Paused {
+			g.Flow.PausedLeft += by
+		} else if !g.Deadline.IsZero() {
+			g.Deadline = g.Deadline.Add(by)
+			g.RemindAt = time.Time{}
+			if left := g.Deadline.Sub(now); left > 0 {
+				g.RemindAt = now.Add(left / 2)
+			}
+		}
+		text = fmt.Sprintf("%s gives %s more time: the move is due %s.", inv.User.Name, FormatDuration(by), when(g.Deadline))
+	case "pause":
+		if g.Flow.Paused {
+			return refuse("the game is paused already")
+		}
+		g.Flow.Paused = true
+		g.Flow.PausedLeft = max(g.Deadline.Sub(now), 0)
+		g.Deadline, g.RemindAt = time.Time{}, time.Time{}
+		text = fmt.Sprintf("%s pauses the game; moves wait until /referee resume.", inv.User.Name)
+	case "resume":
+		if !g.Flow.Paused {
+			return refuse("the game is not paused")
+		}
+		g.Flow.Paused = false
+		left := g.Flow.PausedLeft
+		g.Flow.PausedLeft = 0
+		s.setDeadline(g, now)
+		if left > 0 && g.Players[g.State.ToMove()].Kind == store.Human {
+			g.Deadline = now.Add(left)
+			g.RemindAt = now.Add(left / 2)
+		}
+		text = fmt.Sprintf("%s resumes the game.", inv.User.Name)
+	default:
+		return refuse("/referee takes start, abort, adjudicate, extend, pause or resume")
+	}
+	if err := s.saveAndFollow(ctx, g); err != nil {
+		return s.storeRefusal(inv, err)
+	}
+	return Reply{Message: s.moveMessage(g, text, nil)}
+}

@@ -1,0 +1,202 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"arbiter/rules"
+	"arbiter/store"
+)
+
+// Config is what the game flow is told at start.
+type Config struct {
+	// RefereeRole is the name of the role whose members may use /referee
+	// (as may anyone with the manage-server right).
+	RefereeRole string
+	// TurnTime is a person's time per move when /play does not say;
+	// default 2 days.
+	TurnTime time.Duration
+	// BotLevel is the bot's level when /play does not say; default 3.
+	BotLevel int
+	// BotMoveTime, when set, replaces each game's class move time as the
+	// bot's time at level 5 (tests and demos use a short one).
+	BotMoveTime time.Duration
+	// Workers is how many bot turns are thought about at once (RunWorkers).
+	Workers int
+	// WorkerName names this process's workers in the bot-turn queue; keep
+	// it the same across restarts so a restarted worker picks up the turns
+	// it was thinking about at once. Default "arbiter".
+	WorkerName string
+	// ClockTick is how often the deadline clock looks for due games;
+	// default 1s.
+	ClockTick time.Duration
+	// Colour asks for ANSI colour in text boards (a terminal).
+	Colour bool
+	// TableMB is the engine's transposition table size per worker and
+	// level; default 32.
+	TableMB int
+}
+
+// Service runs the game flow over a store. It is safe for concurrent use.
+type Service struct {
+	store  *store.Store
+	reg    *rules.Registry
+	notify Notifier
+	cfg    Config
+	log    *slog.Logger
+	now    func() time.Time
+	// inFlight counts the bot turns being thought about or posted.
+	inFlight atomic.Int64
+}
+
+// New returns the game flow over st, posting later messages through
+// notify. now may be nil for time.Now.
+func New(cfg Config, st *store.Store, reg *rules.Registry, notify Notifier, log *slog.Logger, now func() time.Time) *Service {
+	if cfg.TurnTime <= 0 {
+		cfg.TurnTime = 48 * time.Hour
+	}
+	if cfg.BotLevel < 1 || cfg.BotLevel > 5 {
+		cfg.BotLevel = 3
+	}
+	if cfg.Workers < 1 {
+		cfg.Workers = 1
+	}
+	if cfg.WorkerName == "" {
+		cfg.WorkerName = "arbiter"
+	}
+	if cfg.ClockTick <= 0 {
+		cfg.ClockTick = time.Second
+	}
+	if cfg.TableMB <= 0 {
+		cfg.TableMB = 32
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	if now == nil {
+		now = time.Now
+	}
+	return &Service{store: st, reg: reg, notify: notify, cfg: cfg, log: log, now: now}
+}
+
+// BotTurnsInFlight returns how many bot turns this process's workers are
+// thinking about or posting right now.
+func (s *Service) BotTurnsInFlight() int64 { return s.inFlight.Load() }
+
+// Registry returns the games the service knows.
+func (s *Service) Registry() *rules.Registry { return s.reg }
+
+// handler answers one command.
+type handler func(ctx context.Context, inv Invocation) Reply
+
+// handlers maps command names to their handlers.
+func (s *Service) handlers() map[string]handler {
+	return map[string]handler{
+		"play":        s.play,
+		"accept":      s.accept,
+		"decline":     s.decline,
+		"move":        s.move,
+		"board":       s.board,
+		"moves":       s.moves,
+		"resign":      s.resign,
+		"draw":        s.draw,
+		"undo":        s.undo,
+		"history":     s.history,
+		"rules":       s.rules,
+		"help":        s.help,
+		"games":       s.games,
+		"stats":       s.stats,
+		"leaderboard": s.leaderboard,
+		"referee":     s.referee,
+	}
+}
+
+// Handle answers an invocation. It never panics on bad input; every
+// refusal is private and says why.
+func (s *Service) Handle(ctx context.Context, inv Invocation) Reply {
+	h, ok := s.handlers()[strings.ToLower(inv.Command)]
+	if !ok {
+		return refuse("there is no command /%s; /help lists them", inv.Command)
+	}
+	return h(ctx, inv)
+}
+
+// Autocomplete suggests values for the focused option: for /move, the
+// legal moves that start with what was typed (at most 25).
+func (s *Service) Autocomplete(ctx context.Context, inv Invocation) Reply {
+	if inv.Command != "move" || inv.Focused != "move" {
+		return Reply{}
+	}
+	g, err := s.store.Load(ctx, inv.Channel)
+	if err != nil || g.Status != store.Active {
+		return Reply{}
+	}
+	typed := normaliseMoveText(inv.Options["move"])
+	var list rules.MoveList
+	g.State.Moves(&list)
+	var choices []Choice
+	for _, m := range list.Slice() {
+		text := g.State.FormatMove(m)
+		if strings.HasPrefix(normaliseMoveText(text), typed) {
+			choices = append(choices, Choice{Name: text, Value: text})
+			if len(choices) == 25 {
+				break
+			}
+		}
+	}
+	return Reply{Choices: choices}
+}
+
+// normaliseMoveText folds case and separators so that "4,2" matches "4 2".
+func normaliseMoveText(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == ' ' || r == ',' || r == '-' || r == '\t':
+			return -1
+		case r >= 'A' && r <= 'Z':
+			return r + 'a' - 'A'
+		}
+		return r
+	}, s)
+}
+
+// refuse is a private refusal.
+func refuse(format string, args ...any) Reply {
+	return Reply{Message: Message{Text: fmt.Sprintf(format, args...)}, Private: true}
+}
+
+// storeRefusal turns a store error into words for the user, and logs what
+// is not the user's doing.
+func (s *Service) storeRefusal(inv Invocation, err error) Reply {
+	var damaged *store.DamagedError
+	switch {
+	case errors.Is(err, store.ErrUnavailable):
+		s.log.Warn("storage unreachable", "channel", inv.Channel, "err", err)
+		return refuse("storage is not reachable right now; nothing was changed, try again")
+	case errors.As(err, &damaged):
+		s.log.Error("damaged game record", "channel", inv.Channel, "err", err)
+		return refuse("the game record of this channel is damaged and cannot be read (%v); a referee can /referee abort it", damaged.Err)
+	case errors.Is(err, store.ErrConflict):
+		return refuse("the game moved on while you were acting; nothing was changed: look at /board and try again")
+	case errors.Is(err, store.ErrBusy):
+		return refuse("a game is already going on in this channel: /board shows it")
+	case errors.Is(err, store.ErrNotFound):
+		return refuse("there is no game in this channel; /play starts one")
+	}
+	s.log.Error("command failed", "command", inv.Command, "channel", inv.Channel, "err", err)
+	return refuse("something went wrong; nothing was changed: %v", err)
+}
+
+// isReferee reports whether the invoker may use /referee.
+func (s *Service) isReferee(inv Invocation) bool {
+	return inv.ManageServer || (s.cfg.RefereeRole != "" && slices.Contains(inv.Roles, s.cfg.RefereeRole))
+}
+
+// Mention writes a mention of a user id as the adapters expect it.
+func Mention(userID string) string { return "<@" + userID + ">" }

@@ -1,0 +1,106 @@
+package commands
+
+// OptionType is the kind of value a command option takes.
+type OptionType int
+
+// The option types, as chat platforms know them.
+const (
+	OptString OptionType = iota
+	OptInteger
+	OptUser
+	OptBoolean
+)
+
+// Choice is one fixed value an option offers.
+type Choice struct {
+	Name  string // shown to the user
+	Value string // sent back in the invocation
+}
+
+// OptionSpec describes one option of a command.
+type OptionSpec struct {
+	Name         string
+	Description  string
+	Type         OptionType
+	Required     bool
+	Choices      []Choice
+	Autocomplete bool // the handler suggests values as the user types
+	Min, Max     int  // bounds of an integer option, when Max > 0
+}
+
+// CommandSpec describes one command (or a subcommand of a group) as the
+// chat platform shows it.
+type CommandSpec struct {
+	Name        string
+	Description string
+	Options     []OptionSpec
+	Subcommands []CommandSpec
+}
+
+// CommandSet returns every command Arbiter offers, with gameNames as the
+// choices of the game options.
+func CommandSet(gameNames []string) []CommandSpec {
+	gameChoices := make([]Choice, len(gameNames))
+	for i, n := range gameNames {
+		gameChoices[i] = Choice{Name: n, Value: n}
+	}
+	game := func(required bool) OptionSpec {
+		return OptionSpec{Name: "game", Description: "which game", Type: OptString, Required: required, Choices: gameChoices}
+	}
+	options := OptionSpec{Name: "options", Description: `game options, e.g. "turns=200 edges=on"`, Type: OptString}
+	return []CommandSpec{
+		{Name: "play", Description: "start a game here: against the bot, or challenge someone", Options: []OptionSpec{
+			game(true),
+			{Name: "opponent", Description: "challenge this person (no opponent: play the bot)", Type: OptUser},
+			{Name: "level", Description: "the bot's strength, 1 (beginner) to 5 (full strength)", Type: OptInteger, Min: 1, Max: 5},
+			{Name: "side", Description: "move first or second", Type: OptString, Choices: []Choice{{"first", "first"}, {"second", "second"}, {"random", "random"}}},
+			{Name: "time", Description: "time per move for people, e.g. 45s, 10m, 2d (default 2d)", Type: OptString},
+			options,
+			{Name: "thread", Description: "open a thread for the game", Type: OptBoolean},
+		}},
+		{Name: "accept", Description: "accept the challenge waiting for you here"},
+		{Name: "decline", Description: "decline the challenge waiting for you here"},
+		{Name: "move", Description: "play a move, e.g. 4 2 4 10", Options: []OptionSpec{
+			{Name: "move", Description: "your move in the game's notation", Type: OptString, Required: true, Autocomplete: true},
+		}},
+		{Name: "board", Description: "show the board", Options: []OptionSpec{
+			{Name: "style", Description: "how to draw it", Type: OptString, Choices: []Choice{{"text", "text"}, {"emoji", "emoji"}, {"image", "image"}}},
+			{Name: "view", Description: "from whose side", Type: OptString, Choices: []Choice{{"mine", "mine"}, {"first", "first"}, {"second", "second"}}},
+		}},
+		{Name: "moves", Description: "list the legal moves", Options: []OptionSpec{
+			{Name: "from", Description: "only the moves of the piece on this square", Type: OptString},
+		}},
+		{Name: "resign", Description: "resign the game"},
+		{Name: "draw", Description: "offer a draw, or accept the one offered"},
+		{Name: "undo", Description: "take back your last move (unrated games: against the bot, or with the opponent's consent)"},
+		{Name: "history", Description: "the moves of this game or an archived one, with its record and replay", Options: []OptionSpec{
+			{Name: "game", Description: "an archived game's id (from /games)", Type: OptString},
+		}},
+		{Name: "rules", Description: "the rules of a game", Options: []OptionSpec{game(true)}},
+		{Name: "help", Description: "how to play with Arbiter"},
+		{Name: "games", Description: "the games in this server, running and finished"},
+		{Name: "stats", Description: "a player's ratings and results", Options: []OptionSpec{
+			{Name: "user", Description: "whose (default: yours)", Type: OptUser},
+		}},
+		{Name: "leaderboard", Description: "the best rated players of a game in this server", Options: []OptionSpec{game(true)}},
+		{Name: "referee", Description: "referee tools", Subcommands: []CommandSpec{
+			{Name: "start", Description: "start a match between two students", Options: []OptionSpec{
+				game(true),
+				{Name: "p1", Description: "the first player", Type: OptUser, Required: true},
+				{Name: "p2", Description: "the second player", Type: OptUser, Required: true},
+				{Name: "time", Description: "time per move, e.g. 45s, 10m, 2d (default 2d)", Type: OptString},
+				options,
+			}},
+			{Name: "abort", Description: "abort the game here, unrated"},
+			{Name: "adjudicate", Description: "decide the game here", Options: []OptionSpec{
+				{Name: "result", Description: "who wins", Type: OptString, Required: true, Choices: []Choice{{"p1", "p1"}, {"p2", "p2"}, {"draw", "draw"}}},
+				{Name: "reason", Description: "why, in words", Type: OptString, Required: true},
+			}},
+			{Name: "extend", Description: "give the player to move more time", Options: []OptionSpec{
+				{Name: "by", Description: "how much, e.g. 1d", Type: OptString, Required: true},
+			}},
+			{Name: "pause", Description: "stop the clock of the game here"},
+			{Name: "resume", Description: "restart the clock of the game here"},
+		}},
+	}
+}
