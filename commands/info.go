@@ -186,7 +186,7 @@ func (s *Service) stats(ctx context.Context, inv Invocation) Reply {
 		}
 		r := rs[0]
 		found = true
-		fmt.Fprintf(&b, "%s: %.0f ± %.0f, %d games (%d won, %d drawn, %d lost)\n", s.title(name), r.Rating, 2*r.Deviation, r.Games, r.Wins, r.Draws, r.Losses)
+		fmt.Fprintf(&b, "%s: %.0f ± %.0f, %s (%d won, %d drawn, %d lost)\n", s.title(name), r.Rating, 2*r.Deviation, plural(r.Games, "game"), r.Wins, r.Draws, r.Losses)
 	}
 	if !found {
 		b.WriteString("no rated games yet.")
@@ -210,7 +210,15 @@ func (s *Service) leaderboard(ctx context.Context, inv Invocation) Reply {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s leaderboard**\n", def.Title)
 	for i, r := range rs {
-		fmt.Fprintf(&b, "%d. %s: %.0f ± %.0f (%d games: %d-%d-%d)\n", i+1, r.Name, r.Rating, 2*r.Deviation, r.Games, r.Wins, r.Draws, r.Losses)
+		fmt.Fprintf(&b, "%d. %s: %.0f ± %.0f (%s: %d won, %d drawn, %d lost)\n", i+1, r.Name, r.Rating, 2*r.Deviation, plural(r.Games, "game"), r.Wins, r.Draws, r.Losses)
 	}
 	return Reply{Message: Message{Text: strings.TrimSpace(b.String())}}
+}
+
+// plural writes "1 game" or "3 games".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -211,19 +211,14 @@ func (s *Service) undo(ctx context.Context, inv Invocation) Reply {
 		return refuse("this game is rated, so moves cannot be taken back (start a game with options:\"rated=off\" to allow /undo)")
 	}
 	other := seat.Other()
-	// Take back to just before the invoker's last move.
-	last := -1
-	for i := len(g.Moves) - 1; i >= 0; i-- {
-		if g.Moves[i].Seat == seat && g.Moves[i].Text != "pass" {
-			last = i
-			break
-		}
-	}
-	if last < 0 {
-		return refuse("you have no move to take back")
-	}
 	if g.Players[other].Kind == store.Human && g.Players[other].UserID != inv.User.ID {
-		if g.Flow.UndoOffer != int(other)+1 {
+		if g.Flow.UndoOffer == int(other)+1 {
+			// The other player asked first: this /undo consents to theirs.
+			seat, other = other, seat
+		} else {
+			if lastMoveOf(g, seat) < 0 {
+				return refuse("you have no move to take back")
+			}
 			g.Flow.UndoOffer = int(seat) + 1
 			if err := s.store.Save(ctx, g); err != nil {
 				return s.storeRefusal(inv, err)
@@ -231,14 +226,10 @@ func (s *Service) undo(ctx context.Context, inv Invocation) Reply {
 			return Reply{Message: Message{Text: fmt.Sprintf("%s asks to take back their last move. %s, /undo agrees.", seatTitle(g, seat), label(g.Players[other])),
 				Mentions: humanIDs(g.Players[other])}}
 		}
-		// The other player asked first: this /undo consents to theirs.
-		seat, other = other, seat
-		for i := len(g.Moves) - 1; i >= 0; i-- {
-			if g.Moves[i].Seat == seat && g.Moves[i].Text != "pass" {
-				last = i
-				break
-			}
-		}
+	}
+	last := lastMoveOf(g, seat)
+	if last < 0 {
+		return refuse("you have no move to take back")
 	}
 	for len(g.Moves) > last {
 		g.State.Undo()
@@ -249,4 +240,15 @@ func (s *Service) undo(ctx context.Context, inv Invocation) Reply {
 		return s.storeRefusal(inv, err)
 	}
 	return Reply{Message: s.moveMessage(g, fmt.Sprintf("%s's last move is taken back.", seatTitle(g, seat)), nil)}
+}
+
+// lastMoveOf returns the index of seat's last move in g (a forced pass does
+// not count), or -1.
+func lastMoveOf(g *store.Game, seat rules.Player) int {
+	for i := len(g.Moves) - 1; i >= 0; i-- {
+		if g.Moves[i].Seat == seat && g.Moves[i].Text != "pass" {
+			return i
+		}
+	}
+	return -1
 }

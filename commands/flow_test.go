@@ -1,0 +1,353 @@
+package commands_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"arbiter/commands"
+	"arbiter/rules"
+	"arbiter/store"
+	"arbiter/store/redistest"
+)
+
+// TestStudentsPlayWholeGames plays every game to its natural end between
+// two students, through /play, /accept and /move, and checks the archive,
+// the result and the ratings.
+func TestStudentsPlayWholeGames(t *testing.T) {
+	e := newEnv(t, false)
+	rng := rand.New(rand.NewPCG(7, 8))
+	for i, name := range e.reg.Names() {
+		ch := fmt.Sprintf("students-%d", i)
+		r := e.ok(ann, ch, "/play game:"+name+" opponent:@bob")
+		if !strings.Contains(r.Text, "challenges") || len(r.Buttons) != 2 {
+			t.Fatalf("%s: challenge reply %q with %d buttons", name, r.Text, len(r.Buttons))
+		}
+		e.refused(ann, ch, "/move "+e.randomMove(ch, rng), "has not been accepted yet")
+		e.refused(cat, ch, "/accept", "only they can accept it")
+		e.ok(bob, ch, "/accept")
+		var last commands.Reply
+		for moves := 0; ; moves++ {
+			g, err := e.st.Load(context.Background(), ch)
+			if err != nil {
+				break // finished: archived
+			}
+			if moves > 2000 {
+				t.Fatalf("%s: no end after 2000 moves", name)
+			}
+			user := ann
+			if g.Players[g.State.ToMove()].UserID == bob.ID {
+				user = bob
+			}
+			last = e.ok(user, ch, "/move "+e.randomMove(ch, rng))
+		}
+		if !strings.Contains(last.Text, "wins") && !strings.Contains(last.Text, "Draw") {
+			t.Errorf("%s: last move's reply does not give the result: %q", name, last.Text)
+		}
+		list, _, err := e.st.Archived(context.Background(), "guild1", 0, 10)
+		if err != nil || len(list) != i+1 || list[0].Name != name {
+			t.Fatalf("%s: archive %+v, %v", name, list, err)
+		}
+		g, err := e.st.LoadArchived(context.Background(), "guild1", list[0].ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		own := g.State.Outcome()
+		if g.Result != own.Result || g.Reason != own.Reason || own.Result == rules.Ongoing {
+			t.Errorf("%s: archived result %v %q, rules say %v %q", name, g.Result, g.Reason, own.Result, own.Reason)
+		}
+		if len(g.Moves) != g.State.Ply() {
+			t.Errorf("%s: %d moves recorded, state has %d", name, len(g.Moves), g.State.Ply())
+		}
+	}
+	stats := e.do(ann, "x", "/stats").Text
+	if strings.Count(stats, "1 game ") != 4 {
+		t.Errorf("ann's stats after four games: %q", stats)
+	}
+	board := e.ok(bob, "x", "/leaderboard game:sixes").Text
+	if !strings.Contains(board, "ann") || !strings.Contains(board, "bob") {
+		t.Errorf("leaderboard: %q", board)
+	}
+}
+
+// TestStudentPlaysBot plays Sixes against the bot to the end and a few
+// moves of each other game: the bot answers every move, in the channel,
+// by a posted message.
+func TestStudentPlaysBot(t *testing.T) {
+	e := newEnv(t, true)
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, name := range e.reg.Names() {
+		ch := "bot-" + name
+		e.ok(ann, ch, "/play game:"+name+" level:1 side:second")
+		for moves := 0; moves < 400; moves++ {
+			waitFor(t, "the bot's move", func() bool { return e.humanToMove(ch) })
+			if _, err := e.st.Load(context.Background(), ch); err != nil {
+				break // finished
+			}
+			if name != "sixes" && moves == 6 {
+				e.ok(ann, ch, "/resign")
+				break
+			}
+			e.ok(ann, ch, "/move "+e.randomMove(ch, rng))
+		}
+		posted := e.posts.all(ch)
+		if len(posted) < 3 || !strings.Contains(posted[0], "(Arbiter (level 1)) plays") {
+			t.Errorf("%s: bot posts %d, first %q", name, len(posted), first(posted))
+		}
+		if _, err := e.st.Load(context.Background(), ch); err == nil {
+			t.Errorf("%s: the game did not end", name)
+		}
+	}
+	stats := e.ok(ann, "x", "/leaderboard game:hique").Text
+	if !strings.Contains(stats, "Arbiter (level 1)") {
+		t.Errorf("the bot level is not rated: %q", stats)
+	}
+}
+
+func first(s []string) string {
+	if len(s) == 0 {
+		return ""
+	}
+	return s[0]
+}
+
+func TestResignDrawUndo(t *testing.T) {
+	e := newEnv(t, true)
+	// Resign.
+	e.ok(ann, "r", "/play game:hique opponent:@bob")
+	e.ok(bob, "r", "/accept")
+	e.refused(cat, "r", "/resign", "you are not playing in this game")
+	r := e.ok(bob, "r", "/resign")
+	if !strings.Contains(r.Text, "White resigned") || !strings.Contains(r.Text, "Black (ann) wins") {
+		t.Errorf("resign reply %q", r.Text)
+	}
+	e.refused(ann, "r", "/board", "there is no game in this channel")
+
+	// Draw: offered, a move declines it, offered again and accepted.
+	e.ok(ann, "d", "/play game:sixes opponent:@bob")
+	e.ok(bob, "d", "/accept")
+	if r := e.ok(ann, "d", "/draw"); !strings.Contains(r.Text, "offers a draw") {
+		t.Errorf("draw offer %q", r.Text)
+	}
+	e.refused(ann, "d", "/draw", "offered a draw already")
+	e.ok(ann, "d", "/move a1 c1")
+	e.ok(bob, "d", "/move a5 a4")
+	e.ok(ann, "d", "/draw")
+	if r := e.ok(bob, "d", "/draw"); !strings.Contains(r.Text, "Draw") || !strings.Contains(r.Text, "draw agreed") {
+		t.Errorf("draw accepted: %q", r.Text)
+	}
+	e.ok(ann, "h", "/play game:hiya opponent:@bob")
+	e.ok(bob, "h", "/accept")
+	e.refused(ann, "h", "/draw", "Hi-Ya! has no draws")
+
+	// The bot declines a draw in the start position.
+	e.ok(ann, "bd", "/play game:sixes level:1")
+	if r := e.ok(ann, "bd", "/draw"); !strings.Contains(r.Text, "declines the draw") {
+		t.Errorf("bot draw: %q", r.Text)
+	}
+
+	// Undo: refused in a rated game; against the bot in an unrated one it
+	// takes back the move and the bot's answer.
+	e.refused(ann, "bd", "/undo", "this game is rated")
+	e.ok(ann, "u", `/play game:sixes level:1 options:"rated=off"`)
+	e.ok(ann, "u", "/move a1 c1")
+	waitFor(t, "the bot's answer", func() bool { return e.humanToMove("u") })
+	if g := e.game("u"); len(g.Moves) != 2 {
+		t.Fatalf("moves before undo: %d", len(g.Moves))
+	}
+	e.ok(ann, "u", "/undo")
+	if g := e.game("u"); len(g.Moves) != 0 || g.State.Ply() != 0 {
+		t.Errorf("after undo: %d moves, ply %d", len(g.Moves), g.State.Ply())
+	}
+	e.refused(ann, "u", "/undo", "no move to take back")
+
+	// Undo between people needs the other's consent.
+	e.ok(ann, "uu", `/play game:sixes opponent:@bob options:"rated=off"`)
+	e.ok(bob, "uu", "/accept")
+	e.ok(ann, "uu", "/move a1 c1")
+	if r := e.ok(ann, "uu", "/undo"); !strings.Contains(r.Text, "asks to take back") {
+		t.Errorf("undo request: %q", r.Text)
+	}
+	if g := e.game("uu"); len(g.Moves) != 1 {
+		t.Fatal("the undo request took the move back without consent")
+	}
+	e.ok(bob, "uu", "/undo")
+	if g := e.game("uu"); len(g.Moves) != 0 {
+		t.Errorf("after consent: %d moves", len(g.Moves))
+	}
+}
+
+// TestDeadlines: reminders at half time and near the end, then a loss on
+// time; with timeout=adjudicate, the game's scoring decides.
+func TestDeadlines(t *testing.T) {
+	e := newEnv(t, false)
+	ctx := context.Background()
+	e.ok(ann, "t", "/play game:sixes opponent:@bob time:10m")
+	e.ok(bob, "t", "/accept")
+	e.ok(ann, "t", "/move a1 c1")
+	if err := e.svc.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(e.posts.all("t")); n != 0 {
+		t.Fatalf("%d posts before anything is due", n)
+	}
+	e.clock.Advance(5*time.Minute + time.Second)
+	must(t, e.svc.Tick(ctx))
+	if p := e.posts.all("t"); len(p) != 1 || !strings.Contains(p[0], "reminder") || !strings.Contains(p[0], "<@200>") {
+		t.Fatalf("half-time reminder: %q", p)
+	}
+	must(t, e.svc.Tick(ctx)) // nothing more is due yet
+	e.clock.Advance(4 * time.Minute)
+	must(t, e.svc.Tick(ctx))
+	if p := e.posts.all("t"); len(p) != 2 || !strings.Contains(p[1], "reminder") {
+		t.Fatalf("second reminder: %q", p)
+	}
+	e.clock.Advance(time.Minute)
+	must(t, e.svc.Tick(ctx))
+	p := e.posts.all("t")
+	if len(p) != 3 || !strings.Contains(p[2], "O ran out of time") || !strings.Contains(p[2], "X (ann) wins") {
+		t.Fatalf("timeout: %q", p)
+	}
+	if _, err := e.st.Load(ctx, "t"); err == nil {
+		t.Error("the timed-out game is still in its channel")
+	}
+
+	// Adjudicated by the game's scoring: HiQUE's timing option.
+	e.ok(ann, "a", `/play game:hique opponent:@bob time:1h options:"timeout=adjudicate"`)
+	e.ok(bob, "a", "/accept")
+	e.ok(ann, "a", "/move 3 1 3 3")
+	e.clock.Advance(2 * time.Hour)
+	must(t, e.svc.Tick(ctx))
+	must(t, e.svc.Tick(ctx))
+	got := strings.Join(e.posts.all("a"), "\n")
+	if !strings.Contains(got, "decided by timing option 6 to 5") || !strings.Contains(got, "Black (ann) wins") {
+		t.Errorf("adjudicated timeout: %q", got)
+	}
+
+	// A challenge nobody answers lapses.
+	e.ok(ann, "c", "/play game:hiya opponent:@bob time:1h")
+	e.clock.Advance(2 * time.Hour)
+	must(t, e.svc.Tick(ctx))
+	if p := e.posts.all("c"); len(p) != 1 || !strings.Contains(p[0], "lapsed") {
+		t.Errorf("lapsed challenge: %q", p)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestRefereeMatchAndAdjudication(t *testing.T) {
+	e := newEnv(t, false)
+	e.refused(ann, "m", "/referee start game:hique p1:@ann p2:@bob", "only referees")
+	r := e.ok(cat, "m", "/referee start game:hique p1:@ann p2:@bob time:1d")
+	if !strings.Contains(r.Text, "refereed by cat") {
+		t.Errorf("referee start: %q", r.Text)
+	}
+	e.ok(ann, "m", "/move 4 2 4 10") // no acceptance step
+	e.ok(cat, "m", "/referee pause")
+	e.refused(bob, "m", "/move 4 12 4 4", "paused")
+	e.ok(cat, "m", "/referee resume")
+	e.ok(cat, "m", "/referee extend by:1d")
+	if g := e.game("m"); g.Deadline.Sub(e.clock.Now()) < 47*time.Hour {
+		t.Errorf("deadline after extend: %v", g.Deadline.Sub(e.clock.Now()))
+	}
+	r = e.ok(cat, "m", "/referee adjudicate result:p2 reason:Black left the course")
+	if !strings.Contains(r.Text, "White (bob) wins") || !strings.Contains(r.Text, "adjudicated by cat: Black left the course") {
+		t.Errorf("adjudication: %q", r.Text)
+	}
+	e.ok(cat, "m2", "/referee start game:sixes p1:@ann p2:@bob")
+	e.ok(cat, "m2", "/referee abort")
+	list, _, err := e.st.Archived(context.Background(), "guild1", 0, 5)
+	if err != nil || len(list) != 2 || list[0].Result != rules.Ongoing || !strings.Contains(list[0].Reason, "aborted") {
+		t.Errorf("archive after abort: %+v %v", list, err)
+	}
+}
+
+// TestRefusals checks the message of every refusal path.
+func TestRefusals(t *testing.T) {
+	e := newEnv(t, false)
+	e.refused(ann, "n", "/move a1 c1", "there is no game in this channel; /play starts one")
+	e.refused(ann, "n", "/board", "there is no game in this channel")
+	e.refused(ann, "n", "/play game:chess", `unknown game "chess"`)
+	e.refused(ann, "n", `/play game:sixes options:"edges=maybe"`, "edges=maybe: edges must be on or off")
+	e.refused(ann, "n", `/play game:sixes options:"colour=red"`, "sixes has no option colour")
+	e.refused(ann, "n", `/play game:sixes options:"timeout=never"`, "timeout must be loss or adjudicate")
+	e.refused(ann, "n", "/play game:sixes time:soon", "time:")
+	e.refused(ann, "n", "/play game:sixes level:9", "level must be 1")
+	e.refused(ann, "n", "/play game:sixes opponent:@ann", "cannot challenge yourself")
+	e.ok(ann, "n", "/play game:sixes opponent:@bob")
+	e.ok(bob, "n", "/accept")
+	e.refused(bob, "n", "/play game:hiya", "a game is already going on in this channel")
+	e.refused(bob, "n", "/move a5 a4", "it is <@100>'s turn, not yours")
+	e.refused(cat, "n", "/move a1 c1", "you are not playing in this game; /board shows it")
+	e.refused(ann, "n", "/move hello", `cannot read "hello"`)
+	e.refused(ann, "n", "/move a1 a4", "a1 to a4 is not a move")
+	e.refused(ann, "n", "/move a5 a4", "the piece on a5 is O's; you play X")
+	e.refused(ann, "n", "/move c3 c4", "no piece")
+	e.refused(ann, "n", "/move", "give a move")
+	e.refused(ann, "n", "/accept", "no challenge waiting")
+	e.refused(ann, "n", "/moves from:d4", "no legal move from d4")
+	if r := e.do(ann, "n", "/moves from:a1"); !strings.Contains(r.Text, "a1 c1") || strings.Contains(r.Text, "b1") {
+		t.Errorf("/moves from:a1: %q", r.Text)
+	}
+	// A stale button: drawn for an older version of the game.
+	g := e.game("n")
+	e.ok(ann, "n", "/move a1 c1")
+	inv := invocation(ann, "n", "resign")
+	inv.Version = g.Version
+	if r := e.svc.Handle(context.Background(), inv); !r.Private || !strings.Contains(r.Text, "older state of the game") {
+		t.Errorf("stale button: %q", r.Text)
+	}
+	if _, err := e.st.Load(context.Background(), "n"); err != nil {
+		t.Error("a stale resign button ended the game")
+	}
+}
+
+func TestAutocomplete(t *testing.T) {
+	e := newEnv(t, false)
+	e.ok(ann, "ac", "/play game:hique opponent:@bob")
+	e.ok(bob, "ac", "/accept")
+	inv := invocation(ann, "ac", "move")
+	inv.Focused, inv.Options = "move", map[string]string{"move": "4 2"}
+	r := e.svc.Autocomplete(context.Background(), inv)
+	if len(r.Choices) != 5 { // 4 2 down to 4, 6, 8, 10, and 4 2 2 2
+		t.Errorf("choices for %q: %v", "4 2", r.Choices)
+	}
+	inv.Options["move"] = ""
+	if r := e.svc.Autocomplete(context.Background(), inv); len(r.Choices) != 25 {
+		t.Errorf("%d choices for nothing typed, want the first 25", len(r.Choices))
+	}
+}
+
+func invocation(u commands.User, channel, cmd string) commands.Invocation {
+	return commands.Invocation{Guild: "guild1", Channel: channel, User: u, Command: cmd, Options: map[string]string{}}
+}
+
+// TestStorageDown: with Redis gone, a move is refused with the clear
+// message and nothing is lost when Redis is back.
+func TestStorageDown(t *testing.T) {
+	e := newEnv(t, false, redistest.Options{TCP: true, AppendOnly: true})
+	e.ok(ann, "s", "/play game:sixes opponent:@bob")
+	e.ok(bob, "s", "/accept")
+	e.ok(ann, "s", "/move a1 c1")
+	e.srv.Stop()
+	e.refused(bob, "s", "/move a5 a4", "storage is not reachable right now; nothing was changed, try again")
+	e.srv.Restart()
+	var g *store.Game
+	waitFor(t, "Redis back", func() bool {
+		var err error
+		g, err = e.st.Load(context.Background(), "s")
+		return err == nil
+	})
+	if len(g.Moves) != 1 || g.Moves[0].Text != "a1 c1" {
+		t.Fatalf("after the outage the game has moves %+v", g.Moves)
+	}
+	e.ok(bob, "s", "/move a5 a4")
+}

@@ -1,0 +1,201 @@
+package commands_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"arbiter/commands"
+	"arbiter/rules"
+	"arbiter/rules/games"
+	"arbiter/store"
+	"arbiter/store/redistest"
+)
+
+// clock is a settable time for the service and the store.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// posts records what the service posts through its Notifier.
+type posts struct {
+	mu   sync.Mutex
+	msgs []posted
+}
+
+type posted struct {
+	channel string
+	msg     commands.Message
+}
+
+func (p *posts) Post(_ context.Context, channel string, msg commands.Message) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.msgs = append(p.msgs, posted{channel, msg})
+	return nil
+}
+
+// all returns the texts posted to channel.
+func (p *posts) all(channel string) []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []string
+	for _, m := range p.msgs {
+		if m.channel == channel {
+			out = append(out, m.msg.Text)
+		}
+	}
+	return out
+}
+
+// env is a service over a real redis-server, with its clock and posts.
+type env struct {
+	t     *testing.T
+	srv   *redistest.Server
+	svc   *commands.Service
+	st    *store.Store
+	clock *clock
+	posts *posts
+	reg   *rules.Registry
+}
+
+// newEnv starts a redis-server and a service over it. With workers, bot
+// turns are played (at a short move time).
+func newEnv(t *testing.T, workers bool, opts ...redistest.Options) *env {
+	t.Helper()
+	o := redistest.Options{TCP: true}
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	srv := redistest.Start(t, o)
+	ctx, cancel := context.WithCancel(context.Background())
+	reg := games.Registry()
+	clk := &clock{now: time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	st, err := store.Open(ctx, store.Config{RedisURL: srv.URL(), Registry: reg, Logger: log, Now: clk.Now, ClaimTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatalf("open store: %v", err)
+	}
+	p := &posts{}
+	svc := commands.New(commands.Config{RefereeRole: "referee", BotMoveTime: 60 * time.Millisecond, Workers: 2, TableMB: 4}, st, reg, p, log, clk.Now)
+	var wg sync.WaitGroup
+	if workers {
+		wg.Go(func() { svc.RunWorkers(ctx) })
+	}
+	t.Cleanup(func() {
+		cancel()
+		wg.Wait()
+		_ = st.Close(context.Background())
+	})
+	return &env{t: t, srv: srv, svc: svc, st: st, clock: clk, posts: p, reg: reg}
+}
+
+// The people of the tests.
+var (
+	ann = commands.User{ID: "100", Name: "ann"}
+	bob = commands.User{ID: "200", Name: "bob"}
+	cat = commands.User{ID: "300", Name: "cat"}
+)
+
+// do runs a command line as user in channel and returns the reply.
+func (e *env) do(user commands.User, channel, line string) commands.Reply {
+	e.t.Helper()
+	inv, err := commands.ParseLine(line, commands.CommandSet(e.reg.Names()))
+	if err != nil {
+		e.t.Fatalf("%s: %v", line, err)
+	}
+	inv.Guild, inv.Channel, inv.User = "guild1", channel, user
+	inv.Users = map[string]commands.User{}
+	for _, u := range []commands.User{ann, bob, cat} {
+		for _, key := range []string{"opponent", "p1", "p2", "user"} {
+			if inv.Options[key] == "@"+u.Name {
+				inv.Options[key] = u.ID
+				inv.Users[key] = u
+			}
+		}
+	}
+	if user == cat {
+		inv.Roles = []string{"referee"}
+	}
+	return e.svc.Handle(context.Background(), inv)
+}
+
+// ok runs a command that must succeed publicly.
+func (e *env) ok(user commands.User, channel, line string) commands.Reply {
+	e.t.Helper()
+	r := e.do(user, channel, line)
+	if r.Private {
+		e.t.Fatalf("%s %s: refused: %s", user.Name, line, r.Text)
+	}
+	return r
+}
+
+// refused runs a command that must be refused privately with a message
+// containing want.
+func (e *env) refused(user commands.User, channel, line, want string) {
+	e.t.Helper()
+	r := e.do(user, channel, line)
+	if !r.Private || !strings.Contains(r.Text, want) {
+		e.t.Errorf("%s %s: got (private=%v) %q, want a refusal containing %q", user.Name, line, r.Private, r.Text, want)
+	}
+}
+
+// game loads the game in channel.
+func (e *env) game(channel string) *store.Game {
+	e.t.Helper()
+	g, err := e.st.Load(context.Background(), channel)
+	if err != nil {
+		e.t.Fatalf("load %s: %v", channel, err)
+	}
+	return g
+}
+
+// randomMove returns a random legal move's text in the game in channel.
+func (e *env) randomMove(channel string, rng *rand.Rand) string {
+	g := e.game(channel)
+	var list rules.MoveList
+	g.State.Moves(&list)
+	if list.N == 0 {
+		e.t.Fatalf("no legal move in %s", channel)
+	}
+	return g.State.FormatMove(list.Moves[rng.IntN(list.N)])
+}
+
+// waitFor polls cond until it holds, failing after a generous bound.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		if cond() {
+			return
+		}
+	}
+	t.Fatalf("timed out waiting for %s", what)
+}
+
+// humanToMove reports whether a person is to move in channel's game, or
+// the game is over.
+func (e *env) humanToMove(channel string) bool {
+	g, err := e.st.Load(context.Background(), channel)
+	if err != nil {
+		return true // finished and archived
+	}
+	return g.Players[g.State.ToMove()].Kind == store.Human
+}
