@@ -68,7 +68,7 @@ func (p *posts) all(channel string) []string {
 
 // env is a service over a real redis-server, with its clock and posts.
 type env struct {
-	t     *testing.T
+	t     testing.TB
 	srv   *redistest.Server
 	svc   *commands.Service
 	st    *store.Store
@@ -79,7 +79,7 @@ type env struct {
 
 // newEnv starts a redis-server and a service over it. With workers, bot
 // turns are played (at a short move time).
-func newEnv(t *testing.T, workers bool, opts ...redistest.Options) *env {
+func newEnv(t testing.TB, workers bool, opts ...redistest.Options) *env {
 	t.Helper()
 	o := redistest.Options{TCP: true}
 	if len(opts) > 0 {

@@ -1,0 +1,103 @@
+package fakediscord_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"arbiter/bot/fakediscord"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// endpoint is a minimal HTTP interactions endpoint, as a bot would write
+// it: verify the signature, refuse stale timestamps, answer PING with PONG.
+func endpoint(t *testing.T, srv *fakediscord.Server) string {
+	key := srv.PublicKey()
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !discordgo.VerifyInteraction(r, key) {
+			http.Error(w, "invalid request signature", http.StatusUnauthorized)
+			return
+		}
+		sec, err := strconv.ParseInt(r.Header.Get("X-Signature-Timestamp"), 10, 64)
+		if err != nil || time.Since(time.Unix(sec, 0)).Abs() > 5*time.Minute {
+			http.Error(w, "stale request", http.StatusUnauthorized)
+			return
+		}
+		body, _ := io.ReadAll(r.Body)
+		var i discordgo.Interaction
+		if err := json.Unmarshal(body, &i); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		resp := discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}
+		if i.Type == discordgo.InteractionApplicationCommand {
+			resp = discordgo.InteractionResponse{
+				Type: discordgo.InteractionResponseChannelMessageWithSource,
+				Data: &discordgo.InteractionResponseData{Content: "over http: " + i.ApplicationCommandData().Name},
+			}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(resp)
+	})
+	hs := httptest.NewServer(h)
+	t.Cleanup(hs.Close)
+	return hs.URL
+}
+
+func TestHTTPInteractionsEndpoint(t *testing.T) {
+	t.Parallel()
+	srv := fakediscord.Start(t, fakediscord.Options{Token: token})
+	register(t, srv, newSession(t, srv, 0))
+	alice := srv.AddUser("Alice")
+	url := endpoint(t, srv)
+	ctx := testContext(t)
+
+	ping, err := srv.PostPing(ctx, url, fakediscord.Delivery{})
+	if err != nil || ping.Status != 200 || ping.Response == nil || ping.Response.Type != fakediscord.CallbackPong {
+		t.Fatalf("PING = %+v, %v; want 200 PONG", ping, err)
+	}
+	spec := fakediscord.InteractionSpec{Type: fakediscord.InteractionCommand, UserID: alice.ID, Name: "ping", Options: []fakediscord.Option{{Name: "word", Value: "x"}}}
+	ans, err := srv.PostInteraction(ctx, url, spec, fakediscord.Delivery{})
+	if err != nil || ans.Status != 200 || ans.Response == nil || ans.Response.Content != "over http: ping" {
+		t.Fatalf("command = %+v, %v", ans, err)
+	}
+	if m, ok := srv.Message(ans.Response.MessageID); !ok || m.InteractionID != ans.Interaction.ID {
+		t.Fatalf("response message = %+v", m)
+	}
+	for name, d := range map[string]fakediscord.Delivery{
+		"unsigned":  {Unsigned: true},
+		"tampered":  {Tamper: true},
+		"wrong key": {WrongKey: true},
+		"stale":     {SignedAt: srv.Now().Add(-10 * time.Minute)},
+	} {
+		ans, err := srv.PostInteraction(ctx, url, spec, d)
+		if err != nil || ans.Status != http.StatusUnauthorized || ans.Response != nil {
+			t.Errorf("%s: %d %v, want 401", name, ans.Status, err)
+		}
+	}
+	if n := len(srv.Interactions()); n != 2 {
+		t.Errorf("%d interactions recorded, want the 2 genuine ones", n)
+	}
+	noViolations(t, srv)
+
+	// An endpoint that refuses a genuine request is a violation.
+	if _, err := srv.PostPing(ctx, url, fakediscord.Delivery{}); err != nil {
+		t.Fatal(err)
+	}
+	bad := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "nope", http.StatusUnauthorized)
+	}))
+	defer bad.Close()
+	if ans, err := srv.PostPing(ctx, bad.URL, fakediscord.Delivery{}); err != nil || ans.Status != 401 {
+		t.Fatalf("bad endpoint = %+v, %v", ans, err)
+	}
+	if v := srv.Violations(); len(v) != 1 || !strings.HasPrefix(v[0], "endpoint:") {
+		t.Fatalf("violations = %v", v)
+	}
+}

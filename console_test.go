@@ -1,0 +1,108 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"arbiter/store/redistest"
+)
+
+// buildArbiter builds the binary once for a test.
+func buildArbiter(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "arbiter")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// runConsoleBinary pipes script into `arbiter console` with env and returns the
+// transcript.
+func runConsoleBinary(t *testing.T, bin, script string, env ...string) string {
+	t.Helper()
+	cmd := exec.Command(bin, "console", "--user", "alice")
+	cmd.Stdin = strings.NewReader(script)
+	cmd.Env = append(os.Environ(), "DISCORD_TOKEN=", "REDIS_URL=", "BOT_MOVE_TIME=100ms", "ENGINE_WORKERS=1")
+	cmd.Env = append(cmd.Env, env...)
+	cmd.Dir = t.TempDir()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("console: %v\n%s", err, out)
+	}
+	return string(out)
+}
+
+// TestConsoleTranscript pipes a script of commands into the built binary,
+// on the embedded store, and checks the transcript; a second run on the
+// same data directory finds the game as it was left.
+func TestConsoleTranscript(t *testing.T) {
+	bin := buildArbiter(t)
+	data := t.TempDir()
+	out := runConsoleBinary(t, bin, `
+/play game:sixes level:1
+/move a1 c1
+/as bob
+/move e5 e4
+/as alice
+/move zz
+/moves from:c1
+`, "DATA_DIR="+data)
+	for _, want := range []string{
+		"alice> /play game:sixes level:1",
+		"Sixes: X (alice) against O (Arbiter (level 1))",
+		"X (alice) played a1 c1.",
+		"O (Arbiter (level 1)) plays ",
+		"You are now bob.",
+		"(only you) you are not playing in this game; /board shows it",
+		`(only you) cannot read "zz"`,
+		"legal moves for X (alice)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("transcript lacks %q:\n%s", want, out)
+		}
+	}
+	// The bot's move is printed before the next command is read.
+	if strings.Index(out, "O (Arbiter (level 1)) plays ") > strings.Index(out, "alice> /as bob") {
+		t.Errorf("the bot's move came after the next command:\n%s", out)
+	}
+	again := runConsoleBinary(t, bin, "/board\n/resign\n/games\n", "DATA_DIR="+data)
+	for _, want := range []string{"Last: O ", "X (alice) resigns.", "O (Arbiter (level 1)) wins", "1 finished games"} {
+		if !strings.Contains(again, want) {
+			t.Errorf("second run lacks %q:\n%s", want, again)
+		}
+	}
+}
+
+// TestConsoleOnRedis runs two people on one keyboard against a real Redis.
+func TestConsoleOnRedis(t *testing.T) {
+	srv := redistest.Start(t, redistest.Options{TCP: true})
+	bin := buildArbiter(t)
+	out := runConsoleBinary(t, bin, `
+/play game:hique opponent:bob
+/as bob
+/move 4 12 4 10
+/accept
+/move 4 12 4 10
+/as alice
+/move 4 2 4 10
+/as bob
+/move 6 12 6 4
+`, "REDIS_URL="+srv.URL())
+	for _, want := range []string{
+		"alice challenges @bob to HiQUE",
+		"(only you) the challenge has not been accepted yet",
+		"bob accepts.",
+		"(only you) it is @alice's turn, not yours",
+		"Black (alice) played 4 2 4 10.",
+		"White (bob) played 6 12 6 4.",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("transcript lacks %q:\n%s", want, out)
+		}
+	}
+}
