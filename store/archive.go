@@ -1,0 +1,123 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"arbiter/rules"
+)
+
+// Summary is an archived game in a listing: enough to show a line of
+// history without decoding the position.
+type Summary struct {
+	ID       string       // the archive id
+	Channel  string       // where it was played
+	Name     string       // the game's registry name
+	Players  [2]Player    // the seats, in turn order
+	Result   rules.Result // how it ended
+	Reason   string       // the result in words
+	Moves    int          // how many moves were played
+	Created  time.Time    // when it began
+	Finished time.Time    // when it ended
+}
+
+// MaxList bounds how many entries one listing returns.
+const MaxList = 100
+
+// Archived lists the guild's archived games, newest first, from offset on
+// (at most limit, at most MaxList), and says how many there are in all. A
+// damaged entry is left out of the list and logged.
+func (s *Store) Archived(ctx context.Context, guild string, offset, limit int) ([]Summary, int64, error) {
+	if err := checkID("guild", guild); err != nil {
+		return nil, 0, fmt.Errorf("list archive: %w", err)
+	}
+	if offset < 0 {
+		offset = 0
+	}
+	if limit <= 0 || limit > MaxList {
+		limit = MaxList
+	}
+	caller := ctx
+	ctx, cancel := s.op(ctx, 0)
+	defer cancel()
+	var ids *redis.StringSliceCmd
+	var total *redis.IntCmd
+	_, err := s.rdb.Pipelined(ctx, func(pipe redis.Pipeliner) error {
+		ids = pipe.ZRevRange(ctx, archiveIndexKey(guild), int64(offset), int64(offset+limit-1))
+		total = pipe.ZCard(ctx, archiveIndexKey(guild))
+		return nil
+	})
+	if err != nil {
+		return nil, 0, fail(caller, "list archive of guild "+guild, err)
+	}
+	if len(ids.Val()) == 0 {
+		return nil, total.Val(), nil
+	}
+	vals, err := s.rdb.HMGet(ctx, archiveKey(guild), ids.Val()...).Result()
+	if err != nil {
+		return nil, 0, fail(caller, "list archive of guild "+guild, err)
+	}
+	out := make([]Summary, 0, len(vals))
+	for i, v := range vals {
+		data, ok := v.(string)
+		if !ok {
+			s.log.Warn("store: archive index names a game that is not archived", "guild", guild, "id", ids.Val()[i])
+			continue
+		}
+		g, err := decodeArchived(nil, guild, ids.Val()[i], []byte(data))
+		if err != nil {
+			s.log.Warn("store: damaged archive entry left out of a listing", "err", err)
+			continue
+		}
+		out = append(out, Summary{
+			ID: g.ID, Channel: g.Channel, Name: g.Name, Players: g.Players, Result: g.Result,
+			Reason: g.Reason, Moves: len(g.Moves), Created: g.Created, Finished: g.Finished,
+		})
+	}
+	return out, total.Val(), nil
+}
+
+// LoadArchived returns the archived game id of guild, with its state:
+// ErrNotFound when there is none, a *DamagedError when it cannot be read.
+func (s *Store) LoadArchived(ctx context.Context, guild, id string) (*Game, error) {
+	if err := checkID("guild", guild); err != nil {
+		return nil, fmt.Errorf("load archived game: %w", err)
+	}
+	if err := checkID("archive", id); err != nil {
+		return nil, fmt.Errorf("load archived game: %w", err)
+	}
+	caller := ctx
+	ctx, cancel := s.op(ctx, 0)
+	defer cancel()
+	data, err := s.rdb.HGet(ctx, archiveKey(guild), id).Result()
+	if errors.Is(err, redis.Nil) {
+		return nil, fmt.Errorf("load archived game %s of guild %s: %w", id, guild, ErrNotFound)
+	}
+	if err != nil {
+		if wrongType(err) {
+			return nil, &DamagedError{Guild: guild, ID: id, Err: errors.New("the guild's archive key holds something that is not an archive")}
+		}
+		return nil, fail(caller, fmt.Sprintf("load archived game %s of guild %s", id, guild), err)
+	}
+	return decodeArchived(s.reg, guild, id, []byte(data))
+}
+
+// decodeArchived decodes an archive entry (its state too when reg is set).
+func decodeArchived(reg *rules.Registry, guild, id string, data []byte) (*Game, error) {
+	r, err := decodeRecord(data)
+	if err != nil {
+		return nil, &DamagedError{Guild: guild, ID: id, Err: err}
+	}
+	g, err := r.game(reg)
+	if err != nil {
+		return nil, &DamagedError{Guild: guild, ID: id, Err: err}
+	}
+	if g.ID != id || g.Guild != guild {
+		return nil, &DamagedError{Guild: guild, ID: id, Err: fmt.Errorf("its record is game %s of guild %s", g.ID, g.Guild)}
+	}
+	return g, nil
+}

@@ -1,0 +1,99 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Lock is a lock in Redis held by one process at a time, such as the one
+// that keeps a single clock loop running. It expires after its TTL unless
+// renewed, so a holder that dies frees it; only its holder can renew or
+// release it.
+type Lock struct {
+	s     *Store
+	name  string
+	token string
+	ttl   time.Duration
+}
+
+// renewScript extends a lock if the caller holds it. KEYS[1] the lock;
+// ARGV: token, TTL in milliseconds.
+var renewScript = redis.NewScript(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0
+`)
+
+// releaseScript deletes a lock if the caller holds it. KEYS[1] the lock;
+// ARGV[1] the token.
+var releaseScript = redis.NewScript(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+`)
+
+// TryLock takes the lock called name for ttl (at least a millisecond), or
+// returns ErrLocked when another holder has it.
+func (s *Store) TryLock(ctx context.Context, name string, ttl time.Duration) (*Lock, error) {
+	if err := checkID("lock", name); err != nil {
+		return nil, fmt.Errorf("lock: %w", err)
+	}
+	if ttl < time.Millisecond {
+		return nil, fmt.Errorf("lock %s: %w: TTL %v is under a millisecond", name, ErrInvalid, ttl)
+	}
+	caller := ctx
+	ctx, cancel := s.op(ctx, 0)
+	defer cancel()
+	l := &Lock{s: s, name: name, token: newToken(), ttl: ttl}
+	ok, err := s.rdb.SetNX(ctx, lockKey(name), l.token, ttl).Result()
+	if err != nil {
+		return nil, fail(caller, "lock "+name, err)
+	}
+	if !ok {
+		return nil, fmt.Errorf("lock %s: %w", name, ErrLocked)
+	}
+	return l, nil
+}
+
+// Renew extends the lock by its TTL from now. A lock that expired or was
+// taken by another is ErrLockLost: the holder must stop what the lock
+// guards.
+func (l *Lock) Renew(ctx context.Context) error {
+	caller := ctx
+	ctx, cancel := l.s.op(ctx, 0)
+	defer cancel()
+	n, err := l.s.runOne(ctx, renewScript, []string{lockKey(l.name)}, l.token, l.ttl.Milliseconds())
+	if err != nil {
+		return fail(caller, "renew lock "+l.name, err)
+	}
+	if n != 1 {
+		return fmt.Errorf("renew lock %s: %w", l.name, ErrLockLost)
+	}
+	return nil
+}
+
+// Release frees the lock if it is still held by l; releasing a lock that
+// was lost is ErrLockLost and changes nothing.
+func (l *Lock) Release(ctx context.Context) error {
+	caller := ctx
+	ctx, cancel := l.s.op(ctx, 0)
+	defer cancel()
+	n, err := l.s.runOne(ctx, releaseScript, []string{lockKey(l.name)}, l.token)
+	if err != nil {
+		return fail(caller, "release lock "+l.name, err)
+	}
+	if n != 1 {
+		return fmt.Errorf("release lock %s: %w", l.name, ErrLockLost)
+	}
+	return nil
+}
+
+// runOne runs a script alone and returns its integer result.
+func (s *Store) runOne(ctx context.Context, script *redis.Script, keys []string, args ...any) (int64, error) {
+	return script.Run(ctx, s.rdb, keys, args...).Int64()
+}

@@ -1,0 +1,14 @@
+package store_test
+
+import (
+	"os"
+	"testing"
+
+	"arbiter/store"
+)
+
+func TestMain(m *testing.M) {
+	// The fault tests make go-redis log failed dials on purpose.
+	store.RouteClientLogs(quietLogger())
+	os.Exit(m.Run())
+}

@@ -1,0 +1,353 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"arbiter/rules"
+)
+
+// SchemaVersion is the version of the game record this build writes. It
+// reads every version from 1 up to this one; see MIGRATIONS.md for how a
+// future version migrates.
+const SchemaVersion = 1
+
+// PlayerKind says who sits in a seat.
+type PlayerKind string
+
+// The kinds of player.
+const (
+	Human   PlayerKind = "human"   // a Discord user (or the console's person)
+	Bot     PlayerKind = "bot"     // Arbiter's own engine at some level
+	Program PlayerKind = "program" // an outside program speaking the engine protocol
+)
+
+// Player is one seat of a game.
+type Player struct {
+	Kind    PlayerKind `json:"kind"`
+	UserID  string     `json:"user,omitempty"`    // the Discord user id of a human
+	Name    string     `json:"name"`              // the display name when the game began
+	Level   int        `json:"level,omitempty"`   // the level of a bot
+	Program string     `json:"program,omitempty"` // the name of an outside program
+}
+
+// Move is one move of a game's move list: its text in the game's notation,
+// the seat that played it, who sent it and when.
+type Move struct {
+	Text string       `json:"text"`
+	Seat rules.Player `json:"seat"`
+	By   string       `json:"by,omitempty"` // the user id who sent it; empty for a bot or program
+	At   time.Time    `json:"at"`
+}
+
+// Status is where a game is in its life.
+type Status string
+
+// The statuses of a game.
+const (
+	// Active: the game goes on in its channel.
+	Active Status = "active"
+	// Finished: the game is over (won, drawn, resigned, timed out or
+	// abandoned: Result and Reason say which). Saving a finished game
+	// archives it and frees its channel; a finished game cannot change.
+	Finished Status = "finished"
+)
+
+// Game is the record of one game: the game in its channel while it is
+// going on, and in its guild's archive once it is finished.
+type Game struct {
+	Channel string        // the channel (or thread) the game is played in
+	Guild   string        // the guild the channel belongs to
+	ID      string        // the archive id, unique within the guild; given by Create
+	Name    string        // the game's registry name, e.g. "hique"
+	Options rules.Options // the options the game was created with, complete
+	Players [2]Player     // the seats, in turn order (rules.P1, rules.P2)
+	State   rules.Game    // the position, stored in the rules encoding
+	Moves   []Move        // every move played, oldest first; len(Moves) == State.Ply()
+	Version int64         // 1 at Create, one more at every Save
+	Status  Status
+	Result  rules.Result // the result of a finished game (Ongoing for one abandoned without a result)
+	Reason  string       // the result in words, e.g. "White resigned"
+	// Deadline is when the player to move must have moved; zero for none.
+	Deadline time.Time
+	// RemindAt is when to remind the player to move; zero for none (or
+	// after the reminder went out).
+	RemindAt time.Time
+	Created  time.Time
+	Updated  time.Time
+	Finished time.Time // when it finished; zero while it goes on
+	// Flow is the state of the game flow that the commands keep with the
+	// game: a pending challenge, offers, the clock's settings.
+	Flow Flow
+}
+
+// Flow is what the game flow (package commands) keeps with a game beyond
+// its moves. The store keeps it and gives it no meaning.
+type Flow struct {
+	// Challenge: the game waits for the second seat to accept.
+	Challenge bool `json:"challenge,omitempty"`
+	// ChallengerSecond: the challenger chose to move second; the seats
+	// are swapped when the challenge is accepted.
+	ChallengerSecond bool `json:"challenger_second,omitempty"`
+	// Rated: the result counts for the players' ratings.
+	Rated bool `json:"rated,omitempty"`
+	// TurnTime is a person's time per move; zero for the default.
+	TurnTime time.Duration `json:"turn_time,omitempty"`
+	// Adjudicate: a missed deadline is decided by the game's scoring
+	// instead of losing the game.
+	Adjudicate bool `json:"adjudicate,omitempty"`
+	// Paused: a referee stopped the clock, with PausedLeft of the turn's
+	// time left.
+	Paused     bool          `json:"paused,omitempty"`
+	PausedLeft time.Duration `json:"paused_left,omitempty"`
+	// DrawOffer and UndoOffer are the seat (1 or 2) that made an offer
+	// standing now, or 0.
+	DrawOffer int `json:"draw_offer,omitempty"`
+	UndoOffer int `json:"undo_offer,omitempty"`
+	// Reminders counts the reminders sent in this turn.
+	Reminders int `json:"reminders,omitempty"`
+}
+
+// Wake returns when the clock should next look at the game: the earlier of
+// RemindAt and Deadline, or zero when it has neither or is not active.
+func (g *Game) Wake() time.Time {
+	if g.Status != Active {
+		return time.Time{}
+	}
+	w := g.Deadline
+	if !g.RemindAt.IsZero() && (w.IsZero() || g.RemindAt.Before(w)) {
+		w = g.RemindAt
+	}
+	return w
+}
+
+// record is a game as stored: JSON of schema version 1. Field names are
+// part of the format; add fields freely (old records read them as zero),
+// but renaming or changing the meaning of one needs a new schema version.
+type record struct {
+	Schema   int        `json:"schema"`
+	Channel  string     `json:"channel"`
+	Guild    string     `json:"guild"`
+	ID       string     `json:"id"`
+	Name     string     `json:"game"`
+	Options  string     `json:"options"`
+	Players  [2]Player  `json:"players"`
+	State    []byte     `json:"state"` // rules.Encode, base64 in JSON
+	Moves    []Move     `json:"moves"`
+	Version  int64      `json:"version"`
+	Status   Status     `json:"status"`
+	Result   string     `json:"result,omitempty"`
+	Reason   string     `json:"reason,omitempty"`
+	Deadline *time.Time `json:"deadline,omitempty"`
+	RemindAt *time.Time `json:"remind_at,omitempty"`
+	Created  time.Time  `json:"created"`
+	Updated  time.Time  `json:"updated"`
+	Finished *time.Time `json:"finished,omitempty"`
+	Flow     Flow       `json:"flow,omitzero"`
+}
+
+// schemaProbe reads only the schema version, to choose the decoder.
+type schemaProbe struct {
+	Schema int `json:"schema"`
+}
+
+func timePtr(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
+}
+
+func timeOf(p *time.Time) time.Time {
+	if p == nil {
+		return time.Time{}
+	}
+	return *p
+}
+
+// check reports what makes g unfit to store, as an error wrapping
+// ErrInvalid.
+func (g *Game) check() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
+	}
+	if err := checkID("channel", g.Channel); err != nil {
+		return err
+	}
+	if err := checkID("guild", g.Guild); err != nil {
+		return err
+	}
+	if g.State == nil {
+		return bad("the game in channel %s has no state", g.Channel)
+	}
+	if g.Name != g.State.Name() {
+		return bad("the game in channel %s is named %q but its state is %q", g.Channel, g.Name, g.State.Name())
+	}
+	if len(g.Moves) != g.State.Ply() {
+		return bad("the game in channel %s lists %d moves but its state has %d", g.Channel, len(g.Moves), g.State.Ply())
+	}
+	for i, m := range g.Moves {
+		if m.Seat != rules.P1 && m.Seat != rules.P2 {
+			return bad("move %d of the game in channel %s has seat %d", i+1, g.Channel, m.Seat)
+		}
+	}
+	switch g.Status {
+	case Active, Finished:
+	default:
+		return bad("the game in channel %s has status %q", g.Channel, g.Status)
+	}
+	if g.Result > rules.Draw {
+		return bad("the game in channel %s has result %d", g.Channel, g.Result)
+	}
+	return nil
+}
+
+// checkID accepts the ids the store puts in keys: 1 to 64 letters, digits,
+// '-', '_' or '.'. Discord snowflakes and console names fit; braces, which
+// would change a key's hash slot, and '/', which separates index members,
+// do not.
+func checkID(what, id string) error {
+	if id == "" {
+		return fmt.Errorf("%w: the %s id is empty", ErrInvalid, what)
+	}
+	if len(id) > 64 {
+		return fmt.Errorf("%w: the %s id %.20q... is over 64 characters", ErrInvalid, what, id)
+	}
+	for _, r := range id {
+		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.'
+		if !ok {
+			return fmt.Errorf("%w: the %s id %q may hold only letters, digits, '-', '_' and '.'", ErrInvalid, what, id)
+		}
+	}
+	return nil
+}
+
+// encodeGame returns g's record as stored.
+func encodeGame(g *Game) ([]byte, error) {
+	if err := g.check(); err != nil {
+		return nil, err
+	}
+	r := record{
+		Schema:   SchemaVersion,
+		Channel:  g.Channel,
+		Guild:    g.Guild,
+		ID:       g.ID,
+		Name:     g.Name,
+		Options:  g.Options.String(),
+		Players:  g.Players,
+		State:    rules.Encode(g.State),
+		Moves:    g.Moves,
+		Version:  g.Version,
+		Status:   g.Status,
+		Reason:   g.Reason,
+		Deadline: timePtr(g.Deadline),
+		RemindAt: timePtr(g.RemindAt),
+		Flow:     g.Flow,
+		Created:  g.Created,
+		Updated:  g.Updated,
+		Finished: timePtr(g.Finished),
+	}
+	if g.Result != rules.Ongoing {
+		r.Result = g.Result.String()
+	}
+	if r.Moves == nil {
+		r.Moves = []Move{}
+	}
+	data, err := json.Marshal(r)
+	if err != nil {
+		return nil, fmt.Errorf("%w: encode the game in channel %s: %v", ErrInvalid, g.Channel, err)
+	}
+	return data, nil
+}
+
+// decodeRecord reads a stored record without decoding its state. The
+// error says what is wrong in words; callers wrap it in a *DamagedError.
+func decodeRecord(data []byte) (*record, error) {
+	var probe schemaProbe
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return nil, fmt.Errorf("the record is not JSON: %v", err)
+	}
+	switch probe.Schema {
+	case 1:
+		var r record
+		if err := json.Unmarshal(data, &r); err != nil {
+			return nil, fmt.Errorf("the record does not fit schema 1: %v", err)
+		}
+		return &r, nil
+	case 0:
+		return nil, fmt.Errorf("the record has no schema version")
+	}
+	if probe.Schema > SchemaVersion {
+		return nil, fmt.Errorf("%w: the record has schema version %d and this build reads up to %d (a newer Arbiter wrote it)",
+			ErrUnknownSchema, probe.Schema, SchemaVersion)
+	}
+	return nil, fmt.Errorf("%w: the record has schema version %d", ErrUnknownSchema, probe.Schema)
+}
+
+// game turns a record into a Game, decoding its state with reg (or leaving
+// State nil when reg is nil). The error says what is wrong in words.
+func (r *record) game(reg *rules.Registry) (*Game, error) {
+	opts, err := rules.ParseOptions(r.Options)
+	if err != nil {
+		return nil, fmt.Errorf("its options %q do not read: %v", r.Options, err)
+	}
+	g := &Game{
+		Channel:  r.Channel,
+		Guild:    r.Guild,
+		ID:       r.ID,
+		Name:     r.Name,
+		Options:  opts,
+		Players:  r.Players,
+		Moves:    r.Moves,
+		Version:  r.Version,
+		Status:   r.Status,
+		Reason:   r.Reason,
+		Deadline: timeOf(r.Deadline),
+		RemindAt: timeOf(r.RemindAt),
+		Flow:     r.Flow,
+		Created:  r.Created,
+		Updated:  r.Updated,
+		Finished: timeOf(r.Finished),
+	}
+	switch r.Result {
+	case "":
+		g.Result = rules.Ongoing
+	case "p1":
+		g.Result = rules.P1Wins
+	case "p2":
+		g.Result = rules.P2Wins
+	case "draw":
+		g.Result = rules.Draw
+	default:
+		return nil, fmt.Errorf("its result %q is not p1, p2 or draw", r.Result)
+	}
+	switch r.Status {
+	case Active, Finished:
+	default:
+		return nil, fmt.Errorf("its status %q is not active or finished", r.Status)
+	}
+	if r.Version < 1 {
+		return nil, fmt.Errorf("its version %d is below 1", r.Version)
+	}
+	for i, m := range r.Moves {
+		if m.Seat != rules.P1 && m.Seat != rules.P2 {
+			return nil, fmt.Errorf("move %d has seat %d", i+1, m.Seat)
+		}
+	}
+	if reg == nil {
+		return g, nil
+	}
+	state, err := reg.Decode(r.State)
+	if err != nil {
+		return nil, fmt.Errorf("its state does not decode: %v", err)
+	}
+	if state.Name() != r.Name {
+		return nil, fmt.Errorf("its state is a game of %s, not %s", state.Name(), r.Name)
+	}
+	if state.Ply() != len(r.Moves) {
+		return nil, fmt.Errorf("its state has %d moves but its move list %d", state.Ply(), len(r.Moves))
+	}
+	g.State = state
+	return g, nil
+}
