@@ -59,8 +59,10 @@ func (s *Store) EnqueueBotTurn(ctx context.Context, g *Game) (string, error) {
 	return id, nil
 }
 
-// ClaimBotTurn claims a bot turn for worker: first one that another worker
-// claimed but did not ack within the claim timeout, else a new one,
+// ClaimBotTurn claims a bot turn for worker: first one that worker itself
+// claimed before and did not ack (after a restart under the same name),
+// then one that another worker claimed but did not ack within the claim
+// timeout, else a new one,
 // waiting up to wait for it. With nothing to claim the error is ErrNoJob.
 // The worker must ack the job when done with it (applied or stale), and
 // call ExtendBotTurn while it thinks for longer than the claim timeout.
@@ -75,6 +77,24 @@ func (s *Store) ClaimBotTurn(ctx context.Context, worker string, wait time.Durat
 	ctx, cancel := s.op(ctx, wait)
 	defer cancel()
 	for range 8 { // a bound on malformed entries skipped in a row
+		// A worker's own unacked job first: the same worker restarted (or a
+		// job it gave up on for a passing fault) takes it up at once.
+		own, err := s.rdb.XReadGroup(ctx, &redis.XReadGroupArgs{
+			Group: queueGroup, Consumer: worker, Streams: []string{queueKey, "0"}, Count: 1, Block: -1,
+		}).Result()
+		if err == nil && len(own) > 0 && len(own[0].Messages) > 0 {
+			m := own[0].Messages[0]
+			job, perr := parseJob(m)
+			if perr != nil {
+				s.log.Error("store: dropping a malformed bot turn", "id", m.ID, "err", perr)
+				if err := s.ack(ctx, m.ID); err != nil {
+					return nil, fail(caller, "drop malformed bot turn", err)
+				}
+				continue
+			}
+			job.Reclaimed = true
+			return job, nil
+		}
 		msgs, _, err := s.rdb.XAutoClaim(ctx, &redis.XAutoClaimArgs{
 			Stream: queueKey, Group: queueGroup, Consumer: worker,
 			MinIdle: s.claimTimeout, Start: "0-0", Count: 1,

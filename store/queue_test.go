@@ -40,6 +40,11 @@ func TestQueueReclaim(t *testing.T) {
 		}
 		_, err = s.ClaimBotTurn(ctx, "w2", 0)
 		mustErr(t, err, store.ErrNoJob, "claim while w1 holds the only job")
+		// w1 restarted under its name takes its own job up at once.
+		own, err := s.ClaimBotTurn(ctx, "w1", 0)
+		if err != nil || own.ID != id || !own.Reclaimed {
+			t.Fatalf("w1 after a restart got %+v, %v; want its job %s", own, err, id)
+		}
 
 		var again *store.Job
 		for start := time.Now(); time.Since(start) < 10*time.Second; time.Sleep(100 * time.Millisecond) {
