@@ -123,10 +123,15 @@ func TestRedisKillKeepsAcknowledgedMoves(t *testing.T) {
 	defer s2.Close(ctx)
 	for _, st := range []*store.Store{s, s2} {
 		for ch, v := range ack.version {
-			g, err := st.Load(ctx, ch)
-			if errors.Is(err, store.ErrNotFound) {
-				g, err = st.LoadArchived(ctx, "1", ack.id[ch])
-			}
+			// go-redis may hold back dials for a moment after the failed
+			// ones during the outage: give the old store time to reconnect.
+			g, err := eventually(func() (*store.Game, error) {
+				g, err := st.Load(ctx, ch)
+				if errors.Is(err, store.ErrNotFound) {
+					return st.LoadArchived(ctx, "1", ack.id[ch])
+				}
+				return g, err
+			})
 			if err != nil {
 				t.Fatalf("channel %s after the restart: %v", ch, err)
 			}
