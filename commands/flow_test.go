@@ -251,6 +251,9 @@ func TestRefereeMatchAndAdjudication(t *testing.T) {
 		t.Errorf("referee start: %q", r.Text)
 	}
 	e.ok(ann, "m", "/move 4 2 4 10") // no acceptance step
+	if r := e.do(bob, "m", "/games"); !strings.Contains(r.Text, "1 game going on") || !strings.Contains(r.Text, "HiQUE in <#m> (here): Black (ann) against White (bob), move 2") {
+		t.Errorf("/games: %q", r.Text)
+	}
 	e.ok(cat, "m", "/referee pause")
 	e.refused(bob, "m", "/move 4 12 4 4", "paused")
 	e.ok(cat, "m", "/referee resume")

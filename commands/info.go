@@ -142,15 +142,27 @@ func (s *Service) help(_ context.Context, _ Invocation) Reply {
 	}, "\n")}}
 }
 
-// games is /games: the finished games of this server, newest first.
+// games is /games: the games going on in this server, and the finished
+// ones, newest first.
 func (s *Service) games(ctx context.Context, inv Invocation) Reply {
 	list, total, err := s.store.Archived(ctx, inv.Guild, 0, 15)
 	if err != nil {
 		return s.storeRefusal(inv, err)
 	}
+	running, err := s.store.Running(ctx, inv.Guild)
+	if err != nil {
+		return s.storeRefusal(inv, err)
+	}
 	var b strings.Builder
-	if g, err := s.store.Load(ctx, inv.Channel); err == nil {
-		fmt.Fprintf(&b, "Here: %s, %s against %s, move %d.\n", s.title(g.Name), seatTitle(g, rules.P1), seatTitle(g, rules.P2), len(g.Moves)+1)
+	if len(running) > 0 {
+		fmt.Fprintf(&b, "%s going on:\n", plural(len(running), "game"))
+	}
+	for _, g := range running {
+		here := ""
+		if g.Channel == inv.Channel {
+			here = " (here)"
+		}
+		fmt.Fprintf(&b, "%s in <#%s>%s: %s against %s, move %d\n", s.title(g.Name), g.Channel, here, seatTitle(g, rules.P1), seatTitle(g, rules.P2), len(g.Moves)+1)
 	}
 	if total == 0 {
 		b.WriteString("No finished games in this server yet.")

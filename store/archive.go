@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -120,4 +122,44 @@ func decodeArchived(reg *rules.Registry, guild, id string, data []byte) (*Game, 
 		return nil, &DamagedError{Guild: guild, ID: id, Err: fmt.Errorf("its record is game %s of guild %s", g.ID, g.Guild)}
 	}
 	return g, nil
+}
+
+// Running returns the games going on in guild's channels (at most
+// MaxList), found through the guild's index of channels with a game. The
+// index is a hint: channels whose game is gone or belongs to another guild
+// are dropped from it on the way, and a damaged record is left out.
+func (s *Store) Running(ctx context.Context, guild string) ([]*Game, error) {
+	if err := checkID("guild", guild); err != nil {
+		return nil, fmt.Errorf("running games: %w", err)
+	}
+	caller := ctx
+	ctx, cancel := s.op(ctx, 0)
+	channels, err := s.rdb.SRandMemberN(ctx, activeKey(guild), MaxList).Result()
+	cancel()
+	if err != nil {
+		return nil, fail(caller, "running games of guild "+guild, err)
+	}
+	var out []*Game
+	for _, ch := range channels {
+		g, err := s.Load(caller, ch)
+		var damaged *DamagedError
+		switch {
+		case errors.Is(err, ErrNotFound) || err == nil && (g.Guild != guild || g.Status != Active):
+			ctx, cancel := s.op(caller, 0)
+			s.rdb.SRem(ctx, activeKey(guild), ch)
+			cancel()
+		case errors.As(err, &damaged):
+		case err != nil:
+			return nil, err
+		default:
+			out = append(out, g)
+		}
+	}
+	slices.SortFunc(out, func(a, b *Game) int {
+		if c := a.Created.Compare(b.Created); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Channel, b.Channel)
+	})
+	return out, nil
 }

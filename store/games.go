@@ -141,6 +141,7 @@ func (s *Store) Create(ctx context.Context, g *Game) error {
 			if wake := n.Wake(); !wake.IsZero() {
 				pipe.ZAddLT(ctx, deadlinesKey, redis.Z{Score: float64(wake.UnixMilli()), Member: deadlineMember(n.Channel, n.ID, 1)})
 			}
+			pipe.SAdd(ctx, activeKey(n.Guild), n.Channel) // an index: Running drops stale members
 			return runScript(ctx, pipe, saveScript, retry, []string{gameKey(n.Channel)}, n.ID, "0", "1", string(n.Status), data, token, applyBy)
 		})
 		if err != nil {
@@ -348,6 +349,7 @@ func (s *Store) archive(caller context.Context, g *Game) error {
 	_, err = s.rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
 		pipe.HSet(ctx, archiveKey(g.Guild), g.ID, data)
 		pipe.ZAdd(ctx, archiveIndexKey(g.Guild), redis.Z{Score: float64(finished.UnixMilli()), Member: g.ID})
+		pipe.SRem(ctx, activeKey(g.Guild), g.Channel)
 		return nil
 	})
 	if err != nil {

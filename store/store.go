@@ -249,6 +249,7 @@ func damagedKey(channel string, at time.Time) string {
 func seqKey(guild string) string           { return "{g:" + guild + "}:seq" }
 func archiveKey(guild string) string       { return "{g:" + guild + "}:archive" }
 func archiveIndexKey(guild string) string  { return "{g:" + guild + "}:archived" }
+func activeKey(guild string) string        { return "{g:" + guild + "}:active" }
 func ratingsKey(guild, game string) string { return "{g:" + guild + "}:ratings:" + game }
 func boardKey(guild, game string) string   { return "{g:" + guild + "}:board:" + game }
 func ratedKey(guild, game string) string   { return "{g:" + guild + "}:rated:" + game }

@@ -487,3 +487,33 @@ func TestClosed(t *testing.T) {
 		mustErr(t, err, store.ErrUnavailable, "load from a closed store")
 	})
 }
+
+// TestRunning: the guild's running games are listed, and a game leaves
+// the list when it finishes.
+func TestRunning(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, e *env) {
+		ctx := ctxT(t)
+		s := e.open()
+		for _, c := range []struct{ channel, guild string }{{"11", "7"}, {"12", "7"}, {"13", "8"}} {
+			if err := s.Create(ctx, newGame(t, e.reg, "sixes", c.channel, c.guild)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		running, err := s.Running(ctx, "7")
+		if err != nil || len(running) != 2 || running[0].Channel != "11" || running[1].Channel != "12" {
+			t.Fatalf("running in guild 7: %v, %v", running, err)
+		}
+		g := running[0]
+		g.Status, g.Result, g.Reason = store.Finished, rules.P1Wins, "resigned"
+		if err := s.Save(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		running, err = s.Running(ctx, "7")
+		if err != nil || len(running) != 1 || running[0].Channel != "12" {
+			t.Fatalf("running after one finished: %v, %v", running, err)
+		}
+		if running, err := s.Running(ctx, "8"); err != nil || len(running) != 1 {
+			t.Fatalf("running in guild 8: %v, %v", running, err)
+		}
+	})
+}
