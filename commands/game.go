@@ -22,10 +22,8 @@ func (s *Service) load(ctx context.Context, inv Invocation) (*store.Game, *Reply
 		return nil, &r
 	}
 	if inv.Version != 0 && inv.Version != g.Version {
-		r := refuse("that button belongs to an older state of the game; here is the board as it is now")
-		r.Message = s.boardMessage(g, render.Standard, "that button belongs to an older state of the game; this is the board now")
-		r.Private = true
-		return nil, &r
+		msg := s.boardMessage(g, render.Standard, "That button belongs to an older state of the game; this is the board now.")
+		return nil, &Reply{Message: msg, Private: true}
 	}
 	return g, nil
 }
