@@ -1,0 +1,139 @@
+package engine
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"arbiter/rules"
+	"arbiter/rules/hique"
+	"arbiter/rules/hiya"
+	"arbiter/rules/sixes"
+	"arbiter/rules/upthrust"
+)
+
+// BenchConfig sets how long the bench measures.
+type BenchConfig struct {
+	SearchTime    time.Duration // each search for nodes/s and depth (1 s)
+	PerftTime     time.Duration // perft deepens until one depth takes this long (300 ms)
+	ShortSearches int           // the short searches for the overrun (300)
+	ShortTime     time.Duration // the move time of each (10 ms)
+	MiddlePlies   int           // plies of play to the middle-game position (12)
+}
+
+// DefaultBench returns the bench of `arbiter bench`.
+func DefaultBench() BenchConfig {
+	return BenchConfig{
+		SearchTime:    time.Second,
+		PerftTime:     300 * time.Millisecond,
+		ShortSearches: 300,
+		ShortTime:     10 * time.Millisecond,
+		MiddlePlies:   12,
+	}
+}
+
+// BenchRow is the bench of one game.
+type BenchRow struct {
+	Game         string  `json:"-"`
+	PerftNPS     float64 `json:"perft_nps"`      // rules.Perft leaves a second, at the deepest depth measured
+	PerftDepth   int     `json:"-"`              // that depth
+	SearchNPS    float64 `json:"search_nps"`     // nodes a second of the search from the start
+	Depth1s      int     `json:"depth_1s"`       // the last iteration completed in SearchTime from the start
+	Depth1sMid   int     `json:"depth_1s_mid"`   // the same from the middle-game position
+	MaxOverrunMS float64 `json:"max_overrun_ms"` // the worst time beyond ShortTime, in milliseconds (negative: always early)
+}
+
+// Bench measures one game: perft nodes/s, search nodes/s and the depth
+// reached in SearchTime from the start and from a middle-game position
+// (MiddlePlies of the engine's 3-ply play against itself), and the worst overrun of ShortTime
+// over ShortSearches searches from positions along seeded games. Start is
+// the start position; it is not changed.
+func Bench(ctx context.Context, start rules.Game, cfg BenchConfig) (BenchRow, error) {
+	row := BenchRow{Game: start.Name()}
+	for depth := 1; depth <= 12; depth++ {
+		t0 := time.Now()
+		n := perft(start.Clone(), depth)
+		el := time.Since(t0)
+		row.PerftNPS, row.PerftDepth = math.Round(float64(n)/el.Seconds()), depth
+		if el >= cfg.PerftTime || ctx.Err() != nil {
+			break
+		}
+	}
+
+	eng := NewEngine(DefaultTableMB)
+	info := eng.Search(ctx, start, Limits{MoveTime: cfg.SearchTime})
+	row.SearchNPS = math.Round(float64(info.Nodes) / info.Elapsed.Seconds())
+	row.Depth1s = info.Depth
+
+	mid, err := middleGame(ctx, start, cfg.MiddlePlies)
+	if err != nil {
+		return row, err
+	}
+	eng = NewEngine(DefaultTableMB)
+	info = eng.Search(ctx, mid, Limits{MoveTime: cfg.SearchTime})
+	row.Depth1sMid = info.Depth
+
+	// The overrun, measured as a caller sees it: through Arbiter's level 5.
+	rng := rand.New(rand.NewPCG(7, 7))
+	player := NewArbiter(5, DefaultTableMB, rng)
+	g := start.Clone()
+	var list rules.MoveList
+	worst := time.Duration(math.MinInt64) // negative: every answer came early
+	for i := 0; i < cfg.ShortSearches && ctx.Err() == nil; i++ {
+		if g.Status() != rules.Ongoing {
+			g = start.Clone()
+		}
+		t0 := time.Now()
+		m, _, err := player.Choose(ctx, g, Limits{MoveTime: cfg.ShortTime})
+		worst = max(worst, time.Since(t0)-cfg.ShortTime)
+		if err != nil {
+			return row, err
+		}
+		// Go on along a varied game: the engine's move or a random one.
+		if rng.IntN(3) == 0 {
+			g.Moves(&list)
+			m = list.Moves[rng.IntN(list.N)]
+		}
+		g.Play(m)
+	}
+	if cfg.ShortSearches > 0 {
+		row.MaxOverrunMS = math.Round(float64(worst.Microseconds())/100) / 10
+	}
+	return row, ctx.Err()
+}
+
+// perft is rules.Perft on g's concrete type.
+func perft(g rules.Game, depth int) uint64 {
+	switch x := g.(type) {
+	case *hique.Game:
+		return rules.Perft(x, depth)
+	case *upthrust.Game:
+		return rules.Perft(x, depth)
+	case *hiya.Game:
+		return rules.Perft(x, depth)
+	case *sixes.Game:
+		return rules.Perft(x, depth)
+	}
+	return rules.Perft(g, depth)
+}
+
+// middleGame plays plies moves of the engine against itself at 3 plies from
+// start (deterministic, so every bench starts from the same position), or
+// fewer if the game would end.
+func middleGame(ctx context.Context, start rules.Game, plies int) (rules.Game, error) {
+	g := start.Clone()
+	eng := NewEngine(1)
+	for i := 0; i < plies; i++ {
+		info := eng.Search(ctx, g, Limits{Depth: 3})
+		if info.Move == rules.NoMove {
+			break
+		}
+		g.Play(info.Move)
+		if g.Status() != rules.Ongoing {
+			g.Undo()
+			break
+		}
+	}
+	return g, ctx.Err()
+}

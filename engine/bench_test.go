@@ -1,0 +1,97 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"arbiter/rules"
+	"arbiter/rules/games"
+)
+
+// startOf returns the start position of a game (Upthrust with colours=gb).
+func startOf(tb testing.TB, name string) rules.Game {
+	tb.Helper()
+	opts := rules.Options{}
+	if name == "upthrust" {
+		opts["colours"] = "gb"
+	}
+	g, err := games.Registry().New(name, opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return g
+}
+
+// BenchmarkSearchNPS searches each start position for 200 ms a run and
+// reports nodes a second and the depth reached.
+func BenchmarkSearchNPS(b *testing.B) {
+	for _, name := range games.Registry().Names() {
+		b.Run(name, func(b *testing.B) {
+			g := startOf(b, name)
+			eng := NewEngine(16)
+			var nodes uint64
+			var depth int
+			var elapsed time.Duration
+			for b.Loop() {
+				info := eng.Search(context.Background(), g, Limits{MoveTime: 200 * time.Millisecond})
+				nodes += info.Nodes
+				elapsed += info.Elapsed
+				depth = info.Depth
+			}
+			b.ReportMetric(float64(nodes)/elapsed.Seconds(), "nodes/s")
+			b.ReportMetric(float64(depth), "depth")
+		})
+	}
+}
+
+// BenchmarkOverrun plays short searches (10 ms) through Arbiter's level 5
+// from positions along seeded games and reports the worst and the 99th
+// percentile time beyond the move time.
+func BenchmarkOverrun(b *testing.B) {
+	const moveTime = 10 * time.Millisecond
+	for _, name := range games.Registry().Names() {
+		b.Run(name, func(b *testing.B) {
+			start := startOf(b, name)
+			a := NewArbiter(5, 16, nil)
+			g := start.Clone()
+			var over []time.Duration
+			for b.Loop() {
+				if g.Status() != rules.Ongoing {
+					g = start.Clone()
+				}
+				t0 := time.Now()
+				m, _, err := a.Choose(context.Background(), g, Limits{MoveTime: moveTime})
+				over = append(over, time.Since(t0)-moveTime)
+				if err != nil {
+					b.Fatal(err)
+				}
+				g.Play(m)
+			}
+			slices.Sort(over)
+			b.ReportMetric(float64(over[len(over)-1].Microseconds())/1000, "max-overrun-ms")
+			b.ReportMetric(float64(over[len(over)*99/100].Microseconds())/1000, "p99-overrun-ms")
+		})
+	}
+}
+
+// BenchmarkTimeToDepth searches each start position to a fixed depth with
+// an empty table; the time per op is the time to that depth.
+func BenchmarkTimeToDepth(b *testing.B) {
+	depths := map[string]int{"hique": 8, "upthrust": 14, "hiya": 9, "sixes": 8}
+	for _, name := range games.Registry().Names() {
+		b.Run(fmt.Sprintf("%s/depth-%d", name, depths[name]), func(b *testing.B) {
+			g := startOf(b, name)
+			var nodes uint64
+			eng := NewEngine(16)
+			for b.Loop() {
+				eng.tt.Clear()
+				info := eng.Search(context.Background(), g, Limits{Depth: depths[name]})
+				nodes = info.Nodes
+			}
+			b.ReportMetric(float64(nodes), "nodes")
+		})
+	}
+}

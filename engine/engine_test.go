@@ -1,0 +1,222 @@
+package engine
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"arbiter/rules"
+	"arbiter/rules/games"
+)
+
+func TestEngineFindsForcedWins(t *testing.T) {
+	eng := NewEngine(4)
+	for _, p := range forcedWins(t) {
+		for _, lim := range []Limits{{Depth: 2*p.mateIn + 2}, {MoveTime: 200 * time.Millisecond}} {
+			before := p.g.Hash()
+			info := eng.Search(context.Background(), p.g, lim)
+			if p.g.Hash() != before || p.g.Ply() != 0 {
+				t.Fatalf("%s: the search changed the game", p.name)
+			}
+			n, ok := MateIn(info.Score)
+			if !ok || n != p.mateIn {
+				t.Errorf("%s (%v): score %s (%d), want a win in %d", p.name, lim, ScoreString(info.Score), info.Score, p.mateIn)
+				continue
+			}
+			// The move must keep the forced win.
+			c := p.g.Clone()
+			me := c.ToMove()
+			c.Play(info.Move)
+			if !winsNow(c, me) && !(c.Status() == rules.Ongoing && allRepliesLose(c, me, 2*p.mateIn-2)) {
+				t.Errorf("%s (%v): move %s does not win in %d", p.name, lim, p.g.FormatMove(info.Move), p.mateIn)
+			}
+		}
+	}
+}
+
+func TestEveryLevelTakesAWinInOne(t *testing.T) {
+	for _, p := range forcedWins(t) {
+		if p.mateIn != 1 {
+			continue
+		}
+		for level := Level(1); level <= 5; level++ {
+			a := NewArbiter(level, 1, rand.New(rand.NewPCG(uint64(level), 9)))
+			m, _, err := a.Choose(context.Background(), p.g, Limits{MoveTime: 100 * time.Millisecond})
+			if err != nil {
+				t.Fatalf("%s level %d: %v", p.name, level, err)
+			}
+			c := p.g.Clone()
+			me := c.ToMove()
+			c.Play(m)
+			if !winsNow(c, me) {
+				t.Errorf("%s level %d: played %s, not the win", p.name, level, p.g.FormatMove(m))
+			}
+		}
+	}
+}
+
+// positionsAlong returns positions from seeded random games of each game,
+// a few from each.
+func positionsAlong(t *testing.T, name string, n int) []rules.Game {
+	t.Helper()
+	r := rand.New(rand.NewPCG(11, uint64(len(name))))
+	var out []rules.Game
+	var list rules.MoveList
+	for len(out) < n {
+		g := startOf(t, name)
+		for g.Status() == rules.Ongoing && len(out) < n {
+			if r.IntN(6) == 0 {
+				out = append(out, g.Clone())
+			}
+			g.Moves(&list)
+			g.Play(list.Moves[r.IntN(list.N)])
+		}
+	}
+	return out
+}
+
+func legal(g rules.Game, m rules.Move) bool {
+	var list rules.MoveList
+	g.Moves(&list)
+	return list.Contains(m)
+}
+
+func TestEverySearchReturnsALegalMoveWithinLimits(t *testing.T) {
+	eng := NewEngine(4)
+	limits := []Limits{
+		{Nodes: 1}, {Nodes: 2}, {Nodes: 100}, {Nodes: 5000},
+		{Depth: 1}, {Depth: 2}, {Depth: 3},
+		{MoveTime: time.Millisecond}, {MoveTime: 5 * time.Millisecond},
+		{Depth: 4, Nodes: 3000},
+	}
+	for _, name := range games.Registry().Names() {
+		for _, g := range positionsAlong(t, name, 12) {
+			for _, lim := range limits {
+				info := eng.Search(context.Background(), g, lim)
+				if !legal(g, info.Move) {
+					t.Fatalf("%s ply %d, %v: move %d is not legal", name, g.Ply(), lim, info.Move)
+				}
+				if lim.Nodes > 0 && info.Nodes > lim.Nodes {
+					t.Errorf("%s ply %d, %v: visited %d nodes", name, g.Ply(), lim, info.Nodes)
+				}
+				if lim.Depth > 0 && info.Depth > lim.Depth {
+					t.Errorf("%s ply %d, %v: reached depth %d", name, g.Ply(), lim, info.Depth)
+				}
+				if lim.Depth > 0 && lim.Nodes == 0 && info.Depth != lim.Depth && !decided(info.Score) {
+					t.Errorf("%s ply %d, %v: stopped at depth %d", name, g.Ply(), lim, info.Depth)
+				}
+			}
+		}
+	}
+}
+
+// decided reports whether a score is a forced win or loss, after which a
+// search may stop before its depth limit.
+func decided(score int) bool {
+	_, ok := MateIn(score)
+	return ok
+}
+
+func TestSearchStopsWhenTheContextIsDone(t *testing.T) {
+	eng := NewEngine(4)
+	for _, name := range games.Registry().Names() {
+		g := startOf(t, name)
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+		start := time.Now()
+		info := eng.Search(ctx, g, Limits{})
+		cancel()
+		if !legal(g, info.Move) {
+			t.Fatalf("%s: move %d is not legal", name, info.Move)
+		}
+		// Not a timing assertion: a search without limits would run for
+		// minutes; this one stops within a loose bound.
+		if el := time.Since(start); el > 5*time.Second {
+			t.Errorf("%s: the search ran %v after its context ended", name, el)
+		}
+	}
+}
+
+func TestPlayersPlayLegalMoves(t *testing.T) {
+	specs := []string{"random", "greedy", "alphabeta:1", "alphabeta:2", "arbiter:1", "arbiter:2", "arbiter:3", "arbiter:4", "arbiter"}
+	for _, name := range games.Registry().Names() {
+		positions := positionsAlong(t, name, 4)
+		for _, spec := range specs {
+			p, err := NewPlayer(spec, PlayerOptions{Seed: 3, TableMB: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, g := range positions {
+				before := g.Hash()
+				m, _, err := p.Choose(context.Background(), g, Limits{MoveTime: 10 * time.Millisecond})
+				if err != nil {
+					t.Fatalf("%s %s: %v", name, spec, err)
+				}
+				if !legal(g, m) {
+					t.Fatalf("%s %s: move %d is not legal", name, spec, m)
+				}
+				if g.Hash() != before {
+					t.Fatalf("%s %s: Choose changed the game", name, spec)
+				}
+			}
+			p.End(positions[0])
+		}
+	}
+}
+
+func TestNewPlayerRejectsBadSpecs(t *testing.T) {
+	for _, spec := range []string{"", "arbiter:0", "arbiter:6", "arbiter:x", "alphabeta", "alphabeta:0", "alphabeta:9", "random:2", "greedy:1", "exec:", "exec:  ", "stockfish"} {
+		if _, err := NewPlayer(spec, PlayerOptions{}); err == nil {
+			t.Errorf("NewPlayer(%q): no error", spec)
+		}
+	}
+	for spec, want := range map[string]string{"arbiter": "arbiter:5", "Arbiter:2": "arbiter:2", "random": "random", "greedy": "greedy", "alphabeta:4": "alphabeta:4", "exec:./x y": "exec:./x y"} {
+		p, err := NewPlayer(spec, PlayerOptions{})
+		if err != nil {
+			t.Fatalf("NewPlayer(%q): %v", spec, err)
+		}
+		if p.String() != want {
+			t.Errorf("NewPlayer(%q).String() = %q, want %q", spec, p.String(), want)
+		}
+	}
+}
+
+func TestLevelLimits(t *testing.T) {
+	g := startOf(t, "hique")
+	tests := []struct {
+		level Level
+		in    Limits
+		want  Limits
+	}{
+		{5, Limits{}, Limits{MoveTime: 20 * time.Second}},
+		{5, Limits{MoveTime: time.Second}, Limits{MoveTime: time.Second}},
+		{4, Limits{MoveTime: time.Second}, Limits{MoveTime: 500 * time.Millisecond}},
+		{3, Limits{MoveTime: time.Second}, Limits{MoveTime: 250 * time.Millisecond, Depth: 5}},
+		{1, Limits{Depth: 9}, Limits{Depth: 2}},
+		{2, Limits{Nodes: 7}, Limits{Nodes: 7, Depth: 3}},
+	}
+	for _, tt := range tests {
+		a := NewArbiter(tt.level, 1, nil)
+		if got := a.Limits(g, tt.in); got != tt.want {
+			t.Errorf("level %d, %v: got %v, want %v", tt.level, tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestBenchMeasuresEveryGame(t *testing.T) {
+	cfg := BenchConfig{SearchTime: 30 * time.Millisecond, PerftTime: 5 * time.Millisecond, ShortSearches: 10, ShortTime: 2 * time.Millisecond, MiddlePlies: 6}
+	for _, name := range games.Registry().Names() {
+		g := startOf(t, name)
+		before := g.Hash()
+		row, err := Bench(context.Background(), g, cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if row.PerftNPS <= 0 || row.SearchNPS <= 0 || row.Depth1s < 1 || row.Depth1sMid < 1 || row.PerftDepth < 1 {
+			t.Errorf("%s: %+v", name, row)
+		}
+		if g.Hash() != before || g.Ply() != 0 {
+			t.Errorf("%s: the bench changed the start position", name)
+		}
+	}
+}

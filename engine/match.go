@@ -1,0 +1,233 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"arbiter/rules"
+)
+
+// OpeningPlies is the number of random plies that start each pair of match
+// games. An opening after which a 4-ply search already sees a forced result,
+// or a side more than 1.50 pieces ahead, is drawn again.
+const OpeningPlies = 4
+
+// MatchConfig sets up a match between two player specs.
+type MatchConfig struct {
+	Registry *rules.Registry // where Game is found
+	Game     string          // the game's name
+	Options  rules.Options   // the game's options (for Upthrust, colours=gb unless colours or seed is given)
+	P1, P2   string          // the player specs; wins and losses are counted for P1
+	Games    int             // games to play; sides swap every game
+	MoveTime time.Duration   // per move (0: the class's time of the game)
+	Seed     uint64          // the openings and the players' random choices
+	Stderr   io.Writer       // outside programs' standard error, when set
+}
+
+// GameRecord is how one game of a match went.
+type GameRecord struct {
+	Number  int          // from 1
+	First   string       // the spec that moved first
+	Second  string       // the spec that moved second
+	Names   [2]string    // the game's words for player 1 and player 2
+	Result  rules.Result // by turn order
+	Reason  string       // the game's reason, or the forfeit's
+	Plies   int          // moves played, the opening's included
+	Score   float64      // for the match's P1: 1, 1/2 or 0
+	Opening []string     // the opening's moves in canonical text
+}
+
+// MatchResult sums a match up.
+type MatchResult struct {
+	Game     string  `json:"game"`
+	P1       string  `json:"p1"`
+	P2       string  `json:"p2"`
+	Games    int     `json:"games"`
+	Wins     int     `json:"wins"`
+	Draws    int     `json:"draws"`
+	Losses   int     `json:"losses"`
+	Score    float64 `json:"score"`
+	Elo      float64 `json:"elo"`
+	EloError float64 `json:"elo_error"`
+	// The longest a move took, for P1 and P2.
+	LongestMove [2]time.Duration `json:"-"`
+	MoveTime    time.Duration    `json:"-"`
+	Seed        uint64           `json:"-"`
+}
+
+// RunMatch plays the match, calling report after each game, and sums it up.
+// It stops early, with what it has and ctx's error, when ctx is done.
+func RunMatch(ctx context.Context, cfg MatchConfig, report func(GameRecord)) (MatchResult, error) {
+	res := MatchResult{Game: cfg.Game, P1: cfg.P1, P2: cfg.P2, Seed: cfg.Seed}
+	def, err := cfg.Registry.Lookup(cfg.Game)
+	if err != nil {
+		return res, err
+	}
+	res.Game = def.Name
+	opts := cfg.Options.Clone()
+	if opts == nil {
+		opts = rules.Options{}
+	}
+	if def.Name == "upthrust" && opts["colours"] == "" && opts["seed"] == "" {
+		opts["colours"] = "gb"
+	}
+	if _, err := cfg.Registry.New(def.Name, opts); err != nil {
+		return res, err
+	}
+	moveTime := cfg.MoveTime
+	if moveTime <= 0 {
+		moveTime = def.MoveTime
+	}
+	res.MoveTime = moveTime
+	if cfg.Games < 1 {
+		return res, errors.New("a match needs at least one game")
+	}
+	var players [2]Player
+	for i, spec := range []string{cfg.P1, cfg.P2} {
+		p, err := NewPlayer(spec, PlayerOptions{Seed: cfg.Seed*4 + uint64(i) + 1, Stderr: cfg.Stderr})
+		if err != nil {
+			return res, err
+		}
+		players[i] = p
+	}
+	rng := rand.New(rand.NewPCG(cfg.Seed, 0x09e1))
+	judge := NewEngine(1)
+	var opening []rules.Move
+	for n := 0; n < cfg.Games; n++ {
+		if n%2 == 0 {
+			opening, err = randomOpening(cfg.Registry, def.Name, opts, rng, judge)
+			if err != nil {
+				return res, err
+			}
+		}
+		// Game n: the match's P1 moves first in even games.
+		first := n % 2
+		seats := [2]Player{players[first], players[1-first]}
+		rec, longest, err := playGame(ctx, cfg.Registry, def.Name, opts, opening, seats, moveTime)
+		if err != nil {
+			return res, err
+		}
+		rec.Number = n + 1
+		for side := range 2 {
+			who := (side + first) % 2 // which match player sat on this side
+			res.LongestMove[who] = max(res.LongestMove[who], longest[side])
+		}
+		if w, ok := rec.Result.Winner(); ok {
+			if int(w) == first {
+				rec.Score = 1
+				res.Wins++
+			} else {
+				res.Losses++
+			}
+		} else {
+			rec.Score = 0.5
+			res.Draws++
+		}
+		res.Games++
+		if report != nil {
+			report(rec)
+		}
+	}
+	res.Score = (float64(res.Wins) + float64(res.Draws)/2) / float64(res.Games)
+	res.Elo, res.EloError = Elo(res.Wins, res.Draws, res.Losses)
+	res.Score = math.Round(res.Score*10000) / 10000
+	res.Elo = math.Round(res.Elo*10) / 10
+	res.EloError = math.Round(res.EloError*10) / 10
+	return res, nil
+}
+
+// randomOpening draws OpeningPlies random moves that leave the game going
+// and balanced: an opening after which a short search (4 plies) already
+// sees a forced result, or one side more than openingMargin ahead, is drawn
+// again, so that a pair of games measures the players rather than the dice.
+func randomOpening(reg *rules.Registry, name string, opts rules.Options, rng *rand.Rand, judge *Engine) ([]rules.Move, error) {
+	var list rules.MoveList
+	for try := 0; ; try++ {
+		g, err := reg.New(name, opts)
+		if err != nil {
+			return nil, err
+		}
+		plies := OpeningPlies
+		if try > 200 {
+			plies = 0 // no opening keeps the game balanced: start from the start
+		}
+		var moves []rules.Move
+		for len(moves) < plies && g.Status() == rules.Ongoing {
+			g.Moves(&list)
+			m := list.Moves[rng.IntN(list.N)]
+			g.Play(m)
+			moves = append(moves, m)
+		}
+		if plies == 0 {
+			return moves, nil
+		}
+		if g.Status() != rules.Ongoing {
+			continue
+		}
+		info := judge.Search(context.Background(), g, Limits{Depth: 4, Nodes: 200000})
+		if _, decided := MateIn(info.Score); !decided && abs(info.Score) <= openingMargin {
+			return moves, nil
+		}
+	}
+}
+
+// openingMargin is the largest advantage, in hundredths of a piece, that a
+// match opening may leave.
+const openingMargin = 150
+
+// playGame plays one game from the opening between seats[0] (moving first)
+// and seats[1]. It returns the record (without number or score) and the
+// longest time each side took for a move.
+func playGame(ctx context.Context, reg *rules.Registry, name string, opts rules.Options, opening []rules.Move,
+	seats [2]Player, moveTime time.Duration) (GameRecord, [2]time.Duration, error) {
+	var longest [2]time.Duration
+	g, err := reg.New(name, opts)
+	if err != nil {
+		return GameRecord{}, longest, err
+	}
+	rec := GameRecord{First: seats[0].String(), Second: seats[1].String(),
+		Names: [2]string{g.PlayerName(rules.P1), g.PlayerName(rules.P2)}}
+	for _, m := range opening {
+		rec.Opening = append(rec.Opening, g.FormatMove(m))
+		g.Play(m)
+	}
+	defer func() {
+		seats[0].End(g)
+		seats[1].End(g)
+	}()
+	var list rules.MoveList
+	for g.Status() == rules.Ongoing {
+		side := g.ToMove()
+		start := time.Now()
+		m, _, err := seats[side].Choose(ctx, g, Limits{MoveTime: moveTime})
+		longest[side] = max(longest[side], time.Since(start))
+
+		if ctx.Err() != nil {
+			return rec, longest, ctx.Err()
+		}
+		var forfeit *ForfeitError
+		if err == nil {
+			g.Moves(&list)
+			if !list.Contains(m) {
+				forfeit = &ForfeitError{Reason: "played an illegal move"}
+			}
+		} else if !errors.As(err, &forfeit) {
+			forfeit = &ForfeitError{Reason: err.Error()}
+		}
+		if forfeit != nil {
+			rec.Result = rules.Win(side.Other())
+			rec.Reason = fmt.Sprintf("%s (%s) %s", g.PlayerName(side), seats[side], forfeit.Reason)
+			rec.Plies = g.Ply()
+			return rec, longest, nil
+		}
+		g.Play(m)
+	}
+	out := g.Outcome()
+	rec.Result, rec.Reason, rec.Plies = out.Result, out.Reason, g.Ply()
+	return rec, longest, nil
+}

@@ -1,0 +1,119 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"slices"
+	"testing"
+	"time"
+
+	"arbiter/rules/games"
+)
+
+func TestMatchSwapsSidesAndSharesOpenings(t *testing.T) {
+	for _, game := range games.Registry().Names() {
+		var recs []GameRecord
+		res, err := RunMatch(context.Background(), MatchConfig{
+			Registry: games.Registry(), Game: game, P1: "greedy", P2: "random",
+			Games: 4, MoveTime: 10 * time.Millisecond, Seed: 1,
+		}, func(r GameRecord) { recs = append(recs, r) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Games != 4 || res.Wins+res.Draws+res.Losses != 4 || len(recs) != 4 {
+			t.Fatalf("%s: %+v, %d records", game, res, len(recs))
+		}
+		for i, r := range recs {
+			wantFirst := "greedy"
+			if i%2 == 1 {
+				wantFirst = "random"
+			}
+			if r.Number != i+1 || r.First != wantFirst {
+				t.Errorf("%s game %d: number %d, first %s, want %s", game, i+1, r.Number, r.First, wantFirst)
+			}
+			if r.Reason == "" || r.Plies < OpeningPlies {
+				t.Errorf("%s game %d: reason %q after %d plies", game, i+1, r.Reason, r.Plies)
+			}
+		}
+		if !slices.Equal(recs[0].Opening, recs[1].Opening) || !slices.Equal(recs[2].Opening, recs[3].Opening) {
+			t.Errorf("%s: the halves of a pair start differently: %v %v / %v %v", game, recs[0].Opening, recs[1].Opening, recs[2].Opening, recs[3].Opening)
+		}
+		if slices.Equal(recs[0].Opening, recs[2].Opening) {
+			t.Errorf("%s: two pairs share the opening %v", game, recs[0].Opening)
+		}
+	}
+}
+
+func TestMatchIsRepeatableWithASeed(t *testing.T) {
+	run := func() []GameRecord {
+		var recs []GameRecord
+		_, err := RunMatch(context.Background(), MatchConfig{
+			Registry: games.Registry(), Game: "hiya", P1: "greedy", P2: "alphabeta:1",
+			Games: 4, MoveTime: 10 * time.Millisecond, Seed: 99,
+		}, func(r GameRecord) { recs = append(recs, r) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return recs
+	}
+	a, b := run(), run()
+	for i := range a {
+		if a[i].Reason != b[i].Reason || a[i].Plies != b[i].Plies || !slices.Equal(a[i].Opening, b[i].Opening) {
+			t.Errorf("game %d differs: %+v / %+v", i+1, a[i], b[i])
+		}
+	}
+}
+
+func TestMatchRejectsBadConfig(t *testing.T) {
+	bad := []MatchConfig{
+		{Game: "chess", P1: "random", P2: "random", Games: 2},
+		{Game: "hique", P1: "random", P2: "nobody", Games: 2},
+		{Game: "hique", P1: "random", P2: "random", Games: 0},
+		{Game: "sixes", P1: "random", P2: "random", Games: 2, Options: map[string]string{"turns": "0"}},
+	}
+	for _, cfg := range bad {
+		cfg.Registry = games.Registry()
+		if _, err := RunMatch(context.Background(), cfg, nil); err == nil {
+			t.Errorf("%+v: no error", cfg)
+		}
+	}
+}
+
+func TestMatchResultJSON(t *testing.T) {
+	res := MatchResult{Game: "hique", P1: "arbiter", P2: "random", Games: 100, Wins: 97, Draws: 1, Losses: 2,
+		Score: 0.975, Elo: 637.7, EloError: 132.1, LongestMove: [2]time.Duration{time.Second}}
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"game":"hique","p1":"arbiter","p2":"random","games":100,"wins":97,"draws":1,"losses":2,"score":0.975,"elo":637.7,"elo_error":132.1}`
+	if string(b) != want {
+		t.Errorf("got  %s\nwant %s", b, want)
+	}
+}
+
+func TestElo(t *testing.T) {
+	// Half-widths by hand: 50-50 has sd 0.05, so 0.402..0.598, ±69;
+	// 75-25 has sd 0.0433, so 0.665..0.835, 119.5..281.7, ±81.1; a perfect
+	// score is clamped to 99.5% (+919.5) with the binomial sd 0.00705, so
+	// 0.9812..0.995, 686.5..919.5, ±116.5; all draws take the binomial
+	// spread too.
+	tests := []struct {
+		w, d, l          int
+		elo, margin, tol float64
+	}{
+		{50, 0, 50, 0, 69.0, 0.5},
+		{0, 100, 0, 0, 69.0, 0.5},
+		{75, 0, 25, 190.8, 81.1, 0.5},
+		{100, 0, 0, 919.5, 116.5, 0.5},
+		{0, 0, 100, -919.5, 116.5, 0.5},
+		{0, 0, 0, 0, 0, 0},
+	}
+	for _, tt := range tests {
+		elo, margin := Elo(tt.w, tt.d, tt.l)
+		if math.Abs(elo-tt.elo) > 1 || math.Abs(margin-tt.margin) > tt.tol || math.IsNaN(margin) || math.IsInf(elo, 0) {
+			t.Errorf("Elo(%d, %d, %d) = %.1f ± %.1f, want %.1f ± %.1f", tt.w, tt.d, tt.l, elo, margin, tt.elo, tt.margin)
+		}
+	}
+}

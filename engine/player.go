@@ -1,0 +1,232 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"time"
+
+	"arbiter/rules"
+	"arbiter/rules/games"
+)
+
+// Player chooses moves for one side of a game: Arbiter's engine at a level,
+// a yardstick, or an outside program.
+type Player interface {
+	// Choose returns a legal move for the player to move in g within lim
+	// and ctx. g is not changed. An outside program that fails returns a
+	// *ForfeitError: it loses the game with that reason.
+	Choose(ctx context.Context, g rules.Game, lim Limits) (rules.Move, Info, error)
+	// End tells the player that g is over (or abandoned) and releases what
+	// it holds for that game (an outside program is told the result and
+	// stopped).
+	End(g rules.Game)
+	// String returns the player's spec, e.g. "arbiter:3".
+	String() string
+}
+
+// ForfeitError is a player's failure that loses the game: a program that
+// crashed, hung, overran its time, printed garbage or played an illegal
+// move.
+type ForfeitError struct {
+	Reason string // in words, e.g. "timed out: no move within 100ms"
+}
+
+// Error returns the reason.
+func (e *ForfeitError) Error() string { return e.Reason }
+
+// PlayerOptions tune the players NewPlayer makes.
+type PlayerOptions struct {
+	// Seed makes the players' random choices repeatable.
+	Seed uint64
+	// TableMB is the transposition table size of an arbiter player
+	// (DefaultTableMB when 0).
+	TableMB int
+	// Stderr, when set, receives an outside program's standard error.
+	Stderr io.Writer
+	// Grace is the time an outside program may take beyond its move time
+	// before it loses on time (DefaultGrace when 0).
+	Grace time.Duration
+}
+
+// Specs describes the player specs NewPlayer reads, for help texts.
+const Specs = "arbiter[:LEVEL] (LEVEL 1..5, default 5), random, greedy, alphabeta:N (N 1..8), exec:COMMAND"
+
+// NewPlayer returns the player a spec names:
+//
+//	arbiter[:LEVEL]  Arbiter's engine at LEVEL 1..5 (default 5; see Level)
+//	random           a uniformly random legal move
+//	greedy           the move with the best evaluation one move ahead
+//	alphabeta:N      plain fixed-depth alpha-beta over Material, N plies
+//	exec:COMMAND     an outside program speaking the engine protocol
+//	                 (COMMAND runs under /bin/sh -c)
+func NewPlayer(spec string, opt PlayerOptions) (Player, error) {
+	spec = strings.TrimSpace(spec)
+	kind, arg, hasArg := strings.Cut(spec, ":")
+	kind = strings.ToLower(kind)
+	rng := rand.New(rand.NewPCG(opt.Seed, 0x5eed))
+	switch kind {
+	case "arbiter":
+		level := 5
+		if hasArg {
+			n, err := strconv.Atoi(arg)
+			if err != nil || n < 1 || n > 5 {
+				return nil, fmt.Errorf("player %q: the level must be 1 to 5", spec)
+			}
+			level = n
+		}
+		return NewArbiter(Level(level), opt.TableMB, rng), nil
+	case "random", "greedy":
+		if hasArg {
+			return nil, fmt.Errorf("player %q: %s takes no argument", spec, kind)
+		}
+		if kind == "random" {
+			return &randomPlayer{rng: rng}, nil
+		}
+		return &greedyPlayer{rng: rng}, nil
+	case "alphabeta":
+		n, err := strconv.Atoi(arg)
+		if !hasArg || err != nil || n < 1 || n > 8 {
+			return nil, fmt.Errorf("player %q: write alphabeta:N with a depth N from 1 to 8", spec)
+		}
+		return &alphaBetaPlayer{depth: n, rng: rng}, nil
+	case "exec":
+		if strings.TrimSpace(arg) == "" {
+			return nil, fmt.Errorf("player %q: write exec:COMMAND, e.g. exec:\"./myprog --fast\"", spec)
+		}
+		return NewExecPlayer(arg, opt.Stderr, opt.Grace), nil
+	}
+	return nil, fmt.Errorf("unknown player %q: a player is %s", spec, Specs)
+}
+
+// Level is the strength of Arbiter's engine as a bot opponent, 1 to 5:
+//
+//	1  beginner: searches 2 plies, then picks at random among the moves
+//	   within 1.50 pieces of the best, in at most a tenth of the move time
+//	2  novice: 3 plies, random among moves within 0.60 of the best, at most
+//	   a fifth of the move time
+//	3  club: 5 plies, random among moves within 0.20 of the best, at most a
+//	   quarter of the move time
+//	4  strong: the full search in half of the move time
+//	5  full strength: the full search in the whole move time
+//
+// Every level takes a win it sees (a win in one at least) and avoids a loss
+// in one when it can; the random choice is never among losing moves. With
+// no limit given, the move time is the class's per-move limit of the game
+// (rules.Definition.MoveTime).
+type Level int
+
+// levelSettings are what a level changes: the depth cap (0 none), the share
+// of the move time (per cent) and the randomness margin.
+type levelSettings struct {
+	depth   int
+	percent int
+	margin  int
+}
+
+// settings returns the level's settings (level 5's for an unknown level).
+func (l Level) settings() levelSettings {
+	switch l {
+	case 1:
+		return levelSettings{depth: 2, percent: 10, margin: 150}
+	case 2:
+		return levelSettings{depth: 3, percent: 20, margin: 60}
+	case 3:
+		return levelSettings{depth: 5, percent: 25, margin: 20}
+	case 4:
+		return levelSettings{percent: 50}
+	}
+	return levelSettings{percent: 100}
+}
+
+// Arbiter is Arbiter's engine as a player at a level.
+type Arbiter struct {
+	level Level
+	eng   *Engine
+	rng   *rand.Rand
+	reg   *rules.Registry
+}
+
+// NewArbiter returns Arbiter's engine playing at level (clamped to 1..5)
+// with a table of tableMB megabytes; rng drives the lower levels' random
+// choices (nil: a fixed seed).
+func NewArbiter(level Level, tableMB int, rng *rand.Rand) *Arbiter {
+	level = max(1, min(5, level))
+	if rng == nil {
+		rng = rand.New(rand.NewPCG(1, 2))
+	}
+	return &Arbiter{level: level, eng: NewEngine(tableMB), rng: rng, reg: games.Registry()}
+}
+
+// String returns "arbiter:LEVEL".
+func (a *Arbiter) String() string { return fmt.Sprintf("arbiter:%d", a.level) }
+
+// End does nothing: the engine keeps its table for the next game.
+func (a *Arbiter) End(rules.Game) {}
+
+// Limits returns the limits the level searches with, given the caller's:
+// the class's move time when none is given, then the level's share of the
+// time and its depth cap.
+func (a *Arbiter) Limits(g rules.Game, lim Limits) Limits {
+	if lim.MoveTime == 0 && lim.Depth == 0 && lim.Nodes == 0 {
+		lim.MoveTime = 5 * time.Second
+		if def, err := a.reg.Lookup(g.Name()); err == nil && def.MoveTime > 0 {
+			lim.MoveTime = def.MoveTime
+		}
+	}
+	set := a.level.settings()
+	if lim.MoveTime > 0 {
+		lim.MoveTime = lim.MoveTime * time.Duration(set.percent) / 100
+		if lim.MoveTime <= 0 {
+			lim.MoveTime = time.Millisecond
+		}
+	}
+	if set.depth > 0 && (lim.Depth == 0 || lim.Depth > set.depth) {
+		lim.Depth = set.depth
+	}
+	return lim
+}
+
+// Choose searches g at the player's level and returns its move.
+func (a *Arbiter) Choose(ctx context.Context, g rules.Game, lim Limits) (rules.Move, Info, error) {
+	lim = a.Limits(g, lim)
+	margin := a.level.settings().margin
+	if margin == 0 {
+		info := a.eng.Search(ctx, g, lim)
+		return a.result(ctx, info)
+	}
+	info, scores := a.eng.search(ctx, g, lim, true)
+	if len(scores) > 1 {
+		best := -inf
+		for _, s := range scores {
+			best = max(best, s.Score)
+		}
+		if best > MateBound {
+			margin = 0 // a win: take the quickest
+		}
+		var near []rootScore
+		for _, s := range scores {
+			if s.Score >= best-margin && (s.Score > -MateBound || best <= -MateBound) {
+				near = append(near, s)
+			}
+		}
+		pick := near[a.rng.IntN(len(near))]
+		info.Move, info.Score, info.PV = pick.Move, pick.Score, []rules.Move{pick.Move}
+	}
+	return a.result(ctx, info)
+}
+
+// result turns a search's info into Choose's answer.
+func (a *Arbiter) result(ctx context.Context, info Info) (rules.Move, Info, error) {
+	if info.Move == rules.NoMove {
+		return rules.NoMove, info, errNoMove
+	}
+	return info.Move, info, nil
+}
+
+// errNoMove is Choose's error for a finished game.
+var errNoMove = errors.New("no legal move: the game is over")

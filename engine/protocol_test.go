@@ -1,0 +1,186 @@
+package engine
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"arbiter/rules"
+	"arbiter/rules/games"
+)
+
+// TestMain lets the test binary stand in for outside programs: with
+// ARBITER_TEST_PROGRAM set it plays one game over the engine protocol, well
+// or in one of the ways a program goes wrong.
+func TestMain(m *testing.M) {
+	if mode := os.Getenv("ARBITER_TEST_PROGRAM"); mode != "" {
+		os.Exit(testProgram(mode))
+	}
+	os.Exit(m.Run())
+}
+
+// testProgram is a program of the engine protocol: "serve" plays well (level
+// 1), "slow" plays legal moves too late, and the others break on "go":
+// "crash" exits with status 3, "hang" sleeps, "garbage" prints nonsense,
+// "illegal" answers a move that is not legal, "quit" exits cleanly,
+// "flood" prints one enormous line.
+func testProgram(mode string) int {
+	ctx := context.Background()
+	switch mode {
+	case "serve":
+		if err := Serve(ctx, os.Stdin, os.Stdout, os.Stderr, games.Registry(), "", NewArbiter(1, 1, nil)); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		return 0
+	case "slow":
+		p := &slowPlayer{Player: mustPlayer("random")}
+		if err := Serve(ctx, os.Stdin, os.Stdout, os.Stderr, games.Registry(), "", p); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		return 0
+	}
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		switch strings.TrimSpace(sc.Text()) {
+		case "isready":
+			fmt.Println("ready")
+		case "go":
+			switch mode {
+			case "crash":
+				fmt.Fprintln(os.Stderr, "panic: boom")
+				return 3
+			case "hang":
+				time.Sleep(time.Hour)
+			case "garbage":
+				fmt.Println("hello, I am thinking")
+			case "illegal":
+				fmt.Println("move nonsense")
+			case "quit":
+				os.Stdout.Close()
+				return 0
+			case "flood":
+				fmt.Println(strings.Repeat("x", 10000))
+			}
+		}
+	}
+	return 0
+}
+
+func mustPlayer(spec string) Player {
+	p, err := NewPlayer(spec, PlayerOptions{Seed: 1})
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// slowPlayer plays its player's moves half a second late.
+type slowPlayer struct{ Player }
+
+func (p *slowPlayer) Choose(ctx context.Context, g rules.Game, lim Limits) (rules.Move, Info, error) {
+	time.Sleep(500 * time.Millisecond)
+	return p.Player.Choose(ctx, g, lim)
+}
+
+// testProgramCommand returns the exec: command that runs this test binary
+// as a program in mode.
+func testProgramCommand(t *testing.T, mode string) string {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("ARBITER_TEST_PROGRAM=%s exec '%s'", mode, self)
+}
+
+func TestProgramsThatBreakLoseWithTheReason(t *testing.T) {
+	tests := []struct {
+		mode, reason string
+	}{
+		{"crash", `crashed (exit status 3): "panic: boom"`},
+		{"hang", "timed out: no move within 50ms"},
+		{"slow", "timed out: no move within 50ms"},
+		{"garbage", `printed garbage: "hello, I am thinking"`},
+		{"illegal", `played an illegal move "nonsense"`},
+		{"quit", "exited before moving"},
+		{"flood", "printed garbage"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode, func(t *testing.T) {
+			var reasons []string
+			start := time.Now()
+			res, err := RunMatch(context.Background(), MatchConfig{
+				Registry: games.Registry(), Game: "sixes", P1: "exec:" + testProgramCommand(t, tt.mode), P2: "random",
+				Games: 2, MoveTime: 50 * time.Millisecond, Seed: 1,
+			}, func(r GameRecord) { reasons = append(reasons, r.Reason) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Losses != 2 {
+				t.Errorf("%s: %d losses of 2 (%v)", tt.mode, res.Losses, reasons)
+			}
+			for _, r := range reasons {
+				if !strings.Contains(r, tt.reason) {
+					t.Errorf("%s: reason %q, want it to say %q", tt.mode, r, tt.reason)
+				}
+			}
+			if el := time.Since(start); el > 30*time.Second {
+				t.Errorf("%s: the match took %v", tt.mode, el)
+			}
+		})
+	}
+}
+
+func TestProtocolRoundTripInProcessProgram(t *testing.T) {
+	for _, game := range games.Registry().Names() {
+		var reasons []string
+		res, err := RunMatch(context.Background(), MatchConfig{
+			Registry: games.Registry(), Game: game, P1: "exec:" + testProgramCommand(t, "serve"), P2: "random",
+			Games: 2, MoveTime: 30 * time.Millisecond, Seed: 2,
+		}, func(r GameRecord) { reasons = append(reasons, r.Reason) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Games != 2 {
+			t.Fatalf("%s: %d games", game, res.Games)
+		}
+		for _, r := range reasons {
+			if strings.Contains(r, "exec:") {
+				t.Errorf("%s: the program forfeited: %s", game, r)
+			}
+		}
+		t.Logf("%s: %+v %q", game, res, reasons)
+	}
+}
+
+// TestProtocolRoundTripBinary builds arbiter and plays
+// `arbiter match GAME --p1 exec:"arbiter engine GAME" --p2 random`.
+func TestProtocolRoundTripBinary(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "arbiter")
+	build := exec.Command("go", "build", "-o", bin, "arbiter")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, game := range games.Registry().Names() {
+		cmd := exec.Command(bin, "match", game, "--p1", fmt.Sprintf("exec:%s engine %s --level 5", bin, game),
+			"--p2", "random", "--games", "2", "--movetime", "40ms", "--seed", "5", "--json")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", game, err, out)
+		}
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		last := lines[len(lines)-1]
+		want := fmt.Sprintf(`{"game":"%s","p1":"exec:%s engine %s --level 5","p2":"random","games":2,"wins":2,"draws":0,"losses":0,`, game, bin, game)
+		if !strings.HasPrefix(last, want) {
+			t.Errorf("%s: last line\n%s\nwant it to start\n%s\nwhole output:\n%s", game, last, want, out)
+		}
+	}
+}

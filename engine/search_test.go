@@ -1,0 +1,120 @@
+package engine
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"arbiter/rules"
+)
+
+// exactScore is plain minimax with the search's mate-distance scores.
+func exactScore(g rules.Game, ply int) int {
+	if r := g.Status(); r != rules.Ongoing {
+		w, ok := r.Winner()
+		switch {
+		case !ok:
+			return 0
+		case w == g.ToMove():
+			return Mate - ply
+		}
+		return -(Mate - ply)
+	}
+	var list rules.MoveList
+	g.Moves(&list)
+	best := -inf
+	for _, m := range list.Slice() {
+		g.Play(m)
+		best = max(best, -exactScore(g, ply+1))
+		g.Undo()
+	}
+	return best
+}
+
+// randomToy plays n random moves from the start of tic-tac-toe.
+func randomToy(r *rand.Rand, n int) *toy {
+	t := newToy(".........")
+	var list rules.MoveList
+	for i := 0; i < n && t.Status() == rules.Ongoing; i++ {
+		t.Moves(&list)
+		t.Play(list.Moves[r.IntN(list.N)])
+	}
+	return t
+}
+
+func TestSearchMatchesMinimaxOnToy(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	s := NewSearcher[rules.Game](NewTable(1), nil)
+	for i := 0; i < 200; i++ {
+		g := randomToy(r, 2+r.IntN(5))
+		if g.Status() != rules.Ongoing {
+			continue
+		}
+		want := exactScore(g.Clone(), 0)
+		before := g.Hash()
+		info := s.Search(context.Background(), rules.Game(g), Limits{Depth: 9})
+		if info.Score != want {
+			t.Fatalf("position %v: score %d, minimax %d", g.board, info.Score, want)
+		}
+		if g.Hash() != before {
+			t.Fatalf("search changed the game it was given")
+		}
+		// The move chosen must reach the minimax score.
+		g.Play(info.Move)
+		if got := -exactScore(g, 1); got != want {
+			t.Fatalf("position %v: move %d reaches %d, best is %d", g.board, info.Move, got, want)
+		}
+		g.Undo()
+	}
+}
+
+func TestSearchToyWinInOneAndTwo(t *testing.T) {
+	s := NewSearcher[rules.Game](NewTable(1), nil)
+	// Win in one.
+	g := newToy("xx. oo. ...")
+	info := s.Search(context.Background(), rules.Game(g), Limits{Depth: 4})
+	if info.Move != 2 || info.Score != Mate-1 {
+		t.Fatalf("win in one: got move %d score %d", info.Move, info.Score)
+	}
+	// Win in two: X to move, a fork at 6 (threatening 3 and 7) wins next move.
+	g = newToy("x.o .o. ..x")
+	info = s.Search(context.Background(), rules.Game(g), Limits{Depth: 6})
+	if n, ok := MateIn(info.Score); !ok || n != 2 {
+		t.Fatalf("win in two: got move %d score %d (%s)", info.Move, info.Score, ScoreString(info.Score))
+	}
+}
+
+func TestSearchLimits(t *testing.T) {
+	s := NewSearcher[rules.Game](NewTable(1), nil)
+	g := rules.Game(newToy("........."))
+	for _, d := range []int{1, 2, 3} {
+		info := s.Search(context.Background(), g, Limits{Depth: d})
+		if info.Depth != d {
+			t.Errorf("depth limit %d: reached %d", d, info.Depth)
+		}
+	}
+	for _, n := range []uint64{1, 10, 100, 1000} {
+		info := s.Search(context.Background(), g, Limits{Nodes: n})
+		if info.Nodes > n {
+			t.Errorf("node limit %d: visited %d", n, info.Nodes)
+		}
+		var list rules.MoveList
+		g.Moves(&list)
+		if !list.Contains(info.Move) {
+			t.Errorf("node limit %d: move %d is not legal", n, info.Move)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	info := s.Search(ctx, g, Limits{})
+	var list rules.MoveList
+	g.Moves(&list)
+	if !list.Contains(info.Move) {
+		t.Errorf("cancelled context: move %d is not legal", info.Move)
+	}
+	info = s.Search(context.Background(), g, Limits{MoveTime: time.Millisecond})
+	if !list.Contains(info.Move) {
+		t.Errorf("1 ms: move %d is not legal", info.Move)
+	}
+}
