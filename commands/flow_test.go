@@ -354,3 +354,55 @@ func TestStorageDown(t *testing.T) {
 	}
 	e.ok(bob, "s", "/move a5 a4")
 }
+
+// TestForcedPassIsPlayedAndAnnounced finds, by seeded random play, an
+// Upthrust game where a move leaves the opponent with only a pass, plays it
+// through /move, and checks that Arbiter passed for them and said so.
+func TestForcedPassIsPlayedAndAnnounced(t *testing.T) {
+	e := newEnv(t, false)
+	var line []string
+	for seed := uint64(1); line == nil && seed < 500; seed++ {
+		g, _ := e.reg.New("upthrust", rules.Options{"colours": "gb"})
+		rng := rand.New(rand.NewPCG(seed, 0))
+		var list rules.MoveList
+		var played []string
+		for g.Status() == rules.Ongoing {
+			g.Moves(&list)
+			m := list.Moves[rng.IntN(list.N)]
+			text := g.FormatMove(m)
+			if text == "pass" {
+				break // the line must reach the pass through real moves
+			}
+			played = append(played, text)
+			g.Play(m)
+			g.Moves(&list)
+			if g.Status() == rules.Ongoing && list.N == 1 && g.FormatMove(list.Moves[0]) == "pass" {
+				line = played
+				break
+			}
+		}
+	}
+	if line == nil {
+		t.Fatal("no forced pass in 500 seeded games")
+	}
+	e.ok(ann, "p", `/play game:upthrust opponent:@bob options:"colours=gb"`)
+	e.ok(bob, "p", "/accept")
+	var last commands.Reply
+	for i, mv := range line {
+		user := ann
+		if g := e.game("p"); g.State.ToMove() == rules.P2 {
+			user = bob
+		}
+		last = e.ok(user, "p", "/move "+mv)
+		if i < len(line)-1 && strings.Contains(last.Text, "passes") {
+			t.Fatalf("a pass before the end of the line, after %s", mv)
+		}
+	}
+	if !strings.Contains(last.Text, "has no legal move and passes.") {
+		t.Errorf("the forced pass was not announced: %q", last.Text)
+	}
+	g := e.game("p")
+	if n := len(g.Moves); n != len(line)+1 || g.Moves[n-1].Text != "pass" || g.Moves[n-1].By != "" {
+		t.Errorf("moves after the pass: %+v", g.Moves[len(g.Moves)-2:])
+	}
+}

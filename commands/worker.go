@@ -29,6 +29,15 @@ func (s *Service) botMoveTime(game string) time.Duration {
 // botMargin is kept back from a bot's time for loading, saving and posting.
 const botMargin = 150 * time.Millisecond
 
+// thinkTime is the time a bot may think about a turn queued at queued,
+// when its game allows limit a move: what is left of the limit after the
+// wait in the queue and the margin, so that no bot move is later than its
+// game's limit however many games wait at once; at least 20 ms, so that
+// it always finds a legal move.
+func thinkTime(limit time.Duration, queued, now time.Time) time.Duration {
+	return max(limit-now.Sub(queued)-botMargin, 20*time.Millisecond)
+}
+
 // RunWorkers thinks about bot turns from the store's queue with
 // cfg.Workers workers until ctx ends, then returns once every worker has
 // finished or put back what it held.
@@ -94,10 +103,7 @@ func (s *Service) playBotTurn(ctx context.Context, worker string, job *store.Job
 		ack()
 		return
 	}
-	// Think time shrinks by the time the job waited, so that no bot move
-	// is later than its game's limit however many games wait at once.
-	budget := s.botMoveTime(g.Name) - s.now().Sub(job.Queued) - botMargin
-	budget = max(budget, 20*time.Millisecond)
+	budget := thinkTime(s.botMoveTime(g.Name), job.Queued, s.now())
 	player, ok := players[bot.Level]
 	if !ok {
 		player = engine.NewArbiter(engine.Level(bot.Level), s.cfg.TableMB, rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64())))
