@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"arbiter/commands"
+	"arbiter/rules"
 	"arbiter/rules/games"
 	"arbiter/store"
 )
@@ -54,19 +55,14 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: max(cfg.LogLevel, slog.LevelWarn)}))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	reg := games.Registry()
-	st, err := store.Open(ctx, store.Config{RedisURL: cfg.RedisURL, DataDir: cfg.DataDir, Logger: log, Registry: reg, ClaimTimeout: 30 * time.Second})
+	st, reg, err := openStore(ctx, cfg, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "arbiter console: %v\n", err)
 		return 1
 	}
-	defer func() {
-		if err := st.Close(context.WithoutCancel(ctx)); err != nil {
-			fmt.Fprintf(stderr, "arbiter console: %v\n", err)
-		}
-	}()
+	defer closeStore(ctx, st, stderr, "arbiter console")
 	interactive := isTerminal(os.Stdin)
-	con := &console{out: stdout, users: map[string]string{}, filesDir: filepath.Join(cfg.DataDir, "files"), mention: regexp.MustCompile(`<@([^>]+)>`)}
+	con := &console{out: stdout, users: map[string]string{}, filesDir: filepath.Join(cfg.DataDir, "files"), mention: regexp.MustCompile(`<[@#]([^>]+)>`)}
 	svc := commands.New(commands.Config{
 		RefereeRole: "referee",
 		TurnTime:    cfg.TurnTime,
@@ -75,10 +71,7 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		WorkerName:  "console",
 		Colour:      isTerminal(os.Stdout),
 	}, st, reg, con, log, nil)
-	var bg sync.WaitGroup
-	bg.Go(func() { svc.RunWorkers(ctx) })
-	bg.Go(func() { svc.RunClock(ctx) })
-	defer bg.Wait()
+	defer runLoops(ctx, svc, true)()
 	defer cancel()
 
 	con.as(*name)
@@ -125,7 +118,7 @@ type console struct {
 	channel  string
 	filesDir string
 	quit     bool
-	mention  *regexp.Regexp // the mentions commands write: <@ID>
+	mention  *regexp.Regexp // the mentions commands write: <@USER> and <#CHANNEL>
 }
 
 // as switches the local user.
@@ -209,6 +202,9 @@ func (c *console) show(msg commands.Message, private bool) {
 	defer c.mu.Unlock()
 	text := c.mention.ReplaceAllStringFunc(msg.Text, func(m string) string {
 		id := m[2 : len(m)-1]
+		if m[1] == '#' { // a channel
+			return "#" + id
+		}
 		if name, ok := c.users[id]; ok {
 			return "@" + name
 		}
@@ -255,6 +251,38 @@ func (c *console) waitForBot(ctx context.Context, svc *commands.Service, st *sto
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// openStore opens the store the configuration names (its Redis, or the
+// embedded store under DATA_DIR) with the games' registry.
+func openStore(ctx context.Context, cfg config, log *slog.Logger) (*store.Store, *rules.Registry, error) {
+	reg := games.Registry()
+	store.RouteClientLogs(log)
+	st, err := store.Open(ctx, store.Config{RedisURL: cfg.RedisURL, DataDir: cfg.DataDir, Logger: log, Registry: reg, ClaimTimeout: 30 * time.Second})
+	if err != nil {
+		return nil, nil, err
+	}
+	return st, reg, nil
+}
+
+// closeStore closes st, which writes the embedded store's data file, and
+// reports a failure on stderr as who.
+func closeStore(ctx context.Context, st *store.Store, stderr io.Writer, who string) {
+	if err := st.Close(context.WithoutCancel(ctx)); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", who, err)
+	}
+}
+
+// runLoops runs svc's bot-turn workers (when withWorkers) and its deadline
+// clock until ctx ends. The function it returns waits until they stopped;
+// a worker stopped mid-think leaves its turn to be taken up again.
+func runLoops(ctx context.Context, svc *commands.Service, withWorkers bool) (wait func()) {
+	var bg sync.WaitGroup
+	if withWorkers {
+		bg.Go(func() { svc.RunWorkers(ctx) })
+	}
+	bg.Go(func() { svc.RunClock(ctx) })
+	return bg.Wait
 }
 
 // workers is the number of bot-turn workers: ENGINE_WORKERS or one per core.

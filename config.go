@@ -16,18 +16,19 @@ import (
 // config is Arbiter's configuration, read once from the environment (and
 // a .env file, whose values never override the environment's).
 type config struct {
-	DiscordToken  string        // DISCORD_TOKEN: the bot's token; unset runs the console
-	DiscordAppID  string        // DISCORD_APP_ID
-	DevGuildID    string        // DEV_GUILD_ID: register commands to this guild only
-	RedisURL      string        // REDIS_URL: unset uses the embedded store
-	DataDir       string        // DATA_DIR: the embedded store's folder, default ./data
-	RefereeRole   string        // REFEREE_ROLE: the role whose members may /referee
-	EngineWorkers int           // ENGINE_WORKERS: bot-turn workers, default one per core
-	ShardID       int           // SHARD_ID
-	ShardCount    int           // SHARD_COUNT
-	LogLevel      slog.Level    // LOG_LEVEL: debug, info, warn or error
-	BotMoveTime   time.Duration // BOT_MOVE_TIME: overrides each game's bot time per move
-	TurnTime      time.Duration // TURN_TIME: a person's default time per move, default 2d
+	DiscordToken     string        // DISCORD_TOKEN: the bot's token; unset runs the console
+	DiscordAppID     string        // DISCORD_APP_ID
+	DiscordPublicKey string        // DISCORD_PUBLIC_KEY: the application's key (hex), for bot --http
+	DevGuildID       string        // DEV_GUILD_ID: register commands to this guild only
+	RedisURL         string        // REDIS_URL: unset uses the embedded store
+	DataDir          string        // DATA_DIR: the embedded store's folder, default ./data
+	RefereeRole      string        // REFEREE_ROLE: the role whose members may /referee
+	EngineWorkers    int           // ENGINE_WORKERS: bot-turn workers, default one per core
+	ShardID          int           // SHARD_ID
+	ShardCount       int           // SHARD_COUNT
+	LogLevel         slog.Level    // LOG_LEVEL: debug, info, warn or error
+	BotMoveTime      time.Duration // BOT_MOVE_TIME: overrides each game's bot time per move
+	TurnTime         time.Duration // TURN_TIME: a person's default time per move, default 2d
 }
 
 // loadConfig reads the configuration. A malformed value is an error naming
@@ -37,13 +38,14 @@ func loadConfig() (config, error) {
 		return config{}, fmt.Errorf("read .env: %w", err)
 	}
 	c := config{
-		DiscordToken: strings.TrimSpace(os.Getenv("DISCORD_TOKEN")),
-		DiscordAppID: os.Getenv("DISCORD_APP_ID"),
-		DevGuildID:   os.Getenv("DEV_GUILD_ID"),
-		RedisURL:     os.Getenv("REDIS_URL"),
-		DataDir:      envOr("DATA_DIR", "./data"),
-		RefereeRole:  os.Getenv("REFEREE_ROLE"),
-		ShardCount:   1,
+		DiscordToken:     strings.TrimSpace(os.Getenv("DISCORD_TOKEN")),
+		DiscordAppID:     os.Getenv("DISCORD_APP_ID"),
+		DiscordPublicKey: strings.TrimSpace(os.Getenv("DISCORD_PUBLIC_KEY")),
+		DevGuildID:       os.Getenv("DEV_GUILD_ID"),
+		RedisURL:         os.Getenv("REDIS_URL"),
+		DataDir:          envOr("DATA_DIR", "./data"),
+		RefereeRole:      os.Getenv("REFEREE_ROLE"),
+		ShardCount:       1,
 	}
 	var errs []error
 	intVar := func(name string, dst *int) {

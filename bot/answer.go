@@ -1,0 +1,251 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"arbiter/commands"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// respondFunc sends an interaction's first answer: a REST callback for the
+// gateway, the HTTP answer for the interactions endpoint.
+type respondFunc func(*discordgo.InteractionResponse) error
+
+// handleTimeout bounds one command, deferred reply included; interaction
+// tokens live 15 minutes, the store gives up long before.
+const handleTimeout = time.Minute
+
+// autocompleteMargin is how much longer than a command's deferral timer
+// the search for suggestions may take: an autocomplete cannot be
+// deferred, and a late list is worth nothing where an empty one is still
+// an answer.
+const autocompleteMargin = 500 * time.Millisecond
+
+// answer answers one interaction received at received.
+func (b *Bot) answer(i *discordgo.Interaction, received time.Time, respond respondFunc) {
+	log := b.log.With("interaction", i.ID, "type", i.Type.String())
+	if b.closing.Load() && i.Type != discordgo.InteractionPing {
+		if i.Type == discordgo.InteractionApplicationCommandAutocomplete {
+			logFailure(log, "answer autocomplete", respond(autocompleteResponse(nil, discordgo.ApplicationCommandOptionString)))
+			return
+		}
+		logFailure(log, "answer while restarting", respond(messageResponse(commands.Reply{
+			Message: commands.Message{Text: "Arbiter is restarting; try again in a moment."}, Private: true,
+		})))
+		return
+	}
+	switch i.Type {
+	case discordgo.InteractionPing:
+		logFailure(log, "answer ping", respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}))
+	case discordgo.InteractionApplicationCommandAutocomplete:
+		ctx, cancel := context.WithTimeout(context.Background(), b.deferDelay(i, received)+autocompleteMargin)
+		defer cancel()
+		var choices []commands.Choice
+		if inv, ok := b.invocation(ctx, i); ok {
+			choices = b.svc.Autocomplete(ctx, inv).Choices
+		}
+		logFailure(log, "answer autocomplete", respond(autocompleteResponse(choices, focusedType(i))))
+	case discordgo.InteractionApplicationCommand, discordgo.InteractionMessageComponent:
+		b.command(i, received, respond, log)
+	default:
+		logFailure(log, "answer unsupported interaction", respond(messageResponse(commands.Reply{
+			Message: commands.Message{Text: "Arbiter does not know what to do with that."}, Private: true,
+		})))
+	}
+}
+
+// command runs a slash command or a button press and answers it within
+// Discord's three seconds: directly when it is done before the timer,
+// else by a deferral completed when the reply comes (see the package doc).
+func (b *Bot) command(i *discordgo.Interaction, received time.Time, respond respondFunc, log *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), handleTimeout)
+	done := make(chan commands.Reply, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				b.log.Error("command panicked", "interaction", i.ID, "panic", p, "stack", string(debug.Stack()))
+				done <- privateText("Something went wrong inside Arbiter; nothing was changed. Please try again.")
+			}
+		}()
+		done <- b.run(ctx, i)
+	}()
+	timer := time.NewTimer(b.deferDelay(i, received))
+	defer timer.Stop()
+	select {
+	case r := <-done:
+		cancel()
+		logFailure(log, "answer", respond(messageResponse(r)))
+		return
+	case <-timer.C:
+	}
+	ephemeral := privateByNature(i)
+	var flags discordgo.MessageFlags
+	if ephemeral {
+		flags = discordgo.MessageFlagsEphemeral
+	}
+	err := respond(&discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseDeferredChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Flags: flags},
+	})
+	logFailure(log, "defer", err)
+	// The reply completes the deferral after the first answer is out
+	// (for HTTP mode, after the handler has returned it). The caller's
+	// count keeps inflight above zero here, so Add is safe after Wait began.
+	b.inflight.Add(1)
+	go func() {
+		defer b.inflight.Done()
+		defer cancel()
+		r := <-done
+		if err != nil {
+			return // the deferral failed: the token is void, the reply lost
+		}
+		logFailure(log, "complete deferred answer", b.complete(ctx, i, ephemeral, r))
+	}()
+}
+
+// deferDelay is how long to wait for a command before deferring: Config's
+// DeferAfter, less what the interaction spent reaching us beyond a
+// moment (Discord's clock starts at its creation, which its id records).
+func (b *Bot) deferDelay(i *discordgo.Interaction, received time.Time) time.Duration {
+	d := b.cfg.DeferAfter
+	if created, err := discordgo.SnowflakeTimestamp(i.ID); err == nil {
+		if left := created.Add(2 * time.Second).Sub(received); left < d {
+			d = max(left, 0)
+		}
+	}
+	return d
+}
+
+// complete finishes a deferred answer with the reply r.
+func (b *Bot) complete(ctx context.Context, i *discordgo.Interaction, ephemeral bool, r commands.Reply) error {
+	out := outgoing(r.Message)
+	opt := discordgo.WithContext(ctx)
+	if r.Private == ephemeral && (ephemeral || len(r.Mentions) == 0) {
+		_, err := b.s.InteractionResponseEdit(i, &discordgo.WebhookEdit{
+			Content:         &out.text,
+			Components:      &out.components,
+			Files:           out.files(),
+			AllowedMentions: out.allowed,
+		}, opt)
+		if err != nil {
+			return fmt.Errorf("edit the deferred answer: %w", err)
+		}
+		return nil
+	}
+	// The privacy differs, or the reply must ping: a new message does it.
+	if err := b.s.InteractionResponseDelete(i, opt); err != nil {
+		return fmt.Errorf("delete the deferred answer: %w", err)
+	}
+	params := &discordgo.WebhookParams{
+		Content:         out.text,
+		Components:      out.components,
+		Files:           out.files(),
+		AllowedMentions: out.allowed,
+	}
+	if r.Private {
+		params.Flags = discordgo.MessageFlagsEphemeral
+	}
+	if _, err := b.s.FollowupMessageCreate(i, true, params, opt); err != nil {
+		return fmt.Errorf("send the deferred answer: %w", err)
+	}
+	return nil
+}
+
+// privateByNature reports whether the interaction's reply is private
+// whatever happens: informational commands and the Refresh button.
+func privateByNature(i *discordgo.Interaction) bool {
+	switch i.Type {
+	case discordgo.InteractionApplicationCommand:
+		switch i.ApplicationCommandData().Name {
+		case "help", "rules", "moves", "games", "stats":
+			return true
+		}
+	case discordgo.InteractionMessageComponent:
+		cmd, _, err := commands.ParseButton(i.MessageComponentData().CustomID)
+		return err != nil || cmd == "board"
+	}
+	return false
+}
+
+// autocompleteResult is an autocomplete answer as Discord needs it: its
+// choices always present, even when none (discordgo's own type leaves an
+// empty list out, which Discord refuses).
+type autocompleteResult struct {
+	Type discordgo.InteractionResponseType `json:"type"`
+	Data struct {
+		Choices []*discordgo.ApplicationCommandOptionChoice `json:"choices"`
+	} `json:"data"`
+}
+
+// wire is what to send as resp's JSON.
+func wire(resp *discordgo.InteractionResponse) any {
+	if resp.Type != discordgo.InteractionApplicationCommandAutocompleteResult || resp.Data == nil {
+		return resp
+	}
+	out := autocompleteResult{Type: resp.Type}
+	out.Data.Choices = resp.Data.Choices
+	if out.Data.Choices == nil {
+		out.Data.Choices = []*discordgo.ApplicationCommandOptionChoice{}
+	}
+	return out
+}
+
+// messageResponse is the first answer that carries the reply r.
+func messageResponse(r commands.Reply) *discordgo.InteractionResponse {
+	out := outgoing(r.Message)
+	data := &discordgo.InteractionResponseData{
+		Content:         out.text,
+		Components:      out.components,
+		Files:           out.files(),
+		AllowedMentions: out.allowed,
+	}
+	if r.Private {
+		data.Flags = discordgo.MessageFlagsEphemeral
+	}
+	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data}
+}
+
+// privateText is a private reply of plain text.
+func privateText(text string) commands.Reply {
+	return commands.Reply{Message: commands.Message{Text: text}, Private: true}
+}
+
+// logFailure logs err, if any, as a failure to do what, without the
+// interaction token a request's URL holds.
+func logFailure(log *slog.Logger, what string, err error) {
+	if err != nil {
+		log.Warn(what+" failed", "err", redact(err))
+	}
+}
+
+// redact writes err with the tokens of interaction URLs (callbacks and
+// webhooks, which name them in their paths) replaced by "***": a network
+// error quotes the URL it failed on.
+func redact(err error) string {
+	msg := err.Error()
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		msg = strings.ReplaceAll(msg, ue.URL, redactURL(ue.URL))
+	}
+	return msg
+}
+
+// redactURL hides the token in .../interactions/{id}/{token}/... and
+// .../webhooks/{application}/{token}/....
+func redactURL(u string) string {
+	parts := strings.Split(u, "/")
+	for i, p := range parts {
+		if (p == "interactions" || p == "webhooks") && i+2 < len(parts) {
+			parts[i+2] = "***"
+		}
+	}
+	return strings.Join(parts, "/")
+}

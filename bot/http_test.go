@@ -1,0 +1,109 @@
+package bot_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"arbiter/bot/fakediscord"
+)
+
+// TestHTTPInteractions: the HTTP interactions endpoint answers genuine
+// requests (PING, commands, buttons, a deferral while Redis stalls) and
+// refuses unsigned, tampered, wrongly signed and stale ones with 401.
+func TestHTTPInteractions(t *testing.T) {
+	w := newWorld(t, true)
+	p := w.start(procOptions{deferAfter: 300 * time.Millisecond, storeTimeout: 10 * time.Second})
+	url := p.serveHTTP()
+	ann, bob := w.srv.AddUser("Ann"), w.srv.AddUser("Bob")
+	ch := w.general
+	post := func(spec fakediscord.InteractionSpec, d fakediscord.Delivery) fakediscord.EndpointAnswer {
+		t.Helper()
+		ans, err := w.srv.PostInteraction(w.ctx(), url, spec, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ans
+	}
+	command := func(user, name string, opts ...fakediscord.Option) fakediscord.InteractionSpec {
+		return fakediscord.InteractionSpec{Type: fakediscord.InteractionCommand, UserID: user, ChannelID: ch, Name: name, Options: opts}
+	}
+
+	ping, err := w.srv.PostPing(w.ctx(), url, fakediscord.Delivery{})
+	if err != nil || ping.Status != http.StatusOK || ping.Response == nil || ping.Response.Type != fakediscord.CallbackPong {
+		t.Fatalf("PING: %+v, %v; want 200 PONG", ping, err)
+	}
+	help := post(command(ann.ID, "help"), fakediscord.Delivery{})
+	if help.Status != http.StatusOK || help.Response == nil || !help.Response.Ephemeral() || !strings.Contains(help.Response.Content, "Arbiter") {
+		t.Fatalf("/help over HTTP: %d %+v", help.Status, help.Response)
+	}
+	play := post(command(ann.ID, "play", opt("game", "sixes"), opt("opponent", bob.ID)), fakediscord.Delivery{})
+	if play.Status != http.StatusOK || play.Response == nil || play.Response.Ephemeral() {
+		t.Fatalf("/play over HTTP: %d %+v", play.Status, play.Response)
+	}
+	challenge, _ := w.srv.Message(play.Response.MessageID)
+	if !pinged(challenge, ann.ID, bob.ID) {
+		t.Errorf("the challenge pinged %+v", challenge.Pings)
+	}
+	press := fakediscord.InteractionSpec{Type: fakediscord.InteractionComponent, UserID: bob.ID, MessageID: challenge.ID, CustomID: button(t, challenge, "Accept")}
+	accept := post(press, fakediscord.Delivery{})
+	if accept.Response == nil || !strings.Contains(accept.Response.Content, "accepts") {
+		t.Fatalf("accept by button over HTTP: %+v", accept.Response)
+	}
+	if g := p.game(ch); g == nil || g.Flow.Challenge {
+		t.Fatalf("the game after acceptance: %+v", g)
+	}
+	// An image board: the answer carries the PNG as multipart form data.
+	image := post(command(ann.ID, "board", opt("style", "image")), fakediscord.Delivery{})
+	if image.Response == nil || len(image.Response.Attachments) != 1 || image.Response.Attachments[0].Filename != "board.png" {
+		t.Fatalf("/board style:image over HTTP: %+v", image.Response)
+	}
+
+	// Refused: what an attacker could send.
+	for name, d := range map[string]fakediscord.Delivery{
+		"unsigned":  {Unsigned: true},
+		"tampered":  {Tamper: true},
+		"wrong key": {WrongKey: true},
+		"stale":     {SignedAt: w.srv.Now().Add(-6 * time.Minute)},
+		"future":    {SignedAt: w.srv.Now().Add(6 * time.Minute)},
+	} {
+		ans := post(command(ann.ID, "resign"), d)
+		if ans.Status != http.StatusUnauthorized || ans.Response != nil {
+			t.Errorf("%s: answered %d %s, want 401", name, ans.Status, ans.Body)
+		}
+		if p.game(ch) == nil {
+			t.Fatalf("%s: the forged /resign ended the game", name)
+		}
+	}
+	if ans, err := w.srv.PostPing(w.ctx(), url, fakediscord.Delivery{Tamper: true}); err != nil || ans.Status != http.StatusUnauthorized {
+		t.Errorf("a tampered PING: %+v, %v; want 401", ans, err)
+	}
+
+	// While Redis stalls, the HTTP answer is a deferral, completed later
+	// through the interaction's webhook.
+	w.redis.Pause()
+	deferred := make(chan fakediscord.EndpointAnswer, 1)
+	go func() {
+		ans, _ := w.srv.PostInteraction(w.ctx(), url, command(ann.ID, "board"), fakediscord.Delivery{})
+		deferred <- ans
+	}()
+	time.Sleep(1200 * time.Millisecond)
+	w.redis.Resume()
+	ans := <-deferred
+	if ans.Response == nil || ans.Response.Type != fakediscord.CallbackDeferredMessage {
+		t.Fatalf("/board while Redis stalls: %+v, want a deferral", ans.Response)
+	}
+	b := w.public(w.answerTo(ans.Interaction))
+	if b.ID != ans.Response.MessageID || !strings.Contains(b.Content, "```") {
+		t.Errorf("the deferral was completed as %+v", b)
+	}
+	// Shutting down: a genuine interaction is told to come back, privately.
+	p.b.Shutdown()
+	late := post(command(ann.ID, "board"), fakediscord.Delivery{})
+	if late.Response == nil || !late.Response.Ephemeral() || !strings.Contains(late.Response.Content, "restarting") {
+		t.Errorf("an interaction during shutdown: %+v", late.Response)
+	}
+	p.stop() // waits for the deferred answer's completion too
+	w.noViolations()
+}
