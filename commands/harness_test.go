@@ -192,10 +192,20 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 
 // humanToMove reports whether a person is to move in channel's game, or
 // the game is over.
+
+// going returns the game in channel while it goes on, or nil once it is
+// over: archived, or saved finished and about to be archived.
+func (e *env) going(channel string) *store.Game {
+	g, err := e.st.Load(context.Background(), channel)
+	if err != nil || g.Status != store.Active {
+		return nil
+	}
+	return g
+}
 func (e *env) humanToMove(channel string) bool {
 	g, err := e.st.Load(context.Background(), channel)
-	if err != nil {
-		return true // finished and archived
+	if err != nil || g.Status != store.Active {
+		return true // finished (and archived, or about to be)
 	}
 	return g.Players[g.State.ToMove()].Kind == store.Human
 }
