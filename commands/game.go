@@ -215,7 +215,7 @@ func (s *Service) afterMove(g *store.Game, now time.Time) []string {
 // clock queues it again if its job is ever lost.
 func (s *Service) setDeadline(g *store.Game, now time.Time) {
 	g.Flow.Reminders = 0
-	if g.Flow.Paused || g.Flow.Challenge && !g.Deadline.IsZero() {
+	if g.Flow.Paused {
 		return
 	}
 	p := g.Players[g.State.ToMove()]

@@ -87,7 +87,7 @@ func (s *Service) history(ctx context.Context, inv Invocation) Reply {
 		text += "\n" + resultText(g)
 	}
 	if render.DiscordLength(text) > 1900 {
-		text = text[:1800] + " ... (the whole record is attached)"
+		text = clip(text, 1700) + " (the whole record is attached)"
 	}
 	return Reply{Message: Message{Text: text, Files: files}}
 }

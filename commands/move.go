@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"arbiter/render"
 	"arbiter/rules"
@@ -54,18 +55,15 @@ func (s *Service) move(ctx context.Context, inv Invocation) Reply {
 		}
 		return refuse("%v", err)
 	}
-	canonical := g.State.FormatMove(m)
-	if a := g.State.Announce(m); a != "" {
-		canonical += " " + a
-	}
+	text, shown := moveTexts(g.State, m)
 	now := s.now()
 	g.State.Play(m)
-	g.Moves = append(g.Moves, store.Move{Text: g.State.FormatMove(m), Seat: seat, By: inv.User.ID, At: now})
+	g.Moves = append(g.Moves, store.Move{Text: text, Seat: seat, By: inv.User.ID, At: now})
 	notes := s.afterMove(g, now)
 	if err := s.saveAndFollow(ctx, g); err != nil {
 		return s.storeRefusal(inv, err)
 	}
-	header := fmt.Sprintf("%s played **%s**.", seatTitle(g, seat), canonical)
+	header := fmt.Sprintf("%s played **%s**.", seatTitle(g, seat), shown)
 	return Reply{Message: s.moveMessage(g, header, notes)}
 }
 
@@ -106,10 +104,7 @@ func (s *Service) moves(ctx context.Context, inv Invocation) Reply {
 	case len(texts) == 0:
 		return refuse("%s has no legal move from %s (%d legal moves in all; /moves lists them)", who, inv.Options["from"], list.N)
 	}
-	body := strings.Join(texts, ", ")
-	if len(body) > 1800 {
-		body = body[:1800] + " ..."
-	}
+	body := clip(strings.Join(texts, ", "), 1800)
 	return Reply{Message: Message{Text: fmt.Sprintf("%d legal moves for %s:\n%s", len(texts), who, body)}, Private: true}
 }
 
@@ -251,4 +246,28 @@ func lastMoveOf(g *store.Game, seat rules.Player) int {
 		}
 	}
 	return -1
+}
+
+// moveTexts returns m's canonical text, as recorded, and the text to show,
+// with what the rules have the player announce ("E2B5 Hi-YA!"). m is
+// legal in g's current position.
+func moveTexts(g rules.Game, m rules.Move) (text, shown string) {
+	text = g.FormatMove(m)
+	shown = text
+	if a := g.Announce(m); a != "" {
+		shown += " " + a
+	}
+	return text, shown
+}
+
+// clip shortens s to at most n bytes, cutting at a rune boundary and
+// marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + " ..."
 }

@@ -122,11 +122,7 @@ func (s *Service) playBotTurn(ctx context.Context, worker string, job *store.Job
 		return
 	}
 	now := s.now()
-	text := g.State.FormatMove(m)
-	shown := text
-	if a := g.State.Announce(m); a != "" {
-		shown += " " + a
-	}
+	text, shown := moveTexts(g.State, m)
 	g.State.Play(m)
 	g.Moves = append(g.Moves, store.Move{Text: text, Seat: seat, At: now})
 	notes := s.afterMove(g, now)

@@ -27,3 +27,19 @@ func TestThinkTimeShrinksWithTheQueue(t *testing.T) {
 		}
 	}
 }
+
+func TestClipKeepsRunesWhole(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"abcdef", 3, "abc ..."},
+		{"ééé", 3, "é ..."}, // é is two bytes: the cut moves back to a rune start
+	} {
+		if got := clip(tt.in, tt.n); got != tt.want {
+			t.Errorf("clip(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+	}
+}
