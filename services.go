@@ -57,4 +57,3 @@ func workers(cfg config) int {
 	}
 	return runtime.NumCPU()
 }
-
