@@ -407,3 +407,27 @@ func TestForcedPassIsPlayedAndAnnounced(t *testing.T) {
 		t.Errorf("moves after the pass: %+v", g.Moves[len(g.Moves)-2:])
 	}
 }
+
+// TestChannelBoardStyle: the channel's board setting draws the boards of
+// its games, and a change applies to the game going on at once.
+func TestChannelBoardStyle(t *testing.T) {
+	e := newEnv(t, false)
+	if r := e.do(ann, "st", "/settings"); !r.Private || !strings.Contains(r.Text, "drawn as text") {
+		t.Errorf("default setting: %q", r.Text)
+	}
+	e.refused(ann, "st", "/settings board:ascii", "board must be text, emoji or image")
+	e.ok(ann, "st", "/settings board:emoji")
+	r := e.ok(ann, "st", "/play game:sixes opponent:@bob")
+	if strings.Contains(r.Text, "```") || !strings.Contains(r.Text, "🔴") {
+		t.Errorf("an emoji channel's challenge: %q", r.Text)
+	}
+	e.ok(bob, "st", "/accept")
+	e.ok(cat, "st", "/settings board:image")
+	r = e.ok(ann, "st", "/move a1 c1")
+	if len(r.Files) != 1 || r.Files[0].ContentType != "image/png" {
+		t.Errorf("an image channel's move: %d files", len(r.Files))
+	}
+	if r := e.ok(bob, "st", "/board style:text"); !strings.Contains(r.Text, "```") || len(r.Files) != 0 {
+		t.Errorf("/board style:text overrides the channel: %q", r.Text)
+	}
+}

@@ -96,8 +96,32 @@ func (s *Service) renderOptions(g *store.Game, view render.View) render.Options 
 // boardMessage is a header, the board as text and the buttons that fit the
 // game's state. The next player to move, when a person, is mentioned.
 func (s *Service) boardMessage(g *store.Game, view render.View, header string) Message {
-	board := render.CodeBlock(render.Text(g.State, s.renderOptions(g, view)), s.cfg.Colour)
-	msg := Message{Text: strings.TrimSpace(header + "\n" + board)}
+	return s.styledBoard(g, view, header, g.Flow.Style)
+}
+
+// boardStyles are the ways a board can be drawn in a message.
+func boardStyles() []string { return []string{"text", "emoji", "image"} }
+
+// styledBoard is boardMessage in a given style: text (a code block, the
+// default), emoji, or image (a PNG attached; text if it cannot be drawn).
+func (s *Service) styledBoard(g *store.Game, view render.View, header, style string) Message {
+	opt := s.renderOptions(g, view)
+	var msg Message
+	switch style {
+	case "emoji":
+		msg.Text = strings.TrimSpace(header + "\n" + render.Emoji(g.State, opt))
+	case "image":
+		png, err := render.PNG(g.State, opt)
+		if err == nil {
+			msg.Text = strings.TrimSpace(header)
+			msg.Files = []File{{Name: "board.png", ContentType: "image/png", Data: png}}
+			break
+		}
+		s.log.Error("board image not drawn; sending text", "game", g.Name, "err", err)
+		fallthrough
+	default:
+		msg.Text = strings.TrimSpace(header + "\n" + render.CodeBlock(render.Text(g.State, opt), s.cfg.Colour))
+	}
 	if g.Status != store.Active {
 		return msg
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"arbiter/render"
@@ -34,23 +35,14 @@ func (s *Service) board(ctx context.Context, inv Invocation) Reply {
 	default:
 		return refuse("view must be mine, first or second, not %q", v)
 	}
-	header := fmt.Sprintf("%s: %s against %s.\n%s", s.title(g.Name), seatTitle(g, rules.P1), seatTitle(g, rules.P2), turnNote(g))
-	msg := s.boardMessage(g, view, header)
-	opt := s.renderOptions(g, view)
-	switch style := inv.Options["style"]; style {
-	case "", "text":
-	case "emoji":
-		msg.Text = header + "\n" + render.Emoji(g.State, opt)
-	case "image":
-		png, err := render.PNG(g.State, opt)
-		if err != nil {
-			return refuse("the board image could not be drawn: %v", err)
-		}
-		msg.Text = header
-		msg.Files = []File{{Name: "board.png", ContentType: "image/png", Data: png}}
-	default:
+	style := inv.Options["style"]
+	if style == "" {
+		style = g.Flow.Style
+	} else if !slices.Contains(boardStyles(), style) {
 		return refuse("style must be text, emoji or image, not %q", style)
 	}
+	header := fmt.Sprintf("%s: %s against %s.\n%s", s.title(g.Name), seatTitle(g, rules.P1), seatTitle(g, rules.P2), turnNote(g))
+	msg := s.styledBoard(g, view, header, style)
 	if inv.Version != 0 { // a Refresh button: show it only to the one who pressed
 		return Reply{Message: msg, Private: true}
 	}
@@ -138,6 +130,7 @@ func (s *Service) help(_ context.Context, _ Invocation) Reply {
 		"/board [style:text|emoji|image] [view:mine|first|second], /resign, /draw (offer or accept), /undo (unrated games).",
 		"/history [game:id], /games, /stats [user], /leaderboard game:..., /rules game:...",
 		"Each move has a deadline (time:45s, 10m, 2d; default 2d): a reminder comes at half time and near the end; then the game is lost on time (or, with options:\"timeout=adjudicate\", decided by the game's scoring).",
+		"/settings board:text|emoji|image: how boards are drawn in this channel.",
 		"Referees: /referee start|abort|adjudicate|extend|pause|resume.",
 	}, "\n")}}
 }
@@ -233,4 +226,34 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// settings is /settings: show or change this channel's settings. Today
+// there is one: board, how boards are drawn in this channel's messages
+// (text, emoji or image); it applies to the game going on here at once.
+func (s *Service) settings(ctx context.Context, inv Invocation) Reply {
+	style, ok := inv.Options["board"]
+	if !ok {
+		cur, err := s.store.ChannelSetting(ctx, inv.Channel, "board")
+		if err != nil {
+			return s.storeRefusal(inv, err)
+		}
+		if cur == "" {
+			cur = "text"
+		}
+		return Reply{Message: Message{Text: fmt.Sprintf("Boards in this channel are drawn as %s; /settings board:text|emoji|image changes it.", cur)}, Private: true}
+	}
+	if !slices.Contains(boardStyles(), style) {
+		return refuse("board must be text, emoji or image, not %q", style)
+	}
+	if err := s.store.SetChannelSetting(ctx, inv.Channel, "board", style); err != nil {
+		return s.storeRefusal(inv, err)
+	}
+	if g, err := s.store.Load(ctx, inv.Channel); err == nil && g.Status == store.Active && g.Flow.Style != style {
+		g.Flow.Style = style
+		if err := s.store.Save(ctx, g); err != nil && !errors.Is(err, store.ErrConflict) {
+			return s.storeRefusal(inv, err)
+		}
+	}
+	return Reply{Message: Message{Text: fmt.Sprintf("%s set this channel's boards to %s.", inv.User.Name, style)}}
 }

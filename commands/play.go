@@ -150,6 +150,11 @@ func (s *Service) start(ctx context.Context, inv Invocation, req newGameRequest)
 	if err != nil {
 		return refuse("%v", err)
 	}
+	style, err := s.store.ChannelSetting(ctx, inv.Channel, "board")
+	if err != nil {
+		return s.storeRefusal(inv, err)
+	}
+	req.flow.Style = style
 	now := s.now()
 	g := &store.Game{
 		Channel: inv.Channel,

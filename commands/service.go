@@ -114,6 +114,7 @@ func (s *Service) handlers() map[string]handler {
 		"stats":       s.stats,
 		"leaderboard": s.leaderboard,
 		"referee":     s.referee,
+		"settings":    s.settings,
 	}
 }
 

@@ -83,6 +83,9 @@ func CommandSet(gameNames []string) []CommandSpec {
 			{Name: "user", Description: "whose (default: yours)", Type: OptUser},
 		}},
 		{Name: "leaderboard", Description: "the best rated players of a game in this server", Options: []OptionSpec{game(true)}},
+		{Name: "settings", Description: "this channel's settings", Options: []OptionSpec{
+			{Name: "board", Description: "how boards are drawn in this channel", Type: OptString, Choices: []Choice{{"text", "text"}, {"emoji", "emoji"}, {"image", "image"}}},
+		}},
 		{Name: "referee", Description: "referee tools", Subcommands: []CommandSpec{
 			{Name: "start", Description: "start a match between two students", Options: []OptionSpec{
 				game(true),

@@ -107,6 +107,9 @@ type Flow struct {
 	UndoOffer int `json:"undo_offer,omitempty"`
 	// Reminders counts the reminders sent in this turn.
 	Reminders int `json:"reminders,omitempty"`
+	// Style is how the game's board is drawn in messages (text, emoji or
+	// image), from the channel's setting when the game began.
+	Style string `json:"style,omitempty"`
 }
 
 // Wake returns when the clock should next look at the game: the earlier of

@@ -517,3 +517,32 @@ func TestRunning(t *testing.T) {
 		}
 	})
 }
+
+// TestChannelSettings: a channel's settings are kept apart from its games.
+func TestChannelSettings(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, e *env) {
+		ctx := ctxT(t)
+		s := e.open()
+		if v, err := s.ChannelSetting(ctx, "5", "board"); err != nil || v != "" {
+			t.Fatalf("unset setting: %q, %v", v, err)
+		}
+		if err := s.SetChannelSetting(ctx, "5", "board", "emoji"); err != nil {
+			t.Fatal(err)
+		}
+		if v, err := s.ChannelSetting(ctx, "5", "board"); err != nil || v != "emoji" {
+			t.Fatalf("setting: %q, %v", v, err)
+		}
+		if v, _ := s.ChannelSetting(ctx, "6", "board"); v != "" {
+			t.Fatalf("another channel sees %q", v)
+		}
+		if err := s.SetChannelSetting(ctx, "5", "board", ""); err != nil {
+			t.Fatal(err)
+		}
+		if v, err := s.ChannelSetting(ctx, "5", "board"); err != nil || v != "" {
+			t.Fatalf("removed setting: %q, %v", v, err)
+		}
+		if _, err := s.ChannelSetting(ctx, "", "board"); !errors.Is(err, store.ErrInvalid) {
+			t.Fatalf("empty channel: %v", err)
+		}
+	})
+}
