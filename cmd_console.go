@@ -76,6 +76,10 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		con.printf("Arbiter console: you are %s. Try /play game:sixes level:2, then /move a1 c1.\n/help lists the commands, /as NAME switches player, /quit leaves.\n", *name)
 	}
 	specs := commands.CommandSet(reg.Names())
+	if _, err := st.Load(ctx, con.channel); interactive && err == nil {
+		con.printf("Your game goes on where you left it:\n")
+		con.run(ctx, svc, specs, "/board")
+	}
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 64*1024), 64*1024)
 	for {
@@ -98,9 +102,7 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		if con.quit || ctx.Err() != nil {
 			break
 		}
-		if !interactive {
-			con.waitForBot(ctx, svc, st)
-		}
+		con.waitForBot(ctx, svc, st)
 	}
 	return 0
 }
@@ -234,9 +236,9 @@ func (c *console) printf(format string, args ...any) {
 	fmt.Fprintf(c.out, format, args...)
 }
 
-// waitForBot waits, when input is piped, until no bot is to move in the
-// console's channel and no bot turn is being posted, so a script reads
-// like a game.
+// waitForBot waits until no bot is to move in the console's channel and
+// no bot turn is being posted, so that the bot's move comes before the
+// next prompt and a piped script reads like a game.
 func (c *console) waitForBot(ctx context.Context, svc *commands.Service, st *store.Store) {
 	deadline := time.Now().Add(2 * time.Minute)
 	for ctx.Err() == nil && time.Now().Before(deadline) {
