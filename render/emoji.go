@@ -15,16 +15,7 @@ import (
 // piece it removed shows 💥. The whole message stays within DiscordLimit.
 //
 // A game render has no drawing for yields a one-line message saying so.
-func Emoji(g rules.Game, opt Options) string {
-	s, err := sceneOf(g, opt)
-	if err != nil {
-		return err.Error() + "\n"
-	}
-	var b strings.Builder
-	b.Grow(2048)
-	writeEmoji(&b, s, opt)
-	return b.String()
-}
+func Emoji(g rules.Game, opt Options) string { return drawText(g, opt, 2048, writeEmoji) }
 
 // Emoji for labels.
 const (
@@ -64,13 +55,7 @@ func labelEmoji(label string, width int) []string {
 }
 
 func writeEmoji(b *strings.Builder, s *scene, opt Options) {
-	rowWidth, colHeight := 0, 0
-	for _, l := range s.rowLabels {
-		rowWidth = max(rowWidth, len(l))
-	}
-	for _, l := range s.colLabels {
-		colHeight = max(colHeight, len(l))
-	}
+	rowWidth, colHeight := longest(s.rowLabels), longest(s.colLabels)
 	for r := 0; r < s.rows; r++ {
 		for _, e := range labelEmoji(s.rowLabels[r], rowWidth) {
 			b.WriteString(e)
@@ -104,7 +89,7 @@ func writeEmoji(b *strings.Builder, s *scene, opt Options) {
 		for _, k := range side.pieces {
 			b.WriteString(s.pieces[k].emoji)
 		}
-		b.WriteString(" " + playerTitle(side.title, opt.Players[p]) + ": " + side.figures + "\n")
+		b.WriteString(" " + sideLine(s, p, opt.Players) + "\n")
 	}
 	if s.emojiKey != "" {
 		b.WriteString(s.emojiKey + "\n")

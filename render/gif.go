@@ -61,31 +61,27 @@ func GIF(g rules.Game, opt Options) ([]byte, error) {
 	if delay <= 0 {
 		delay = DefaultFrameDelay
 	}
-	anim := &gif.GIF{}
+	// One palette for the whole replay, learned from the last and first
+	// frames (every mark is in the last, every piece in the first).
+	last := painters[len(painters)-1]
+	last.alloc(width, height, nil)
+	last.paint()
+	canvas := last.img
+	q := newQuantiser(last.colours(), 255)
+	q.learn(canvas)
 	var (
-		q      *quantiser
-		clear  uint8 // the transparent index: the frame below shows through
-		canvas *image.RGBA
-		prev   *image.Paletted
-		spare  *image.Paletted // the frame before prev, to draw the next in
+		clear uint8 // the transparent index: the frame below shows through
+		prev  *image.Paletted
+		spare *image.Paletted // the frame before prev, to draw the next in
 	)
+	anim := &gif.GIF{}
 	for i, p := range painters {
 		p.alloc(width, height, canvas)
-		canvas = p.img
-		if q == nil {
-			// One palette for the whole replay, learned from the first and
-			// last frames (every piece is in the first, every mark in the
-			// last).
-			last := painters[len(painters)-1]
-			last.alloc(width, height, canvas)
-			last.paint()
-			q = newQuantiser(p.colours(), 255)
-			q.learn(canvas)
-			p.paint()
+		p.paint()
+		if i == 0 {
 			q.learn(canvas)
 			clear = q.addTransparent()
 		}
-		p.paint()
 		frame := q.paletted(canvas, spare)
 		var sub *image.Paletted
 		if prev == nil {

@@ -3,6 +3,7 @@ package render
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"arbiter/rules"
@@ -59,7 +60,7 @@ func playOut(g rules.Game, seed uint64) []rules.Move {
 		}
 		moves := slices.Clone(list.Slice())
 		slices.SortFunc(moves, func(a, b rules.Move) int {
-			return compareStrings(g.FormatMove(a), g.FormatMove(b))
+			return strings.Compare(g.FormatMove(a), g.FormatMove(b))
 		})
 		var tactical []rules.Move
 		for _, m := range moves {
@@ -75,16 +76,6 @@ func playOut(g rules.Game, seed uint64) []rules.Move {
 		played = append(played, m)
 	}
 	return played
-}
-
-func compareStrings(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // stages returns tg at its start, in the middle of a played-out game and at

@@ -2,9 +2,7 @@ package render
 
 import (
 	"fmt"
-	"image/color"
 	"strconv"
-	"strings"
 
 	"arbiter/rules"
 	"arbiter/rules/hique"
@@ -69,7 +67,6 @@ func hiqueScene(g *hique.Game) *scene {
 	for _, p := range []rules.Player{rules.P1, rules.P2} {
 		s.status.sides[p] = sideStatus{
 			pieces:  []uint8{runner[p], guard[p]},
-			title:   g.PlayerName(p),
 			figures: fmt.Sprintf("%s, timing %d", plural(g.Runners(p), "runner"), timing[p]),
 		}
 	}
@@ -111,19 +108,5 @@ func hiqueLastMove(s *scene, g, prev *hique.Game) {
 			remove(owner, x2, y2)
 		}
 	}
-	last := g.PlayerName(mover) + " " + prev.FormatMove(m)
-	for _, p := range []rules.Player{rules.P1, rules.P2} {
-		if len(removed[p]) == 0 {
-			continue
-		}
-		noun := "runner"
-		if len(removed[p]) > 1 {
-			noun = "runners"
-		}
-		last += fmt.Sprintf(", removing %s's %s at %s", g.PlayerName(p), noun, strings.Join(removed[p], ", "))
-	}
-	s.status.last = last
+	s.status.last = g.PlayerName(mover) + " " + prev.FormatMove(m) + removals(g, "runner", removed, rules.P1, rules.P2)
 }
-
-// rgb returns an opaque colour.
-func rgb(r, g, b uint8) color.RGBA { return color.RGBA{r, g, b, 0xFF} }

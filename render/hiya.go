@@ -78,7 +78,6 @@ func hiyaScene(g *hiya.Game) *scene {
 		side := g.SideOf(p)
 		s.status.sides[p] = sideStatus{
 			pieces:  []uint8{piece[side&1][0]},
-			title:   g.PlayerName(p),
 			figures: plural(g.Pieces(side), "piece"),
 		}
 	}

@@ -58,6 +58,9 @@ const (
 // hex returns the opaque colour 0xRRGGBB.
 func hex(c uint32) color.RGBA { return rgb(uint8(c>>16), uint8(c>>8), uint8(c)) }
 
+// rgb returns an opaque colour.
+func rgb(r, g, b uint8) color.RGBA { return color.RGBA{r, g, b, 0xFF} }
+
 // Image geometry, in pixels.
 const (
 	labelMargin    = 26   // room for the coordinates on each side of the board
@@ -140,8 +143,7 @@ func newPainter(s *scene, opt Options, f *faces) *painter {
 		p.boardW, p.boardH = s.cols*p.sq, s.rows*p.sq
 	}
 	for i, side := range s.status.sides {
-		p.caption = append(p.caption, captionRow{pieces: side.pieces,
-			text: playerTitle(side.title, opt.Players[i]) + ": " + side.figures})
+		p.caption = append(p.caption, captionRow{pieces: side.pieces, text: sideLine(s, i, opt.Players)})
 	}
 	if last := lastLine(s); last != "" {
 		p.caption = append(p.caption, captionRow{text: last})

@@ -62,8 +62,8 @@ func (r *GameRecord) String() string {
 
 // Record writes g as a game record, with opt.Players as the players and
 // opt.Result (or g's own Outcome) as the result, followed by tags. Keys and
-// values are kept to one line; a tag whose key the header already uses is
-// left out.
+// values are kept to one line; a tag whose key the header or an earlier tag
+// already uses is left out, so that ParseRecord reads the record back.
 func Record(g rules.Game, opt Options, tags ...Tag) string {
 	var b strings.Builder
 	out := outcome(g, opt)
@@ -86,10 +86,14 @@ func Record(g rules.Game, opt Options, tags ...Tag) string {
 		line("Score", fmt.Sprintf("%d to %d", out.Scores[0], out.Scores[1]))
 	}
 	line("Plies", strconv.Itoa(g.Ply()))
+	written := map[string]bool{} // tag keys in lower case, as ParseRecord finds twice-given keys
 	for _, t := range tags {
-		if k := oneLine(t.Key); tagKeyOK(k) && !reservedKey(g, k) {
-			line(k, t.Value)
+		k := oneLine(t.Key)
+		if !tagKeyOK(k) || reservedKey(g, k) || written[strings.ToLower(k)] {
+			continue
 		}
+		written[strings.ToLower(k)] = true
+		line(k, t.Value)
 	}
 	b.WriteByte('\n')
 	writeMoves(&b, g)
@@ -104,13 +108,16 @@ func resultWords(g rules.Game, r rules.Result) string {
 	return r.String()
 }
 
-// reservedKey reports whether k is a header key the record itself writes.
+// reservedKey reports whether k is a header key the record itself writes,
+// compared as ParseRecord compares them (strings.EqualFold).
 func reservedKey(g rules.Game, k string) bool {
-	switch strings.ToLower(k) {
-	case "game", "options", "result", "reason", "score", "plies":
-		return true
+	for _, r := range []string{"Game", "Options", "Result", "Reason", "Score", "Plies",
+		g.PlayerName(rules.P1), g.PlayerName(rules.P2)} {
+		if strings.EqualFold(k, r) {
+			return true
+		}
 	}
-	return strings.EqualFold(k, g.PlayerName(rules.P1)) || strings.EqualFold(k, g.PlayerName(rules.P2))
+	return false
 }
 
 // tagKeyOK reports whether k can be a tag's key: a header line with it must

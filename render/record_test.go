@@ -46,6 +46,27 @@ func TestRecordRoundTrip(t *testing.T) {
 	}
 }
 
+// TestRecordTagKeys leaves out the tags a record cannot hold, so that what
+// Record writes always reads back: a key the header uses (in any case, "ſ"
+// folding to "s" as ParseRecord folds it), a key given twice, a key that
+// would read as a comment or a turn.
+func TestRecordTagKeys(t *testing.T) {
+	reg := registry()
+	g := newTestGame(t, reg, testGames()[3])
+	text := Record(g, Options{}, Tag{"Event", "a"}, Tag{"event", "b"}, Tag{"ſcore", "lots"},
+		Tag{"RESULT", "p1"}, Tag{"x", "alice"}, Tag{"# note", "c"}, Tag{"1. a1 c1", "d"}, Tag{"Round", "2"})
+	rec, err := ParseRecord(reg, text)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	if want := []Tag{{"Event", "a"}, {"Round", "2"}}; !slices.Equal(rec.Tags, want) {
+		t.Errorf("tags %v, want %v\n%s", rec.Tags, want, text)
+	}
+	if rec.Outcome != g.Outcome() || rec.Players != [2]string{} {
+		t.Errorf("outcome %+v players %q\n%s", rec.Outcome, rec.Players, text)
+	}
+}
+
 // TestRecordOutsideResult records games that ended outside the rules.
 func TestRecordOutsideResult(t *testing.T) {
 	reg := registry()

@@ -3,6 +3,8 @@ package render
 import (
 	"fmt"
 	"image/color"
+	"slices"
+	"strings"
 
 	"arbiter/rules"
 	"arbiter/rules/hique"
@@ -14,8 +16,9 @@ import (
 // A scene is a position reduced to what every style draws: a grid of cells
 // in display order (top row first, left column first), the labels on its
 // edges, and the status lines under it. The game adapters (hique.go,
-// upthrust.go, hiya.go, sixes.go) build scenes in the standard view; turn
-// turns them half around for the other side's view.
+// upthrust.go, hiya.go, sixes.go) build scenes in the standard view; sceneOf
+// adds what every game has (the players' names, whose turn, the result) and
+// turn turns them half around for the other side's view.
 type scene struct {
 	title  string // the game as people write it: "HiQUE"
 	layout layout
@@ -141,17 +144,15 @@ func (s *scene) at(c, r int) *cell { return &s.cells[r*s.cols+c] }
 // turn turns the scene half around: the last row becomes the first and the
 // last column the first.
 func (s *scene) turn() {
-	for i, j := 0, len(s.cells)-1; i < j; i, j = i+1, j-1 {
-		s.cells[i], s.cells[j] = s.cells[j], s.cells[i]
-	}
-	reverse(s.colLabels)
+	slices.Reverse(s.cells)
+	slices.Reverse(s.colLabels)
 	for i := range s.pieces {
 		if p := &s.pieces[i]; p.turnedText != "" {
 			p.text, p.turnedText = p.turnedText, p.text
 		}
 	}
-	reverse(s.rowLabels)
-	reverse(s.rowNotes)
+	slices.Reverse(s.rowLabels)
+	slices.Reverse(s.rowNotes)
 	// A rule under display row i lies above row i+1; turned, it lies under
 	// row rows-2-i.
 	below := make([]bool, s.rows)
@@ -161,12 +162,6 @@ func (s *scene) turn() {
 		}
 	}
 	s.ruleBelow = below
-}
-
-func reverse[T any](xs []T) {
-	for i, j := 0, len(xs)-1; i < j; i, j = i+1, j-1 {
-		xs[i], xs[j] = xs[j], xs[i]
-	}
 }
 
 // newScene returns an empty scene of cols x rows cells.
@@ -216,6 +211,9 @@ func sceneOf(g rules.Game, opt Options) (*scene, error) {
 		}
 		return nil, fmt.Errorf("render: no drawing for game %q", g.Name())
 	}
+	for _, p := range []rules.Player{rules.P1, rules.P2} {
+		s.status.sides[p].title = g.PlayerName(p)
+	}
 	s.status.toMove = g.ToMove()
 	out := outcome(g, opt)
 	if out.Result != rules.Ongoing {
@@ -245,6 +243,13 @@ func playerTitle(title, name string) string {
 		return title
 	}
 	return title + " (" + name + ")"
+}
+
+// sideLine is player p's line of status after the legend: "Black (alice):
+// 5 runners, timing 5".
+func sideLine(s *scene, p int, names [2]string) string {
+	side := s.status.sides[p]
+	return playerTitle(side.title, names[p]) + ": " + side.figures
 }
 
 // resultLine says how a game ended: "Black (alice) wins: runner reached the
@@ -280,6 +285,33 @@ func lastLine(s *scene) string {
 		return ""
 	}
 	return "Last: " + s.status.last
+}
+
+// removals says which pieces a move removed, owner by owner in the order
+// given: ", removing White's runners at 5 7, 7 7". at holds the squares of
+// each player's pieces removed, in the game's notation.
+func removals(g rules.Game, noun string, at [2][]string, order ...rules.Player) string {
+	var b strings.Builder
+	for _, p := range order {
+		if len(at[p]) == 0 {
+			continue
+		}
+		n := noun
+		if len(at[p]) > 1 {
+			n += "s"
+		}
+		fmt.Fprintf(&b, ", removing %s's %s at %s", g.PlayerName(p), n, strings.Join(at[p], ", "))
+	}
+	return b.String()
+}
+
+// longest returns the length of the longest label.
+func longest(labels []string) int {
+	n := 0
+	for _, l := range labels {
+		n = max(n, len(l))
+	}
+	return n
 }
 
 // plural writes n with its noun: "1 runner", "2 runners".

@@ -3,7 +3,6 @@ package render
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"arbiter/rules"
 	"arbiter/rules/sixes"
@@ -44,7 +43,6 @@ func sixesScene(g *sixes.Game) *scene {
 	for _, p := range []rules.Player{rules.P1, rules.P2} {
 		s.status.sides[p] = sideStatus{
 			pieces:  []uint8{piece[p]},
-			title:   g.PlayerName(p),
 			figures: plural(g.Pieces(p), "piece"),
 		}
 	}
@@ -85,16 +83,5 @@ func sixesLastMove(s *scene, g, prev *sixes.Game) {
 			}
 		}
 	}
-	last := g.PlayerName(mover) + " " + prev.FormatMove(m)
-	for _, p := range []rules.Player{mover.Other(), mover} {
-		if len(removed[p]) == 0 {
-			continue
-		}
-		noun := "piece"
-		if len(removed[p]) > 1 {
-			noun = "pieces"
-		}
-		last += fmt.Sprintf(", removing %s's %s at %s", g.PlayerName(p), noun, strings.Join(removed[p], ", "))
-	}
-	s.status.last = last
+	s.status.last = g.PlayerName(mover) + " " + prev.FormatMove(m) + removals(g, "piece", removed, mover.Other(), mover)
 }

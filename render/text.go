@@ -17,14 +17,18 @@ import (
 // coloured with ANSI escapes.
 //
 // A game render has no drawing for yields a one-line message saying so.
-func Text(g rules.Game, opt Options) string {
+func Text(g rules.Game, opt Options) string { return drawText(g, opt, 1024, writeText) }
+
+// drawText reduces g to a scene and writes it with write into a builder of
+// size bytes; a game render has no drawing for gives the error's message.
+func drawText(g rules.Game, opt Options, size int, write func(*strings.Builder, *scene, Options)) string {
 	s, err := sceneOf(g, opt)
 	if err != nil {
 		return err.Error() + "\n"
 	}
 	var b strings.Builder
-	b.Grow(1024)
-	writeText(&b, s, opt)
+	b.Grow(size)
+	write(&b, s, opt)
 	return b.String()
 }
 
@@ -74,10 +78,7 @@ func (w *textWriter) end() {
 
 func writeText(b *strings.Builder, s *scene, opt Options) {
 	w := &textWriter{b: b, colour: opt.Colour}
-	labelWidth := 0
-	for _, l := range s.rowLabels {
-		labelWidth = max(labelWidth, len(l))
-	}
+	labelWidth := longest(s.rowLabels)
 	margin := strings.Repeat(" ", labelWidth+1)
 	width := s.textWidth
 
@@ -117,7 +118,7 @@ func writeText(b *strings.Builder, s *scene, opt Options) {
 			}
 			w.put(strings.TrimSpace(s.pieces[k].text), s.pieces[k].ansi)
 		}
-		w.put("  "+playerTitle(side.title, opt.Players[p])+": "+side.figures, "")
+		w.put("  "+sideLine(s, p, opt.Players), "")
 		w.end()
 	}
 	if last := lastLine(s); last != "" {
@@ -132,16 +133,13 @@ func writeText(b *strings.Builder, s *scene, opt Options) {
 // the last move's marks.
 func writeCell(w *textWriter, s *scene, c *cell) {
 	glyphWidth := s.textWidth - 2
-	fill := " "
+	fill := " " // around the glyph and before a short one
 	if c.kind == point || c.kind == hedge {
 		fill = "-"
 	}
 	glyph, sgr := s.palette.emptyText[c.kind], ansiLine
 	if c.piece != 0 {
 		glyph, sgr = s.pieces[c.piece].text, s.pieces[c.piece].ansi
-	}
-	if c.kind == hedge {
-		glyph = strings.Repeat("-", glyphWidth)
 	}
 	if pad := glyphWidth - len(glyph); pad > 0 {
 		glyph = strings.Repeat(fill, pad) + glyph

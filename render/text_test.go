@@ -321,3 +321,64 @@ func TestDiscordLength(t *testing.T) {
 		}
 	}
 }
+
+// TestRemovalsShown plays HiQUE and Sixes games and checks, after every
+// move, that each piece the move removed is marked *.* on the board and
+// named in the last-move line, with the noun in the plural for more than
+// one.
+func TestRemovalsShown(t *testing.T) {
+	reg := registry()
+	count := func(g rules.Game) [2]int {
+		switch g := g.(type) {
+		case *hique.Game:
+			return [2]int{g.Runners(rules.P1), g.Runners(rules.P2)}
+		case *sixes.Game:
+			return [2]int{g.Pieces(rules.P1), g.Pieces(rules.P2)}
+		}
+		return [2]int{}
+	}
+	seen := 0
+	for _, tg := range []testGame{testGames()[0], testGames()[3]} {
+		for seed := uint64(1); seed <= 3; seed++ {
+			g := newTestGame(t, reg, tg)
+			for _, m := range playOut(g.Clone(), seed) {
+				before := count(g)
+				g.Play(m)
+				after := count(g)
+				text := Text(g, Options{})
+				board, status, _ := strings.Cut(text, "\n"+strings.SplitN(text, "\n", 2)[0]+"\n")
+				for p := range 2 {
+					gone := before[p] - after[p]
+					if gone == 0 {
+						continue
+					}
+					seen++
+					noun := map[string]string{"hique": "runner", "sixes": "piece"}[tg.name]
+					if gone > 1 {
+						noun += "s"
+					}
+					want := "removing " + g.PlayerName(rules.Player(p)) + "'s " + noun + " at "
+					if !strings.Contains(status, want) {
+						t.Fatalf("%s: %d of %s's pieces removed, no %q in\n%s", tg.name, gone, g.PlayerName(rules.Player(p)), want, text)
+					}
+				}
+				if gone := before[0] + before[1] - after[0] - after[1]; strings.Count(board, "*") != 2*gone {
+					t.Fatalf("%s: %d pieces removed, %d marks in\n%s", tg.name, gone, strings.Count(board, "*")/2, text)
+				}
+			}
+		}
+	}
+	if seen < 10 {
+		t.Fatalf("only %d removals in the games played", seen)
+	}
+	t.Logf("%d removals checked", seen)
+}
+
+// TestRemovalsWording writes several removals at once.
+func TestRemovalsWording(t *testing.T) {
+	g := newTestGame(t, registry(), testGames()[0])
+	got := removals(g, "runner", [2][]string{{"3 1"}, {"5 7", "7 7"}}, rules.P1, rules.P2)
+	if want := ", removing Black's runner at 3 1, removing White's runners at 5 7, 7 7"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"image/color"
 	"strconv"
 
 	"arbiter/rules"
@@ -30,25 +31,24 @@ func upthrustScene(g *upthrust.Game) *scene {
 		frame:      rgb(0x7A, 0x7A, 0x72),
 		zone:       rgb(0xF3, 0xDF, 0xA2),
 	}
+	white := rgb(0xFF, 0xFF, 0xFF)
 	colours := []struct {
-		c     upthrust.Colour
-		ansi  string
-		emoji string
-		fill  [3]uint8
-		ink   [3]uint8
+		c         upthrust.Colour
+		ansi      string
+		emoji     string
+		fill, ink color.RGBA
 	}{
-		{upthrust.Green, "1;32", "🟢", [3]uint8{0x2E, 0x9E, 0x4F}, [3]uint8{0xFF, 0xFF, 0xFF}},
-		{upthrust.Red, "1;31", "🔴", [3]uint8{0xD6, 0x3A, 0x31}, [3]uint8{0xFF, 0xFF, 0xFF}},
-		{upthrust.Blue, "1;34", "🔵", [3]uint8{0x2F, 0x6F, 0xD0}, [3]uint8{0xFF, 0xFF, 0xFF}},
-		{upthrust.Yellow, "1;33", "🟡", [3]uint8{0xF2, 0xC2, 0x1B}, [3]uint8{0x30, 0x28, 0x00}},
+		{upthrust.Green, "1;32", "🟢", rgb(0x2E, 0x9E, 0x4F), white},
+		{upthrust.Red, "1;31", "🔴", rgb(0xD6, 0x3A, 0x31), white},
+		{upthrust.Blue, "1;34", "🔵", rgb(0x2F, 0x6F, 0xD0), white},
+		{upthrust.Yellow, "1;33", "🟡", rgb(0xF2, 0xC2, 0x1B), rgb(0x30, 0x28, 0x00)},
 	}
 	var piece [4]uint8
 	for _, c := range colours {
 		letter := string(c.c.Letter())
 		piece[c.c] = s.addPiece(pieceStyle{
 			text: letter, ansi: c.ansi, emoji: c.emoji,
-			shape: disc, fill: rgb(c.fill[0], c.fill[1], c.fill[2]), stroke: rgb(0x30, 0x30, 0x30),
-			ink: rgb(c.ink[0], c.ink[1], c.ink[2]), letter: letter, size: 0.74,
+			shape: disc, fill: c.fill, stroke: rgb(0x30, 0x30, 0x30), ink: c.ink, letter: letter, size: 0.74,
 		})
 	}
 	below := 0 // pieces below the scoring zone
@@ -79,7 +79,6 @@ func upthrustScene(g *upthrust.Game) *scene {
 		cs := g.Colours(p)
 		s.status.sides[p] = sideStatus{
 			pieces:  []uint8{piece[cs[0]], piece[cs[1]]},
-			title:   g.PlayerName(p),
 			figures: plural(scores[p], "point"),
 		}
 	}
