@@ -128,3 +128,38 @@ func TestMoveList(t *testing.T) {
 		t.Fatal("Reset left moves")
 	}
 }
+
+func TestByScore(t *testing.T) {
+	for _, tt := range []struct {
+		p1, p2 int
+		want   Result
+	}{{14, 11, P1Wins}, {5, 6, P2Wins}, {5, 5, Draw}, {0, 0, Draw}} {
+		if got := ByScore(tt.p1, tt.p2); got != tt.want {
+			t.Errorf("ByScore(%d, %d) = %v, want %v", tt.p1, tt.p2, got, tt.want)
+		}
+	}
+}
+
+func TestMix64(t *testing.T) {
+	// The first output of SplitMix64 seeded with 0: the finaliser of the
+	// golden-ratio increment.
+	if got := Mix64(0x9E3779B97F4A7C15); got != 0xE220A8397B1DCDAF {
+		t.Errorf("Mix64 = %#x, want SplitMix64's 0xe220a8397b1dcdaf", got)
+	}
+}
+
+// stubGame is a Game for NewFunc; it is never played.
+type stubGame struct{ Game }
+
+func TestNewFunc(t *testing.T) {
+	failing := NewFunc(func(Options) (*stubGame, error) { return nil, errTest })
+	if g, err := failing(nil); g != nil || err != errTest {
+		t.Errorf("on an error NewFunc gives %#v, %v; want a nil Game and the error", g, err)
+	}
+	ok := NewFunc(func(Options) (*stubGame, error) { return &stubGame{}, nil })
+	if g, err := ok(nil); err != nil {
+		t.Errorf("NewFunc: %v", err)
+	} else if _, isStub := g.(*stubGame); !isStub {
+		t.Errorf("NewFunc gives %T, want the constructor's game", g)
+	}
+}

@@ -41,6 +41,19 @@ func (r Result) Winner() (Player, bool) {
 	return P1, false
 }
 
+// ByScore decides a game by two totals, player 1's first: the higher total
+// wins and equal totals are a draw (HiQUE's timing option, Upthrust's row
+// points, Sixes' turn-limit counts).
+func ByScore(p1, p2 int) Result {
+	switch {
+	case p1 > p2:
+		return P1Wins
+	case p2 > p1:
+		return P2Wins
+	}
+	return Draw
+}
+
 // Outcome is a result with its reason in words and, where the game has
 // them, the players' scores (player 1 first).
 type Outcome struct {

@@ -22,6 +22,19 @@ type Definition struct {
 	New func(opts Options) (Game, error)
 }
 
+// NewFunc adapts a game's constructor, which returns its concrete type, to
+// Definition.New: on an error it returns a nil Game, never a Game holding a
+// nil pointer.
+func NewFunc[G Game](newGame func(Options) (G, error)) func(Options) (Game, error) {
+	return func(opts Options) (Game, error) {
+		g, err := newGame(opts)
+		if err != nil {
+			return nil, err
+		}
+		return g, nil
+	}
+}
+
 // Registry finds games by name. Build one with NewRegistry; rules/games
 // has the registry of all four games.
 type Registry struct {

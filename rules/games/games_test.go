@@ -121,7 +121,9 @@ type fakeName struct{ rules.Game }
 func (fakeName) Name() string { return "chess" }
 
 // FuzzDecode feeds the decoder anything: it must never panic, and what it
-// accepts must encode back to the same bytes.
+// accepts must decode again from its own encoding to the same position
+// (not always the same bytes: a record may spell its options or varints
+// unnormalised).
 func FuzzDecode(f *testing.F) {
 	reg := games.Registry()
 	rng := rand.New(rand.NewPCG(5, 6))

@@ -55,13 +55,7 @@ func Definition() rules.Definition {
 		Options:  optionSpecs(),
 		MoveTime: MoveTime,
 		Summary:  "Runners (5 a side) stand on the 7x7 light squares (odd x and y), guards (4 a side) on the 6x6 dark points between them (even x and y); a point is \"x y\", x the column 1..13, y the row 1..13 from the top. Black starts at the top and moves first. A runner steps one square (2 units) forward, left or right; a guard slides any distance along the dark points, never past another guard. After every move, any runner touched by two enemy guards is removed. A runner on the far row wins; so does taking all enemy runners. A third repetition, the turn limit or no legal move ends the game by the timing option: 1 point per runner plus 1 per row advanced. Moves: \"4 2 4 10\".",
-		New: func(opts rules.Options) (rules.Game, error) {
-			g, err := New(opts)
-			if err != nil {
-				return nil, err
-			}
-			return g, nil
-		},
+		New:      rules.NewFunc(New),
 	}
 }
 
@@ -270,13 +264,7 @@ func (g *Game) settle() {
 // timingResult decides a game by the timing option.
 func timingResult(p *position) rules.Result {
 	s := timingScores(p)
-	switch {
-	case s[0] > s[1]:
-		return rules.P1Wins
-	case s[1] > s[0]:
-		return rules.P2Wins
-	}
-	return rules.Draw
+	return rules.ByScore(s[0], s[1])
 }
 
 // Outcome returns the result with its reason in words; a game decided by
@@ -311,21 +299,14 @@ func (g *Game) Outcome() rules.Outcome {
 // table.
 func (g *Game) Hash() uint64 {
 	p := &g.pos
-	h := mix(p.runners[0]^0x9e3779b97f4a7c15) ^
-		mix(p.runners[1]^0xc2b2ae3d27d4eb4f) ^
-		mix(p.guards[0]^0x165667b19e3779f9) ^
-		mix(p.guards[1]^0xd6e8feb86659fd93)
+	h := rules.Mix64(p.runners[0]^0x9e3779b97f4a7c15) ^
+		rules.Mix64(p.runners[1]^0xc2b2ae3d27d4eb4f) ^
+		rules.Mix64(p.guards[0]^0x165667b19e3779f9) ^
+		rules.Mix64(p.guards[1]^0xd6e8feb86659fd93)
 	if p.side == rules.P2 {
-		h = mix(h ^ 0x27d4eb2f165667c5)
+		h = rules.Mix64(h ^ 0x27d4eb2f165667c5)
 	}
 	return h
-}
-
-// mix is the splitmix64 finalizer.
-func mix(z uint64) uint64 {
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
 }
 
 // Clone returns an independent copy of the game.

@@ -1,6 +1,10 @@
 package hiya
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"arbiter/rules"
+)
 
 // The board: 7 columns, 8 rows, kept on an 8x8 grid whose eighth column is
 // padding that never holds a piece.
@@ -134,12 +138,9 @@ func newZobristKeys() *zobristKeys {
 // sideKey is hashed in when North is to move.
 const sideKey uint64 = 0x6A09E667F3BCC909
 
-func mix64(x uint64) uint64 {
-	z := (x + 1) * 0x9E3779B97F4A7C15
-	z = (z ^ z>>30) * 0xBF58476D1CE4E5B9
-	z = (z ^ z>>27) * 0x94D049BB133111EB
-	return z ^ z>>31
-}
+// mix64 spreads a distinct number over 64 bits: an odd multiplier, then the
+// SplitMix64 finaliser, both bijections.
+func mix64(x uint64) uint64 { return rules.Mix64((x + 1) * 0x9E3779B97F4A7C15) }
 
 // computeHash returns the hash of p from scratch.
 func (p *position) computeHash(z *zobristKeys) uint64 {

@@ -100,13 +100,7 @@ func Definition() rules.Definition {
 		Options:  optionSpecs(),
 		MoveTime: 5 * time.Second,
 		Summary:  "A 7x8 board, columns A..G and rows 1..8; South moves up, North down. Ninjas slide diagonally forward, Samurai straight forward; mini-Ninjas and mini-Samurai step one square. A move attacks when it lands right in front of an enemy piece: that piece is hurt (a Ninja or Samurai becomes a mini, a mini is removed, a King is removed and its side loses). Backward (Ninja) and sideways (Samurai) moves are allowed only when they attack. Kings never move. A player with no legal move loses. Moves: \"E2B5\" (with \"Hi-YA!\" after an attack).",
-		New: func(opts rules.Options) (rules.Game, error) {
-			g, err := New(opts)
-			if err != nil {
-				return nil, err
-			}
-			return g, nil
-		},
+		New:      rules.NewFunc(New),
 	}
 }
 
@@ -197,7 +191,7 @@ func (g *Game) Ply() int { return len(g.hist) }
 
 // History returns the moves played, oldest first. The slice is the game's
 // own; callers must not change it.
-func (g *Game) History() []rules.Move { return g.hist }
+func (g *Game) History() []rules.Move { return g.hist[:len(g.hist):len(g.hist)] }
 
 // PieceAt returns the piece on column col (1..7 = A..G) and row row (1..8),
 // and false when the square is empty or off the board.

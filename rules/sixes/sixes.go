@@ -58,13 +58,7 @@ func Definition() rules.Definition {
 		Options:  optionSpecs(),
 		MoveTime: moveTime,
 		Summary:  "A 6x6 board, rows a..f from the top, columns 1..6. X moves first. A piece steps one square orthogonally or jumps over one adjacent piece onto the empty square behind; you may not move the piece you just moved straight back. A piece whose four neighbours are all enemy pieces is removed (edge pieces are safe unless edges=on). You win by taking all enemy pieces or leaving the opponent without a move; at the turn limit the player with more pieces wins, then the one with more legal moves. Moves: \"c4 d4\".",
-		New: func(opts rules.Options) (rules.Game, error) {
-			g, err := New(opts)
-			if err != nil {
-				return nil, err
-			}
-			return g, nil
-		},
+		New:      rules.NewFunc(New),
 	}
 }
 
@@ -352,13 +346,7 @@ func (g *Game) status() (rules.Result, int) {
 	if x == o {
 		x, o = g.MoveCount(rules.P1), g.MoveCount(rules.P2)
 	}
-	switch {
-	case x > o:
-		return rules.P1Wins, endTurnLimit
-	case o > x:
-		return rules.P2Wins, endTurnLimit
-	}
-	return rules.Draw, endTurnLimit
+	return rules.ByScore(x, o), endTurnLimit
 }
 
 // Outcome returns the result with its reason in words ("O has no pieces

@@ -123,13 +123,7 @@ func Definition() rules.Definition {
 		Options:  optionSpecs(),
 		MoveTime: 15 * time.Second,
 		Summary:  "Four columns, eleven rows; rows 7..11 score 10, 20, 30, 40, 60. Each player owns two of the colours green, red, blue and yellow. A piece moves straight up as many rows as there are pieces in its row, onto an empty square on the board; the most advanced piece of a colour may not make a one-row move, and below row 7 it may not land in a row holding a piece of its colour. With no legal move you pass. The game ends when neither side can move or at most two pieces are left below the scoring rows; the higher score wins. Moves: \"G1\" (colour and column) or \"pass\".",
-		New: func(opts rules.Options) (rules.Game, error) {
-			g, err := New(opts)
-			if err != nil {
-				return nil, err
-			}
-			return g, nil
-		},
+		New:      rules.NewFunc(New),
 	}
 }
 
@@ -224,13 +218,9 @@ func seedColours(seed uint64) [2]Colour {
 	return colourPairs()[splitmix64(seed)%6]
 }
 
-// splitmix64 is the SplitMix64 finaliser: a strong, fixed 64-bit mixer.
-func splitmix64(x uint64) uint64 {
-	x += 0x9E3779B97F4A7C15
-	x = (x ^ x>>30) * 0xBF58476D1CE4E5B9
-	x = (x ^ x>>27) * 0x94D049BB133111EB
-	return x ^ x>>31
-}
+// splitmix64 is one SplitMix64 step: the golden-ratio increment, then the
+// finaliser. A strong, fixed 64-bit mixer.
+func splitmix64(x uint64) uint64 { return rules.Mix64(x + 0x9E3779B97F4A7C15) }
 
 // Game is a game of Upthrust in progress.
 type Game struct {
@@ -339,7 +329,7 @@ func (g *Game) PlayerName(p rules.Player) string {
 func (g *Game) Ply() int { return g.ply }
 
 // History returns the moves played, oldest first; the slice is the game's.
-func (g *Game) History() []rules.Move { return g.moves[:g.ply] }
+func (g *Game) History() []rules.Move { return g.moves[:g.ply:g.ply] }
 
 // Owner returns the player who moves colour c.
 func (g *Game) Owner(c Colour) rules.Player { return g.owner[c&3] }
@@ -509,13 +499,7 @@ func (g *Game) Status() rules.Result {
 // equal points draw.
 func (g *Game) final() rules.Result {
 	s := g.Scores()
-	switch {
-	case s[0] > s[1]:
-		return rules.P1Wins
-	case s[1] > s[0]:
-		return rules.P2Wins
-	}
-	return rules.Draw
+	return rules.ByScore(s[0], s[1])
 }
 
 // Outcome returns the result with its reason and the row points, player 1
