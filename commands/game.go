@@ -320,15 +320,8 @@ func scoreOutcome(g rules.Game, why string) (rules.Outcome, bool) {
 	default:
 		return rules.Outcome{}, false
 	}
-	out := rules.Outcome{Result: rules.Draw, Scores: sc, HasScores: true,
-		Reason: fmt.Sprintf("%s, decided by %s %d to %d", why, unit, sc[0], sc[1])}
-	switch {
-	case sc[0] > sc[1]:
-		out.Result = rules.P1Wins
-	case sc[1] > sc[0]:
-		out.Result = rules.P2Wins
-	}
-	return out, true
+	return rules.Outcome{Result: rules.ByScore(sc[0], sc[1]), Scores: sc, HasScores: true,
+		Reason: fmt.Sprintf("%s, decided by %s %d to %d", why, unit, sc[0], sc[1])}, true
 }
 
 // challenger is the person who made the challenge waiting in g; the seats
