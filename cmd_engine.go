@@ -11,7 +11,7 @@ import (
 	"arbiter/rules/games"
 )
 
-// runEngine is `arbiter engine [GAME] [--level L] [--hash MB]`: Arbiter's
+// runEngine is `arbiter engine [GAME] [--level L] [--hash MB] [--seed S]`: Arbiter's
 // engine as a program of the engine protocol, on standard input and output,
 // for one game.
 func runEngine(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -25,7 +25,7 @@ func runEngine(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 2
 	}
 	if len(rest) > 1 || *level < 1 || *level > 5 {
-		fmt.Fprintln(stderr, "usage: arbiter engine [GAME] [--level 1..5] [--hash MB]  (speaks docs/engine-protocol.md on stdin/stdout)")
+		fmt.Fprintln(stderr, "usage: arbiter engine [GAME] [--level 1..5] [--hash MB] [--seed S]  (speaks docs/engine-protocol.md on stdin/stdout)")
 		return 2
 	}
 	reg := games.Registry()

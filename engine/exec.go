@@ -61,6 +61,7 @@ func (p *ExecPlayer) String() string { return "exec:" + p.command }
 type session struct {
 	cmd     *exec.Cmd
 	stdin   io.WriteCloser
+	stdout  io.ReadCloser // closed by stop if the program's exit does not end it
 	lines   chan string   // the program's output lines; closed at its end
 	quit    chan struct{} // closed to stop the reader
 	done    chan struct{} // closed once the program has exited
@@ -83,10 +84,7 @@ func (p *ExecPlayer) Choose(ctx context.Context, g rules.Game, lim Limits) (rule
 	}
 	moveTime := lim.MoveTime
 	if moveTime <= 0 {
-		moveTime = 5 * time.Second
-		if def, err := p.reg.Lookup(g.Name()); err == nil && def.MoveTime > 0 {
-			moveTime = def.MoveTime
-		}
+		moveTime = classMoveTime(p.reg, g.Name())
 	}
 	if p.sess == nil {
 		if err := p.start(ctx, g, moveTime); err != nil {
@@ -96,15 +94,21 @@ func (p *ExecPlayer) Choose(ctx context.Context, g rules.Game, lim Limits) (rule
 	s := p.sess
 	var out strings.Builder
 	if moveTime != s.moveTime {
-		fmt.Fprintf(&out, "time %d\n", moveTime.Milliseconds())
+		fmt.Fprintf(&out, "time %d\n", protocolMS(moveTime))
 		s.moveTime = moveTime
 	}
-	hist := g.History()
-	for _, m := range hist[len(s.known):] {
-		// The program's view of the moves is the canonical text in the
-		// position each was played in: replay on a copy to write them.
-		fmt.Fprintf(&out, "played %s\n", formatAt(g, len(hist), len(s.known), m))
-		s.known = append(s.known, m)
+	if unseen := g.History()[len(s.known):]; len(unseen) > 0 {
+		// Each move is written in canonical text as of the position it
+		// was played in: replay them on a copy taken back to before them.
+		c := g.Clone()
+		for range unseen {
+			c.Undo()
+		}
+		for _, m := range unseen {
+			fmt.Fprintf(&out, "played %s\n", c.FormatMove(m))
+			c.Play(m)
+			s.known = append(s.known, m)
+		}
 	}
 	out.WriteString("go\n")
 	if err := s.send(out.String()); err != nil {
@@ -145,20 +149,9 @@ func (p *ExecPlayer) Choose(ctx context.Context, g rules.Game, lim Limits) (rule
 	}
 }
 
-// formatAt writes m, the move at index i of g's history (whose length is
-// n), in canonical text as of the position it was played in.
-func formatAt(g rules.Game, n, i int, m rules.Move) string {
-	if i == n-1 {
-		c := g.Clone()
-		c.Undo()
-		return c.FormatMove(m)
-	}
-	c := g.Clone()
-	for k := n; k > i; k-- {
-		c.Undo()
-	}
-	return c.FormatMove(m)
-}
+// protocolMS writes a move time as the protocol's whole milliseconds, at
+// least 1 (the protocol has no "time 0").
+func protocolMS(d time.Duration) int64 { return max(1, d.Milliseconds()) }
 
 // fail stops the program and returns err as Choose's answer.
 func (p *ExecPlayer) fail(err error) (rules.Move, Info, error) {
@@ -184,7 +177,7 @@ func (p *ExecPlayer) End(g rules.Game) {
 		if out.Result == rules.Ongoing {
 			word = "abandoned"
 		}
-		_ = s.send(fmt.Sprintf("result %s %s\nquit\n", word, oneLine(out.Reason)))
+		_ = s.send(strings.TrimSpace("result "+word+" "+oneLine(out.Reason)) + "\nquit\n")
 		_ = s.stdin.Close()
 		select {
 		case <-s.done:
@@ -216,7 +209,7 @@ func (p *ExecPlayer) start(ctx context.Context, g rules.Game, moveTime time.Dura
 		return &ForfeitError{Reason: fmt.Sprintf("could not start: %v", err)}
 	}
 	s := &session{
-		cmd: cmd, stdin: stdin, tail: tail,
+		cmd: cmd, stdin: stdin, stdout: stdout, tail: tail,
 		lines: make(chan string, 16), quit: make(chan struct{}), done: make(chan struct{}),
 		game: g.Name(), options: g.Options().String(), side: g.ToMove(), moveTime: moveTime,
 	}
@@ -224,7 +217,7 @@ func (p *ExecPlayer) start(ctx context.Context, g rules.Game, moveTime time.Dura
 	go s.read(stdout)
 
 	setup := fmt.Sprintf("game %s\noptions %s\nside %d\ntime %d\nisready\n",
-		g.Name(), s.options, int(s.side)+1, moveTime.Milliseconds())
+		g.Name(), s.options, int(s.side)+1, protocolMS(moveTime))
 	if err := s.send(setup); err != nil {
 		return err
 	}
@@ -325,7 +318,10 @@ func (s *session) follows(g rules.Game) bool {
 	return true
 }
 
-// stop ends the session's program, killing it and its children.
+// stop ends the session's program, killing it and its children. A
+// descendant that left the process group (setsid) survives the kill and may
+// hold the program's output open; after QuitTime the host stops reading it,
+// so that stop returns within about 2*QuitTime whatever the program did.
 func (p *ExecPlayer) stop() {
 	s := p.sess
 	if s == nil {
@@ -335,7 +331,14 @@ func (p *ExecPlayer) stop() {
 	close(s.quit)
 	_ = s.stdin.Close()
 	killProcessGroup(s.cmd)
-	<-s.done
+	timer := time.NewTimer(QuitTime)
+	defer timer.Stop()
+	select {
+	case <-s.done:
+	case <-timer.C:
+		_ = s.stdout.Close() // ends the reader; cmd.WaitDelay bounds the rest
+		<-s.done
+	}
 }
 
 // tailWriter keeps the last bytes written to it.

@@ -87,3 +87,12 @@ func ScoreString(score int) string {
 	}
 	return fmt.Sprintf("%s%d.%02d", sign, score/100, score%100)
 }
+
+// classMoveTime returns the class's per-move limit of the game name
+// (rules.Definition.MoveTime), or 5 s for a game that sets none.
+func classMoveTime(reg *rules.Registry, name string) time.Duration {
+	if def, err := reg.Lookup(name); err == nil && def.MoveTime > 0 {
+		return def.MoveTime
+	}
+	return 5 * time.Second
+}

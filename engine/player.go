@@ -173,10 +173,7 @@ func (a *Arbiter) End(rules.Game) {}
 // time and its depth cap.
 func (a *Arbiter) Limits(g rules.Game, lim Limits) Limits {
 	if lim.MoveTime == 0 && lim.Depth == 0 && lim.Nodes == 0 {
-		lim.MoveTime = 5 * time.Second
-		if def, err := a.reg.Lookup(g.Name()); err == nil && def.MoveTime > 0 {
-			lim.MoveTime = def.MoveTime
-		}
+		lim.MoveTime = classMoveTime(a.reg, g.Name())
 	}
 	set := a.level.settings()
 	if lim.MoveTime > 0 {
@@ -197,7 +194,7 @@ func (a *Arbiter) Choose(ctx context.Context, g rules.Game, lim Limits) (rules.M
 	margin := a.level.settings().margin
 	if margin == 0 {
 		info := a.eng.Search(ctx, g, lim)
-		return a.result(ctx, info)
+		return a.result(info)
 	}
 	info, scores := a.eng.search(ctx, g, lim, true)
 	if len(scores) > 1 {
@@ -217,11 +214,11 @@ func (a *Arbiter) Choose(ctx context.Context, g rules.Game, lim Limits) (rules.M
 		pick := near[a.rng.IntN(len(near))]
 		info.Move, info.Score, info.PV = pick.Move, pick.Score, []rules.Move{pick.Move}
 	}
-	return a.result(ctx, info)
+	return a.result(info)
 }
 
 // result turns a search's info into Choose's answer.
-func (a *Arbiter) result(ctx context.Context, info Info) (rules.Move, Info, error) {
+func (a *Arbiter) result(info Info) (rules.Move, Info, error) {
 	if info.Move == rules.NoMove {
 		return rules.NoMove, info, errNoMove
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -29,7 +30,9 @@ func TestMain(m *testing.M) {
 // 1), "slow" plays legal moves too late, and the others break on "go":
 // "crash" exits with status 3, "hang" sleeps, "garbage" prints nonsense,
 // "illegal" answers a move that is not legal, "quit" exits cleanly,
-// "flood" prints one enormous line.
+// "flood" prints one enormous line, and "escape" crashes like "crash" after
+// starting a child outside its process group that holds its output open
+// (the child's pid goes to the file ARBITER_TEST_PIDFILE names).
 func testProgram(mode string) int {
 	ctx := context.Background()
 	switch mode {
@@ -46,6 +49,18 @@ func testProgram(mode string) int {
 			return 1
 		}
 		return 0
+	}
+	if mode == "escape" {
+		// A child that leaves the process group keeps the program's output
+		// open after the program dies and after the host kills the group.
+		child := exec.Command("setsid", "sleep", "30")
+		child.Stdout, child.Stderr = os.Stdout, os.Stderr
+		if err := child.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		_ = os.WriteFile(os.Getenv("ARBITER_TEST_PIDFILE"), []byte(strconv.Itoa(child.Process.Pid)), 0o600)
+		mode = "crash"
 	}
 	sc := bufio.NewScanner(os.Stdin)
 	for sc.Scan() {
@@ -136,6 +151,44 @@ func TestProgramsThatBreakLoseWithTheReason(t *testing.T) {
 				t.Errorf("%s: the match took %v", tt.mode, el)
 			}
 		})
+	}
+}
+
+// TestHostOutlastsAnEscapedChild: a program whose child left its process
+// group (and so survives the kill) and holds its output open still loses at
+// once, and the host does not wait for that child.
+func TestHostOutlastsAnEscapedChild(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid here")
+	}
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	t.Cleanup(func() {
+		if b, err := os.ReadFile(pidFile); err == nil {
+			if pid, err := strconv.Atoi(string(b)); err == nil {
+				if proc, err := os.FindProcess(pid); err == nil {
+					_ = proc.Kill()
+					_, _ = proc.Wait()
+				}
+			}
+		}
+	})
+	var reasons []string
+	start := time.Now()
+	res, err := RunMatch(context.Background(), MatchConfig{
+		Registry: games.Registry(), Game: "sixes",
+		P1:    fmt.Sprintf("exec:ARBITER_TEST_PIDFILE='%s' %s", pidFile, testProgramCommand(t, "escape")),
+		P2:    "random",
+		Games: 1, MoveTime: 50 * time.Millisecond, Seed: 1,
+	}, func(r GameRecord) { reasons = append(reasons, r.Reason) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Losses != 1 {
+		t.Errorf("%d losses of 1 (%v)", res.Losses, reasons)
+	}
+	// The child sleeps 30 s; the host gives up on it after about 2 s.
+	if el := time.Since(start); el > 20*time.Second {
+		t.Errorf("the match took %v: the host waited for the escaped child", el)
 	}
 }
 

@@ -16,8 +16,9 @@ const maxEval = 20000
 // maxQDepth bounds the quiescence search below the main search's leaves.
 const maxQDepth = 8
 
-// historySize is the number of history slots a side (a hash of the move).
-const historySize = 1 << 12
+// historyBits sets the number of history slots a side (a hash of the
+// move): 1<<historyBits.
+const historyBits = 12
 
 // Move ordering scores: the hash move, then tactical moves, then killers,
 // then quiet moves by history (below killerScore).
@@ -48,7 +49,7 @@ type Searcher[G rules.Game] struct {
 	order    [MaxPly + 1][rules.MaxMoves]int32
 	tactical [MaxPly + 1][rules.MaxMoves]bool
 	killers  [MaxPly + 1][2]rules.Move
-	history  [2][historySize]int32
+	history  [2][1 << historyBits]int32
 	pv       [MaxPly + 1][MaxPly + 1]rules.Move
 	pvLen    [MaxPly + 1]int
 
@@ -277,14 +278,7 @@ func (s *Searcher[G]) pvLine() []rules.Move {
 
 // terminal scores a finished game for the player to move at ply.
 func (s *Searcher[G]) terminal(r rules.Result, ply int) int {
-	w, ok := r.Winner()
-	if !ok {
-		return 0
-	}
-	if w == s.g.ToMove() {
-		return Mate - ply
-	}
-	return -(Mate - ply)
+	return resultScore(r, s.g.ToMove(), ply)
 }
 
 // evaluate returns the evaluation, kept within ±maxEval.
@@ -524,7 +518,7 @@ func (s *Searcher[G]) rememberCutoff(ply int, side rules.Player, m rules.Move, d
 
 // historyIndex hashes a move to its history slot.
 func historyIndex(m rules.Move) uint32 {
-	return (uint32(m) * 2654435761) >> (32 - 12)
+	return (uint32(m) * 2654435761) >> (32 - historyBits)
 }
 
 func abs(x int) int {

@@ -19,6 +19,10 @@ import (
 // the end of in, and an error when the host breaks the protocol (a game it
 // does not know, a move that is not legal) or ctx is done.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, log io.Writer, reg *rules.Registry, game string, p Player) error {
+	// The reader stops at the end of in or, once Serve returns, at its
+	// next line.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	lines := make(chan string)
 	readErr := make(chan error, 1)
 	go func() {
