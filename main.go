@@ -29,7 +29,7 @@ func subcommands() map[string]subcommand {
 		"perft":   {"count move sequences from a position: perft GAME DEPTH [--moves M1;M2] [--set k=v] [--divide] [--bench]", runPerft},
 		"status":  {"play moves and print the board and result: status GAME [--moves M1;M2] [--set k=v]", runStatus},
 		"match":   {"play a match between two players: match GAME --p1 SPEC --p2 SPEC [--games N] [--movetime D] [--set k=v] [--seed S] [--json]", runMatch},
-		"engine":  {"serve Arbiter's engine over the engine protocol on stdin/stdout: engine [GAME] [--level L] [--hash MB]", runEngine},
+		"engine":  {"serve Arbiter's engine over the engine protocol on stdin/stdout: engine [GAME] [--level L] [--hash MB] [--seed S]", runEngine},
 		"bench":   {"measure perft and search speed, depth in 1 s and move-time overruns: bench [--json]", runBench},
 		"bot":     {"run Arbiter on Discord (needs DISCORD_TOKEN): bot [--http ADDR] [--workers N]", runBot},
 		"worker":  {"think about bot turns for the bot, against its REDIS_URL: worker [--name NAME] [--workers N]", runWorker},
