@@ -16,7 +16,10 @@ import (
 
 	"arbiter/bot"
 	"arbiter/commands"
+	"arbiter/rules"
 	"arbiter/store"
+
+	"github.com/bwmarrin/discordgo"
 )
 
 // runBot is `arbiter bot`: Arbiter on Discord, over the gateway or, with
@@ -52,7 +55,6 @@ func runBot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	log := newLogger(stderr, cfg.LogLevel)
-	store.RouteClientLogs(log)
 	st, reg, err := openStore(ctx, cfg, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "arbiter bot: %v\n", err)
@@ -78,13 +80,7 @@ func runBot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *nWorkers >= 0 {
 		n = *nWorkers
 	}
-	svc := commands.New(commands.Config{
-		RefereeRole: cfg.RefereeRole,
-		TurnTime:    cfg.TurnTime,
-		BotMoveTime: cfg.BotMoveTime,
-		Workers:     n,
-		WorkerName:  fmt.Sprintf("bot-%s-shard%d", hostname(), cfg.ShardID),
-	}, st, reg, bot.NewNotifier(session, log), log, nil)
+	svc := gameFlow(cfg, st, reg, session, log, n, fmt.Sprintf("bot-%s-shard%d", hostname(), cfg.ShardID))
 	b := bot.New(bcfg, session, svc)
 	if cfg.ShardID == 0 { // one shard registers for all
 		if err := b.Register(ctx); err != nil {
@@ -109,6 +105,19 @@ func runBot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	log.Info("stopped")
 	return 0
+}
+
+// gameFlow is the game flow of the bot and worker processes, which share
+// its settings: n bot-turn workers named name in the queue, the later
+// messages posted to Discord through session.
+func gameFlow(cfg config, st *store.Store, reg *rules.Registry, session *discordgo.Session, log *slog.Logger, n int, name string) *commands.Service {
+	return commands.New(commands.Config{
+		RefereeRole: cfg.RefereeRole,
+		TurnTime:    cfg.TurnTime,
+		BotMoveTime: cfg.BotMoveTime,
+		Workers:     n,
+		WorkerName:  name,
+	}, st, reg, bot.NewNotifier(session, log), log, nil)
 }
 
 // serveInteractions serves the HTTP interactions endpoint at addr until

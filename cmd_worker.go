@@ -7,8 +7,6 @@ import (
 	"io"
 
 	"arbiter/bot"
-	"arbiter/commands"
-	"arbiter/store"
 )
 
 // runWorker is `arbiter worker`: bot-turn workers (and a deadline clock;
@@ -55,7 +53,6 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		n = *nWorkers
 	}
 	log := newLogger(stderr, cfg.LogLevel)
-	store.RouteClientLogs(log)
 	st, reg, err := openStore(ctx, cfg, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "arbiter worker: %v\n", err)
@@ -67,13 +64,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "arbiter worker: %v\n", err)
 		return 2
 	}
-	svc := commands.New(commands.Config{
-		RefereeRole: cfg.RefereeRole,
-		TurnTime:    cfg.TurnTime,
-		BotMoveTime: cfg.BotMoveTime,
-		Workers:     n,
-		WorkerName:  *name,
-	}, st, reg, bot.NewNotifier(session, log), log, nil)
+	svc := gameFlow(cfg, st, reg, session, log, n, *name)
 	log.Info("bot-turn workers running", "name", *name, "workers", n)
 	runLoops(ctx, svc, true)()
 	log.Info("stopped")

@@ -48,11 +48,7 @@ func (b *Bot) answer(i *discordgo.Interaction, received time.Time, respond respo
 	case discordgo.InteractionApplicationCommandAutocomplete:
 		ctx, cancel := context.WithTimeout(context.Background(), b.deferDelay(i, received)+autocompleteMargin)
 		defer cancel()
-		var choices []commands.Choice
-		if inv, ok := b.invocation(ctx, i); ok {
-			choices = b.svc.Autocomplete(ctx, inv).Choices
-		}
-		logFailure(log, "answer autocomplete", respond(autocompleteResponse(choices, focusedType(i))))
+		logFailure(log, "answer autocomplete", respond(autocompleteResponse(b.suggestions(ctx, i, log), focusedType(i))))
 	case discordgo.InteractionApplicationCommand, discordgo.InteractionMessageComponent:
 		b.command(i, received, respond, log)
 	default:
@@ -60,6 +56,24 @@ func (b *Bot) answer(i *discordgo.Interaction, received time.Time, respond respo
 			Message: commands.Message{Text: "Arbiter does not know what to do with that."}, Private: true,
 		})))
 	}
+}
+
+// suggestions are the game flow's choices for an autocomplete request. A
+// panic in the game flow is logged and suggests nothing: the request is
+// still answered, and the process (whose gateway handlers do not recover)
+// lives on.
+func (b *Bot) suggestions(ctx context.Context, i *discordgo.Interaction, log *slog.Logger) (choices []commands.Choice) {
+	defer func() {
+		if p := recover(); p != nil {
+			log.Error("autocomplete panicked", "panic", p, "stack", string(debug.Stack()))
+			choices = nil
+		}
+	}()
+	inv, ok := b.invocation(ctx, i)
+	if !ok {
+		return nil
+	}
+	return b.svc.Autocomplete(ctx, inv).Choices
 }
 
 // command runs a slash command or a button press and answers it within
@@ -71,7 +85,7 @@ func (b *Bot) command(i *discordgo.Interaction, received time.Time, respond resp
 	go func() {
 		defer func() {
 			if p := recover(); p != nil {
-				b.log.Error("command panicked", "interaction", i.ID, "panic", p, "stack", string(debug.Stack()))
+				log.Error("command panicked", "panic", p, "stack", string(debug.Stack()))
 				done <- privateText("Something went wrong inside Arbiter; nothing was changed. Please try again.")
 			}
 		}()

@@ -51,7 +51,8 @@ type Config struct {
 	LibraryLogLevel int
 	// Logger receives the bot's logs; default slog.Default().
 	Logger *slog.Logger
-	// Now is the clock that judges request ages; default time.Now.
+	// Now is the clock that judges request ages (an HTTP request's signed
+	// timestamp, an interaction's creation); default time.Now.
 	Now func() time.Time
 }
 
@@ -231,5 +232,5 @@ func (b *Bot) fromGateway(i *discordgo.Interaction) {
 		_, err := b.s.RequestWithBucketID(http.MethodPost, endpoint, wire(r), endpoint, discordgo.WithContext(ctx))
 		return err
 	}
-	b.answer(i, time.Now(), respond)
+	b.answer(i, b.cfg.Now(), respond)
 }

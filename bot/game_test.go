@@ -109,29 +109,29 @@ func TestStudentPlaysBot(t *testing.T) {
 	if !strings.Contains(start.Content, "Arbiter (level 1)") {
 		t.Fatalf("start = %q", start.Content)
 	}
-	posted := 0
 	for {
+		// Ann's turn comes when the bot's move is saved; its message is
+		// posted after that: wait for both. The game ends on Ann's move
+		// (the bot plays turns 1, 3, ..., 15), with no post pending.
+		var g *store.Game
 		waitFor(t, "the bot's move", func() bool {
-			g := p.game(ch)
-			return g == nil || g.Players[g.State.ToMove()].Kind == store.Human
+			g = p.game(ch)
+			return g == nil || g.Players[g.State.ToMove()].Kind == store.Human && len(w.botMoves(ch)) == botPlies(g)
 		})
-		if moves := w.botMoves(ch); len(moves) > posted {
-			posted = len(moves)
-			m := moves[posted-1]
-			if g := p.game(ch); g != nil && !pinged(m, ann.ID) {
-				t.Fatalf("the bot's move pinged %+v, want Ann", m.Pings)
-			}
-			if !strings.Contains(m.Content, "```") || len(m.Buttons()) == 0 && p.game(ch) != nil {
-				t.Fatalf("the bot's move has no board or no buttons: %q", m.Content)
-			}
-		}
-		g := p.game(ch)
 		if g == nil {
 			break
 		}
+		moves := w.botMoves(ch)
+		m := moves[len(moves)-1]
+		if !pinged(m, ann.ID) {
+			t.Fatalf("the bot's move pinged %+v, want Ann", m.Pings)
+		}
+		if !strings.Contains(m.Content, "```") || len(m.Buttons()) == 0 {
+			t.Fatalf("the bot's move has no board or no buttons: %q", m.Content)
+		}
 		w.public(w.do(ann.ID, ch, "move", opt("move", randomMove(t, g, rng))))
 	}
-	if posted != 8 {
+	if posted := len(w.botMoves(ch)); posted != 8 {
 		t.Errorf("the bot posted %d moves, want 8 of the 16 turns", posted)
 	}
 	// The moves went out as channel messages, never as followups.
@@ -141,6 +141,17 @@ func TestStudentPlaysBot(t *testing.T) {
 		}
 	}
 	w.noViolations()
+}
+
+// botPlies counts the bot's moves in g.
+func botPlies(g *store.Game) int {
+	n := 0
+	for _, m := range g.Moves {
+		if g.Players[m.Seat].Kind != store.Human {
+			n++
+		}
+	}
+	return n
 }
 
 // TestBotRestartMidThink stops the process while the bot thinks, starts it

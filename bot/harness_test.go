@@ -264,10 +264,11 @@ func (w *world) noViolations() {
 	}
 }
 
-// game loads the game in channel; nil when there is none (finished).
+// game loads the game going on in channel; nil once it is over: archived,
+// or saved finished and about to be archived (Load returns it in between).
 func (p *proc) game(channel string) *store.Game {
 	g, err := p.st.Load(context.Background(), channel)
-	if err != nil {
+	if err != nil || g.Status != store.Active {
 		return nil
 	}
 	return g

@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"bytes"
 	"crypto/ed25519"
 	"encoding/json"
 	"errors"
@@ -24,7 +23,7 @@ const maxInteractionBytes = 1 << 20
 // Config.MaxRequestAge from now (a replay), is refused with 401; a PING is
 // answered with PONG.
 func (b *Bot) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	received := time.Now()
+	received := b.cfg.Now()
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
 		http.Error(w, "interactions are POSTed", http.StatusMethodNotAllowed)
@@ -91,7 +90,7 @@ func httpResponder(w http.ResponseWriter) respondFunc {
 		}
 		w.Header().Set("Content-Type", contentType)
 		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-		_, err = io.Copy(w, bytes.NewReader(body))
+		_, err = w.Write(body)
 		return err
 	}
 }

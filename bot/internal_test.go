@@ -224,12 +224,18 @@ func TestRedact(t *testing.T) {
 	for _, tc := range tests {
 		err := fmt.Errorf("complete: %w", &url.Error{Op: "Post", URL: tc.url, Err: errors.New("connection refused")})
 		got := redact(err)
-		if strings.Contains(got, "SECRET") || !strings.Contains(got, "connection refused") || !strings.HasPrefix(tc.want, "https") {
-			t.Errorf("redact(%s) = %q", tc.url, got)
+		if strings.Contains(got, "SECRET") || !strings.Contains(got, tc.want) || !strings.Contains(got, "connection refused") {
+			t.Errorf("redact(%s) = %q, want %s and the cause", tc.url, got, tc.want)
 		}
-		if !strings.Contains(tc.url, "SECRET") && !strings.Contains(got, tc.want) {
-			t.Errorf("redact(%s) = %q, want the URL unchanged", tc.url, got)
-		}
+	}
+}
+
+// TestConfigLogValue: a Config in a log line shows no token.
+func TestConfigLogValue(t *testing.T) {
+	var buf bytes.Buffer
+	slog.New(slog.NewTextHandler(&buf, nil)).Info("start", "config", Config{Token: "SECRET", AppID: "42"})
+	if strings.Contains(buf.String(), "SECRET") || !strings.Contains(buf.String(), "config.app_id=42") {
+		t.Errorf("logged %q", buf.String())
 	}
 }
 
@@ -302,4 +308,39 @@ func FuzzServeHTTP(f *testing.F) {
 			t.Fatalf("status %d for %q: %s", rec.Code, body, rec.Body.String())
 		}
 	})
+}
+
+// TestPanicsAreAnswered: a panic in the game flow still answers the
+// interaction, a command privately and an autocomplete with no choices,
+// and the process lives on.
+func TestPanicsAreAnswered(t *testing.T) {
+	// No game flow: every call into it panics.
+	b := &Bot{cfg: Config{DeferAfter: 10 * time.Second, Now: time.Now}, log: slog.New(slog.NewTextHandler(io.Discard, nil)), roles: newRoleNames(nil, time.Now)}
+	id := strconv.FormatInt((time.Now().UnixMilli()-1420070400000)<<22, 10)
+	member := &discordgo.Member{User: &discordgo.User{ID: "5", Username: "ann"}}
+	for _, typ := range []discordgo.InteractionType{discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete} {
+		i := &discordgo.Interaction{ID: id, Type: typ, GuildID: "3", ChannelID: "4", Member: member, Data: discordgo.ApplicationCommandInteractionData{
+			Name:    "move",
+			Options: []*discordgo.ApplicationCommandInteractionDataOption{{Name: "move", Type: discordgo.ApplicationCommandOptionString, Value: "a1", Focused: true}},
+		}}
+		var got []*discordgo.InteractionResponse
+		b.answer(i, time.Now(), func(r *discordgo.InteractionResponse) error {
+			got = append(got, r)
+			return nil
+		})
+		if len(got) != 1 {
+			t.Fatalf("%s: %d answers, want 1", typ, len(got))
+		}
+		r := got[0]
+		switch typ {
+		case discordgo.InteractionApplicationCommand:
+			if r.Type != discordgo.InteractionResponseChannelMessageWithSource || r.Data.Flags&discordgo.MessageFlagsEphemeral == 0 || !strings.Contains(r.Data.Content, "went wrong") {
+				t.Errorf("command answered %+v, want a private apology", r.Data)
+			}
+		default:
+			if r.Type != discordgo.InteractionApplicationCommandAutocompleteResult || len(r.Data.Choices) != 0 {
+				t.Errorf("autocomplete answered %+v, want no choices", r)
+			}
+		}
+	}
 }
