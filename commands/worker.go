@@ -135,7 +135,10 @@ func (s *Service) playBotTurn(ctx context.Context, worker string, job *store.Job
 		return
 	}
 	msg := s.moveMessage(g, fmt.Sprintf("%s plays **%s**.", seatTitle(g, seat), shown), notes)
-	if err := s.notify.Post(ctx, g.Channel, msg); err != nil {
+	// The move is saved: announce it even when shutdown begins meanwhile.
+	postCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if err := s.notify.Post(postCtx, g.Channel, msg); err != nil {
 		s.log.Error("posting the bot's move failed", "channel", g.Channel, "err", err)
 	}
 	ack()
