@@ -49,7 +49,7 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "arbiter console: %v\n", err)
 		return 2
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: max(cfg.LogLevel, slog.LevelWarn)}))
+	log := newLogger(stderr, max(cfg.LogLevel, slog.LevelWarn))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	st, reg, err := openStore(ctx, cfg, log)
