@@ -126,8 +126,8 @@ func decodeArchived(reg *rules.Registry, guild, id string, data []byte) (*Game, 
 
 // Running returns the games going on in guild's channels (at most
 // MaxList), found through the guild's index of channels with a game. The
-// index is a hint: channels whose game is gone or belongs to another guild
-// are dropped from it on the way, and a damaged record is left out.
+// index is a hint: channels whose game is gone, finished or of another
+// guild are dropped from it on the way, and a damaged record is left out.
 func (s *Store) Running(ctx context.Context, guild string) ([]*Game, error) {
 	if err := checkID("guild", guild); err != nil {
 		return nil, fmt.Errorf("running games: %w", err)
@@ -141,17 +141,11 @@ func (s *Store) Running(ctx context.Context, guild string) ([]*Game, error) {
 	}
 	var out []*Game
 	for _, ch := range channels {
-		g, err := s.Load(caller, ch)
-		var damaged *DamagedError
-		switch {
-		case errors.Is(err, ErrNotFound) || err == nil && (g.Guild != guild || g.Status != Active):
-			ctx, cancel := s.op(caller, 0)
-			s.rdb.SRem(ctx, activeKey(guild), ch)
-			cancel()
-		case errors.As(err, &damaged):
-		case err != nil:
+		g, err := s.runningGame(caller, guild, ch)
+		if err != nil {
 			return nil, err
-		default:
+		}
+		if g != nil {
 			out = append(out, g)
 		}
 	}
@@ -162,4 +156,66 @@ func (s *Store) Running(ctx context.Context, guild string) ([]*Game, error) {
 		return strings.Compare(a.Channel, b.Channel)
 	})
 	return out, nil
+}
+
+// runningGame returns the game going on in channel, which guild's index
+// lists, or nil when there is none (the channel then leaves the index) or
+// its record is damaged.
+func (s *Store) runningGame(caller context.Context, guild, channel string) (*Game, error) {
+	g, err := s.Load(caller, channel)
+	g, drop, err := runningIn(guild, g, err)
+	if !drop {
+		return g, err
+	}
+	return s.dropRunning(caller, guild, channel)
+}
+
+// runningIn says what a Load of a channel in guild's index of running
+// games means: the game to list, or whether the channel leaves the index.
+// A damaged record stays in the index and is not listed.
+func runningIn(guild string, g *Game, err error) (*Game, bool, error) {
+	var damaged *DamagedError
+	switch {
+	case err == nil && g.Guild == guild && g.Status == Active:
+		return g, false, nil
+	case err == nil || errors.Is(err, ErrNotFound):
+		return nil, true, nil
+	case errors.As(err, &damaged):
+		return nil, false, nil
+	}
+	return nil, false, err
+}
+
+// dropRunning removes channel from guild's index of running games, whose
+// game there is gone or over. A Create in the channel meanwhile may have
+// sent its SADD (a no-op then) before the SREM, and it writes its game
+// before that SADD: so dropRunning looks again after the SREM, and puts
+// the channel back, returning its game, if a game goes on there now.
+func (s *Store) dropRunning(caller context.Context, guild, channel string) (*Game, error) {
+	if err := s.indexRunning(caller, guild, channel, false); err != nil {
+		return nil, err
+	}
+	g, err := s.Load(caller, channel)
+	g, drop, err := runningIn(guild, g, err)
+	if drop {
+		return nil, nil
+	}
+	if ierr := s.indexRunning(caller, guild, channel, true); ierr != nil {
+		return nil, ierr
+	}
+	return g, err
+}
+
+// indexRunning adds channel to guild's index of running games, or removes
+// it.
+func (s *Store) indexRunning(caller context.Context, guild, channel string, add bool) error {
+	ctx, cancel := s.op(caller, 0)
+	defer cancel()
+	var err error
+	if add {
+		err = s.rdb.SAdd(ctx, activeKey(guild), channel).Err()
+	} else {
+		err = s.rdb.SRem(ctx, activeKey(guild), channel).Err()
+	}
+	return fail(caller, "index the running games of guild "+guild, err)
 }

@@ -33,7 +33,6 @@ type embedded struct {
 	every      time.Duration
 	log        *slog.Logger
 	dirty      atomic.Bool
-	saveMu     sync.Mutex // one write of the data file at a time
 	stop       chan struct{}
 	done       chan struct{}
 	closeOnce  sync.Once
@@ -147,10 +146,9 @@ func (e *embedded) run() {
 	}
 }
 
-// save writes the data file atomically.
+// save writes the data file atomically. run calls it, then close once run
+// has returned: two saves never overlap.
 func (e *embedded) save(ctx context.Context) error {
-	e.saveMu.Lock()
-	defer e.saveMu.Unlock()
 	snap, err := takeSnapshot(ctx, e.snap, time.Now())
 	if err != nil {
 		return err

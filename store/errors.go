@@ -15,7 +15,7 @@ import (
 var (
 	// ErrUnavailable means Redis did not answer in time or could not be
 	// reached. A read changed nothing; a write was most likely not applied
-	// (see Save for the one case where it may have been). The caller should
+	// (see Save for the cases where it may have been). The caller should
 	// say so and let the person try again; the client reconnects by itself.
 	ErrUnavailable = errors.New("storage is not reachable right now")
 	// ErrNotFound means there is no such game, archived game or rating.

@@ -42,11 +42,11 @@ return 1
 // deleteScript frees a channel of a finished game. KEYS[1] is the game's
 // hash; ARGV: the archive id and the version. It returns 1 when deleted, -1
 // when that game is not there (already deleted: fine), 0 when the game is
-// there at another version.
+// there at another version or is not finished there.
 var deleteScript = redis.NewScript(`
-local cur = redis.call('HMGET', KEYS[1], 'id', 'version')
+local cur = redis.call('HMGET', KEYS[1], 'id', 'version', 'status')
 if not cur[2] or cur[1] ~= ARGV[1] then return -1 end
-if cur[2] ~= ARGV[2] then return 0 end
+if cur[2] ~= ARGV[2] or cur[3] ~= 'finished' then return 0 end
 redis.call('DEL', KEYS[1])
 return 1
 `)
@@ -141,8 +141,11 @@ func (s *Store) Create(ctx context.Context, g *Game) error {
 			if wake := n.Wake(); !wake.IsZero() {
 				pipe.ZAddLT(ctx, deadlinesKey, redis.Z{Score: float64(wake.UnixMilli()), Member: deadlineMember(n.Channel, n.ID, 1)})
 			}
-			pipe.SAdd(ctx, activeKey(n.Guild), n.Channel) // an index: Running drops stale members
-			return runScript(ctx, pipe, saveScript, retry, []string{gameKey(n.Channel)}, n.ID, "0", "1", string(n.Status), data, token, applyBy)
+			cmd := runScript(ctx, pipe, saveScript, retry, []string{gameKey(n.Channel)}, n.ID, "0", "1", string(n.Status), data, token, applyBy)
+			// The index of running games, after the game (see runningGame);
+			// Running drops the entry of a Create that failed.
+			pipe.SAdd(ctx, activeKey(n.Guild), n.Channel)
+			return cmd
 		})
 		if err != nil {
 			if wrongType(err) {
@@ -241,13 +244,16 @@ func (s *Store) decodeGame(channel, id, version string, data []byte) (*Game, err
 // finished game stays in its channel, Load returns it, and the next Create
 // there (or a call to Archive) files it.
 //
-// ErrUnavailable means nothing was changed: the compare-and-set carries a
-// time, half the operation's timeout from when it is sent, after which
-// Redis refuses to apply it (by Redis's clock; on another host, clock skew
-// of more than that margin could let a very late write through). Retries
-// of one Save inside the client (after a lost connection) carry a write
-// token, so a write applied once is never applied twice nor reported as a
-// conflict.
+// ErrUnavailable means nothing was changed, with one exception that no
+// client can rule out: Redis applied the save and then went away (or the
+// connection broke) before its reply came back, and no retry got through.
+// A save that reaches Redis late is refused rather than applied after its
+// caller gave up: the compare-and-set carries a time, half the operation's
+// timeout from when it is sent, after which Redis does not apply it (by
+// Redis's clock; on another host, clock skew of more than that margin
+// could let a very late write through). Retries of one Save inside the
+// client (after a lost connection) carry a write token, so a write applied
+// once is never applied twice nor reported as a conflict.
 func (s *Store) Save(ctx context.Context, g *Game) error {
 	if g == nil {
 		return fmt.Errorf("save game: %w: no game", ErrInvalid)
@@ -326,9 +332,11 @@ func (s *Store) Archive(ctx context.Context, g *Game) error {
 }
 
 // archive writes the archive entry first (guild slot), then deletes the
-// channel's record if it is still this finished version (channel slot).
-// Either step can be repeated; a crash between them leaves a finished game
-// in the channel, which the next Create there archives.
+// channel's record if it is still this finished version (channel slot),
+// then drops the channel from the guild's index of running games. Each
+// step can be repeated; a failure after the first leaves a finished game
+// in the channel, which the next Create there archives, and one after the
+// second a stale index entry, which Running drops (so it is only logged).
 func (s *Store) archive(caller context.Context, g *Game) error {
 	if g.Status != Finished {
 		return fmt.Errorf("archive game in channel %s: %w: the game is not finished", g.Channel, ErrInvalid)
@@ -349,7 +357,6 @@ func (s *Store) archive(caller context.Context, g *Game) error {
 	_, err = s.rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
 		pipe.HSet(ctx, archiveKey(g.Guild), g.ID, data)
 		pipe.ZAdd(ctx, archiveIndexKey(g.Guild), redis.Z{Score: float64(finished.UnixMilli()), Member: g.ID})
-		pipe.SRem(ctx, activeKey(g.Guild), g.Channel)
 		return nil
 	})
 	if err != nil {
@@ -367,7 +374,11 @@ func (s *Store) archive(caller context.Context, g *Game) error {
 		return fail(caller, "free channel "+g.Channel, err)
 	}
 	if res == 0 {
-		return fmt.Errorf("free channel %s: %w: the game there is at another version", g.Channel, ErrConflict)
+		return fmt.Errorf("free channel %s: %w: the game there is at another version, or not finished", g.Channel, ErrConflict)
+	}
+	if _, err := s.dropRunning(caller, g.Guild, g.Channel); err != nil {
+		s.log.Warn("store: an archived game's channel is still in the index of running games; Running drops it",
+			"channel", g.Channel, "guild", g.Guild, "err", err)
 	}
 	return nil
 }

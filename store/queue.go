@@ -179,6 +179,9 @@ func (s *Store) ExtendBotTurn(ctx context.Context, worker string, job *Job) erro
 	if job == nil {
 		return fmt.Errorf("extend bot turn: %w: no job", ErrInvalid)
 	}
+	if err := checkID("worker", worker); err != nil {
+		return fmt.Errorf("extend bot turn: %w", err)
+	}
 	caller := ctx
 	ctx, cancel := s.op(ctx, 0)
 	defer cancel()

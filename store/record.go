@@ -266,22 +266,24 @@ func encodeGame(g *Game) ([]byte, error) {
 
 // decodeRecord reads a stored record without decoding its state. The
 // error says what is wrong in words; callers wrap it in a *DamagedError.
+// A record of the current schema is read in one pass; only one that does
+// not read as such is read again for its schema version.
 func decodeRecord(data []byte) (*record, error) {
-	var probe schemaProbe
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return nil, fmt.Errorf("the record is not JSON: %v", err)
-	}
-	switch probe.Schema {
-	case 1:
-		var r record
-		if err := json.Unmarshal(data, &r); err != nil {
-			return nil, fmt.Errorf("the record does not fit schema 1: %v", err)
-		}
+	var r record
+	err := json.Unmarshal(data, &r)
+	if err == nil && r.Schema == SchemaVersion {
 		return &r, nil
-	case 0:
-		return nil, fmt.Errorf("the record has no schema version")
 	}
-	if probe.Schema > SchemaVersion {
+	var probe schemaProbe
+	if perr := json.Unmarshal(data, &probe); perr != nil {
+		return nil, fmt.Errorf("the record is not JSON: %v", perr)
+	}
+	switch {
+	case probe.Schema == 1:
+		return nil, fmt.Errorf("the record does not fit schema 1: %v", err)
+	case probe.Schema == 0:
+		return nil, fmt.Errorf("the record has no schema version")
+	case probe.Schema > SchemaVersion:
 		return nil, fmt.Errorf("%w: the record has schema version %d and this build reads up to %d (a newer Arbiter wrote it)",
 			ErrUnknownSchema, probe.Schema, SchemaVersion)
 	}

@@ -46,7 +46,9 @@ func (a *acked) note(g *store.Game) {
 func TestRedisKillKeepsAcknowledgedMoves(t *testing.T) {
 	srv := redistest.Start(t, redistest.Options{AppendOnly: true})
 	reg := games.Registry()
-	cfg := store.Config{RedisURL: srv.URL(), Registry: reg, Logger: quietLogger(), Timeout: time.Second}
+	// A timeout well above a loaded machine's stalls: before the kill every
+	// save must go through (after it, the refused dials fail at once).
+	cfg := store.Config{RedisURL: srv.URL(), Registry: reg, Logger: quietLogger(), Timeout: 4 * time.Second}
 	ctx := ctxT(t)
 	s, err := store.Open(ctx, cfg)
 	if err != nil {

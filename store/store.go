@@ -11,9 +11,11 @@
 //
 //	{ch:C}:game               hash: id, version, status, token, record (JSON, schema 1)
 //	{ch:C}:damaged:<ms>       a damaged record moved aside by Quarantine
+//	{ch:C}:settings           hash: the channel's settings (ChannelSetting)
 //	{g:G}:seq                 the guild's archive id counter
 //	{g:G}:archive             hash: archive id -> record of a finished game
 //	{g:G}:archived            sorted set: archive id by finish time (ms)
+//	{g:G}:active              set: the guild's channels with a game (a hint Running tidies)
 //	{g:G}:ratings:<game>      hash: player -> rating record (JSON)
 //	{g:G}:board:<game>        sorted set: player by rating
 //	{g:G}:rated:<game>        set: archive ids whose result is in the ratings
@@ -231,9 +233,6 @@ func (s *Store) Stats() Stats {
 	return Stats{Commands: s.stats.commands.Load(), RoundTrips: s.stats.roundTrips.Load()}
 }
 
-// Embedded reports whether the store runs on the embedded backend.
-func (s *Store) Embedded() bool { return s.emb != nil }
-
 // op returns the context for one store operation, bounded by the store's
 // timeout plus extra.
 func (s *Store) op(ctx context.Context, extra time.Duration) (context.Context, context.CancelFunc) {
@@ -322,17 +321,29 @@ func (h dirtyHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Pro
 }
 
 // mayChange reports whether a command the store sent may have changed
-// data. Reads do not, nor do the polls that found nothing: a claim from
-// an empty queue, a lock that was taken.
+// data. Reads do not, nor do the polls that found nothing (a claim from
+// an empty queue, a lock that was taken), nor the clock's lock renewals,
+// which only push an expiry back: the data file need not follow those
+// (Close writes it anyway), else it would be rewritten every few seconds
+// while nothing happens.
 func mayChange(cmd redis.Cmder) bool {
 	switch strings.ToLower(cmd.Name()) {
 	case "get", "hget", "hmget", "hgetall", "exists", "type", "pttl", "ping",
 		"zrange", "zrangebyscore", "zrevrange", "zscore", "zcard", "zrevrank",
-		"smembers", "sismember", "xpending", "xinfo", "xlen", "xrange", "keys", "scan",
+		"smembers", "sismember", "srandmember", "xpending", "xinfo", "xlen", "xrange", "keys", "scan",
 		"watch", "unwatch":
 		return false
 	case "xreadgroup":
-		return cmd.Err() == nil
+		// A read of the worker's own pending jobs ("0") answers an empty
+		// list, not nil, when it has none.
+		c, ok := cmd.(*redis.XStreamSliceCmd)
+		if !ok {
+			return true
+		}
+		return c.Err() == nil && slices.ContainsFunc(c.Val(), func(st redis.XStream) bool { return len(st.Messages) > 0 })
+	case "evalsha":
+		args := cmd.Args()
+		return len(args) < 2 || args[1] != renewScript.Hash()
 	case "xautoclaim":
 		c, ok := cmd.(*redis.XAutoClaimCmd)
 		if !ok || cmd.Err() != nil {

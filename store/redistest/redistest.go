@@ -103,15 +103,13 @@ func (s *Server) start() {
 	s.t.Helper()
 	args := []string{
 		"--bind", "127.0.0.1",
-		"--port", "0",
+		"--port", strconv.Itoa(s.port), // 0, no TCP, with a unix socket
 		"--dir", s.dir,
 		"--save", "",
 		"--logfile", filepath.Join(s.dir, "redis.log"),
 		"--daemonize", "no",
 	}
-	if s.opts.TCP {
-		args[3] = strconv.Itoa(s.port)
-	} else {
+	if !s.opts.TCP {
 		args = append(args, "--unixsocket", s.sock, "--unixsocketperm", "700")
 	}
 	if s.opts.AppendOnly {
