@@ -12,6 +12,8 @@ import (
 	"arbiter/rules"
 	"arbiter/store"
 	"arbiter/store/redistest"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // TestStudentsPlayWholeGames plays every game to its natural end between
@@ -430,4 +432,29 @@ func TestChannelBoardStyle(t *testing.T) {
 	if r := e.ok(bob, "st", "/board style:text"); !strings.Contains(r.Text, "```") || len(r.Files) != 0 {
 		t.Errorf("/board style:text overrides the channel: %q", r.Text)
 	}
+}
+
+// TestDamagedRecord: a record that does not decode is reported with the
+// channel's game only; a referee's abort moves it aside and frees the
+// channel; the other games go on.
+func TestDamagedRecord(t *testing.T) {
+	e := newEnv(t, false)
+	e.ok(ann, "ok", "/play game:sixes opponent:@bob")
+	e.ok(ann, "bad", "/play game:hiya opponent:@bob")
+	opt, err := redis.ParseURL(e.srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdb := redis.NewClient(opt)
+	defer rdb.Close()
+	if err := rdb.HSet(context.Background(), "{ch:bad}:game", "record", "not json").Err(); err != nil {
+		t.Fatal(err)
+	}
+	e.refused(bob, "bad", "/accept", "the game record of this channel is damaged")
+	e.refused(ann, "bad", "/referee abort", "only referees")
+	if r := e.ok(cat, "bad", "/referee abort"); !strings.Contains(r.Text, "moved aside") {
+		t.Errorf("abort of a damaged record: %q", r.Text)
+	}
+	e.ok(ann, "bad", "/play game:hiya opponent:@bob")
+	e.ok(bob, "ok", "/accept")
 }

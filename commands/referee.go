@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -20,6 +21,11 @@ func (s *Service) referee(ctx context.Context, inv Invocation) Reply {
 	}
 	if inv.Sub == "start" {
 		return s.refereeStart(ctx, inv)
+	}
+	if inv.Sub == "abort" {
+		if r, done := s.abortDamaged(ctx, inv); done {
+			return r
+		}
 	}
 	g, r := s.load(ctx, inv)
 	if r != nil {
@@ -93,4 +99,21 @@ func (s *Service) referee(ctx context.Context, inv Invocation) Reply {
 		return s.storeRefusal(inv, err)
 	}
 	return Reply{Message: s.moveMessage(g, text, nil)}
+}
+
+// abortDamaged handles /referee abort of a game whose record cannot be
+// read: the record is moved aside (kept for inspection) and the channel
+// freed. It reports false when the channel's record is not damaged.
+func (s *Service) abortDamaged(ctx context.Context, inv Invocation) (Reply, bool) {
+	_, err := s.store.Load(ctx, inv.Channel)
+	var damaged *store.DamagedError
+	if !errors.As(err, &damaged) {
+		return Reply{}, false
+	}
+	key, err := s.store.Quarantine(ctx, inv.Channel)
+	if err != nil {
+		return s.storeRefusal(inv, err), true
+	}
+	s.log.Warn("damaged game record moved aside", "channel", inv.Channel, "key", key, "by", inv.User.ID)
+	return Reply{Message: Message{Text: fmt.Sprintf("The damaged game record of this channel is moved aside (kept as %s) by %s; the channel is free for a new game.", key, inv.User.Name)}}, true
 }
