@@ -95,10 +95,7 @@ func (s *Store) ClaimBotTurn(ctx context.Context, worker string, wait time.Durat
 			job.Reclaimed = true
 			return job, nil
 		}
-		msgs, _, err := s.rdb.XAutoClaim(ctx, &redis.XAutoClaimArgs{
-			Stream: queueKey, Group: queueGroup, Consumer: worker,
-			MinIdle: s.claimTimeout, Start: "0-0", Count: 1,
-		}).Result()
+		msgs, err := s.autoClaim(ctx, worker)
 		if err != nil && redis.HasErrorPrefix(err, "NOGROUP") {
 			if err := s.ensureQueue(caller); err != nil {
 				return nil, err
@@ -244,4 +241,26 @@ func (s *Store) LoadForJob(ctx context.Context, job *Job) (*Game, error) {
 			job.ID, ErrStaleJob, job.GameID, job.Version, g.ID, g.Version, g.Status)
 	}
 	return g, nil
+}
+
+// autoClaimPages bounds the pages of pending entries one claim looks
+// through; Redis looks at ten entries a page for a claim of one.
+const autoClaimPages = 20
+
+// autoClaim claims for worker one job that another worker has held past
+// the claim timeout, following XAUTOCLAIM's cursor so that such a job is
+// found behind jobs still being thought about.
+func (s *Store) autoClaim(ctx context.Context, worker string) ([]redis.XMessage, error) {
+	start := "0-0"
+	for range autoClaimPages {
+		msgs, next, err := s.rdb.XAutoClaim(ctx, &redis.XAutoClaimArgs{
+			Stream: queueKey, Group: queueGroup, Consumer: worker,
+			MinIdle: s.claimTimeout, Start: start, Count: 1,
+		}).Result()
+		if err != nil || len(msgs) > 0 || next == "0-0" || next == "" {
+			return msgs, err
+		}
+		start = next
+	}
+	return nil, nil
 }

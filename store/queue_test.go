@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -198,6 +199,50 @@ func TestQueueBlockingClaim(t *testing.T) {
 		}
 		if err := s.AckBotTurn(ctx, job); err != nil {
 			t.Fatal(err)
+		}
+	})
+}
+
+// TestQueueReclaimBehindBusyJobs: a crashed worker's job is reclaimed even
+// when more jobs than Redis looks at in one XAUTOCLAIM page stand before
+// it, held by a live worker.
+func TestQueueReclaimBehindBusyJobs(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, e *env) {
+		t.Parallel()
+		ctx := ctxT(t)
+		s := e.open(func(c *store.Config) { c.ClaimTimeout = claimTimeout })
+		var busy []*store.Job
+		for i := range 16 {
+			g := newGame(t, e.reg, "sixes", chName(i), "1")
+			if err := s.Create(ctx, g); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.EnqueueBotTurn(ctx, g); err != nil {
+				t.Fatal(err)
+			}
+			// A worker holds one job at a time (its own unacked job comes
+			// back first), so each live job has its own worker.
+			worker := fmt.Sprintf("live%d", i)
+			if i == 15 {
+				worker = "dead"
+			}
+			job, err := s.ClaimBotTurn(ctx, worker, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i < 15 {
+				busy = append(busy, job)
+			}
+		}
+		time.Sleep(claimTimeout + claimTimeout/2)
+		for i, j := range busy { // the live workers are still on their jobs
+			if err := s.ExtendBotTurn(ctx, fmt.Sprintf("live%d", i), j); err != nil {
+				t.Fatal(err)
+			}
+		}
+		job, err := s.ClaimBotTurn(ctx, "rescuer", 0)
+		if err != nil || job.Channel != chName(15) || !job.Reclaimed {
+			t.Fatalf("rescuer got %+v, %v; want the dead worker's job in channel %s", job, err, chName(15))
 		}
 	})
 }
