@@ -95,14 +95,23 @@ func TestStudentPlaysBot(t *testing.T) {
 			}
 			e.ok(ann, ch, "/move "+e.randomMove(ch, rng))
 		}
-		posted := e.posts.all(ch)
-		if len(posted) < 3 || !strings.Contains(posted[0], "(Arbiter (level 1)) plays") {
-			t.Errorf("%s: bot posts %d, first %q", name, len(posted), first(posted))
-		}
 		waitFor(t, name+" archived", func() bool {
 			_, err := e.st.Load(context.Background(), ch)
 			return err != nil
 		})
+		// Every move the bot thought about was posted, once, in the channel.
+		g := e.archived(ch)
+		botMoves := 0
+		for _, m := range g.Moves {
+			if g.Players[m.Seat].Kind == store.Bot && m.Text != "pass" {
+				botMoves++
+			}
+		}
+		waitFor(t, name+" posts", func() bool { return len(e.posts.all(ch)) >= botMoves })
+		posted := e.posts.all(ch)
+		if botMoves == 0 || len(posted) != botMoves || !strings.Contains(posted[0], "(Arbiter (level 1)) plays") {
+			t.Errorf("%s: %d bot moves, %d posts, first %q", name, botMoves, len(posted), first(posted))
+		}
 	}
 	stats := e.ok(ann, "x", "/leaderboard game:hique").Text
 	if !strings.Contains(stats, "Arbiter (level 1)") {

@@ -209,3 +209,23 @@ func (e *env) humanToMove(channel string) bool {
 	}
 	return g.Players[g.State.ToMove()].Kind == store.Human
 }
+
+// archived returns the archived game last played in channel.
+func (e *env) archived(channel string) *store.Game {
+	e.t.Helper()
+	list, _, err := e.st.Archived(context.Background(), "guild1", 0, store.MaxList)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	for _, sum := range list {
+		if sum.Channel == channel {
+			g, err := e.st.LoadArchived(context.Background(), "guild1", sum.ID)
+			if err != nil {
+				e.t.Fatal(err)
+			}
+			return g
+		}
+	}
+	e.t.Fatalf("no archived game of channel %s", channel)
+	return nil
+}

@@ -30,17 +30,24 @@ func playable(g *store.Game, inv Invocation) (rules.Player, *Reply) {
 	return seat, &r
 }
 
+// loadPlayable loads the game here and the invoker's seat in it, when
+// they may act in it now; else a refusal that says why not.
+func (s *Service) loadPlayable(ctx context.Context, inv Invocation) (*store.Game, rules.Player, *Reply) {
+	g, r := s.load(ctx, inv)
+	if r != nil {
+		return nil, 0, r
+	}
+	seat, r := playable(g, inv)
+	return g, seat, r
+}
+
 // move is /move: the player to move plays a move.
 func (s *Service) move(ctx context.Context, inv Invocation) Reply {
 	text := strings.TrimSpace(inv.Options["move"])
 	if text == "" {
 		return refuse("give a move, e.g. /move 4 2 4 10; /moves lists the legal ones")
 	}
-	g, r := s.load(ctx, inv)
-	if r != nil {
-		return *r
-	}
-	seat, r := playable(g, inv)
+	g, seat, r := s.loadPlayable(ctx, inv)
 	if r != nil {
 		return *r
 	}
@@ -131,11 +138,7 @@ func (s *Service) resign(ctx context.Context, inv Invocation) Reply {
 // draw is /draw: offer a draw, or accept the opponent's offer. The bot
 // accepts when its evaluation says it stands worse.
 func (s *Service) draw(ctx context.Context, inv Invocation) Reply {
-	g, r := s.load(ctx, inv)
-	if r != nil {
-		return *r
-	}
-	seat, r := playable(g, inv)
+	g, seat, r := s.loadPlayable(ctx, inv)
 	if r != nil {
 		return *r
 	}
@@ -194,11 +197,7 @@ func humanIDs(ps ...store.Player) []string {
 // undo is /undo: in an unrated game, take back your last move (and the
 // bot's answer to it); against a person, with their consent.
 func (s *Service) undo(ctx context.Context, inv Invocation) Reply {
-	g, r := s.load(ctx, inv)
-	if r != nil {
-		return *r
-	}
-	seat, r := playable(g, inv)
+	g, seat, r := s.loadPlayable(ctx, inv)
 	if r != nil {
 		return *r
 	}
