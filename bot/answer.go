@@ -183,7 +183,7 @@ func privateByNature(i *discordgo.Interaction) bool {
 			return true
 		}
 	case discordgo.InteractionMessageComponent:
-		cmd, _, err := commands.ParseButton(i.MessageComponentData().CustomID)
+		cmd, _, _, err := commands.ParseButton(i.MessageComponentData().CustomID)
 		return err != nil || cmd == "board"
 	}
 	return false

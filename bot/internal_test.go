@@ -82,7 +82,7 @@ func TestAppCommands(t *testing.T) {
 func TestOutgoing(t *testing.T) {
 	var buttons []commands.Button
 	for i := range 27 {
-		buttons = append(buttons, commands.Button{ID: fmt.Sprintf("board:%d", i+1), Label: "B", Style: commands.ButtonStyle(i % 4)})
+		buttons = append(buttons, commands.Button{ID: fmt.Sprintf("board:1:%d", i+1), Label: "B", Style: commands.ButtonStyle(i % 4)})
 	}
 	tests := []struct {
 		name     string
@@ -256,7 +256,7 @@ func FuzzServeHTTP(f *testing.F) {
 		`{"id":"1","type":2,"token":"t","guild_id":"3","channel_id":"4","member":{"user":{"id":"5","username":"ann"}},"data":{"name":"play","options":[{"name":"game","type":3,"value":"sixes"},{"name":"thread","type":5,"value":true}]}}`,
 		`{"id":"1","type":2,"token":"t","guild_id":"3","channel_id":"4","member":{"user":{"id":"5"}},"data":{"name":"referee","options":[{"name":"start","type":1,"options":[{"name":"p1","type":6,"value":"7"},null]}],"resolved":{"users":{"7":null}}}}`,
 		`{"id":"1","type":4,"token":"t","guild_id":"3","channel_id":"4","member":{"user":{"id":"5"}},"data":{"name":"move","options":[{"name":"move","type":3,"value":"a1","focused":true}]}}`,
-		`{"id":"1","type":3,"token":"t","guild_id":"3","channel_id":"4","member":{"user":{"id":"5"}},"data":{"custom_id":"resign:9","component_type":2}}`,
+		`{"id":"1","type":3,"token":"t","guild_id":"3","channel_id":"4","member":{"user":{"id":"5"}},"data":{"custom_id":"resign:1:9","component_type":2}}`,
 		`{"id":"1","type":3,"token":"t","data":{"custom_id":"nonsense"}}`,
 		`{"id":"1","type":2,"token":"t","member":null,"data":{"name":"move"}}`,
 		`{"type":9}`,

@@ -23,12 +23,12 @@ func (b *Bot) run(ctx context.Context, i *discordgo.Interaction) commands.Reply 
 	}
 	if i.Type == discordgo.InteractionMessageComponent {
 		id := i.MessageComponentData().CustomID
-		cmd, version, err := commands.ParseButton(id)
+		cmd, game, version, err := commands.ParseButton(id)
 		if err != nil {
 			b.log.Warn("unknown button", "custom_id", id, "err", err)
 			return privateText("That button is not one Arbiter knows any more; /board shows the game here.")
 		}
-		inv.Command, inv.Version = cmd, version
+		inv.Command, inv.Game, inv.Version = cmd, game, version
 	}
 	if inv.Command == "play" && inv.Options["thread"] != "" {
 		thread := inv.Options["thread"] == "true"

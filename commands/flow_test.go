@@ -316,7 +316,7 @@ func TestRefusals(t *testing.T) {
 	g := e.game("n")
 	e.ok(ann, "n", "/move a1 c1")
 	inv := invocation(ann, "n", "resign")
-	inv.Version = g.Version
+	inv.Game, inv.Version = g.ID, g.Version
 	if r := e.svc.Handle(context.Background(), inv); !r.Private || !strings.Contains(r.Text, "older state of the game") {
 		t.Errorf("stale button: %q", r.Text)
 	}
@@ -466,4 +466,36 @@ func TestDamagedRecord(t *testing.T) {
 	}
 	e.ok(ann, "bad", "/play game:hiya opponent:@bob")
 	e.ok(bob, "ok", "/accept")
+}
+
+// TestButtonOfAnotherGame: a button left under a finished game's board is
+// refused in the next game of the channel, even at the same version.
+func TestButtonOfAnotherGame(t *testing.T) {
+	e := newEnv(t, false)
+	r := e.ok(ann, "b", "/play game:sixes opponent:@bob")
+	old := r.Buttons[0].ID // accept:GAME:1
+	e.ok(bob, "b", "/decline")
+	e.ok(ann, "b", "/play game:sixes opponent:@bob")
+	cmd, game, version, err := commands.ParseButton(old)
+	if err != nil || cmd != "accept" || version != 1 {
+		t.Fatalf("ParseButton(%q) = %s %s %d %v", old, cmd, game, version, err)
+	}
+	inv := invocation(bob, "b", cmd)
+	inv.Game, inv.Version = game, version
+	if r := e.svc.Handle(context.Background(), inv); !r.Private || !strings.Contains(r.Text, "older state of the game") {
+		t.Errorf("the old game's button: %q", r.Text)
+	}
+	g := e.game("b")
+	inv.Game = g.ID
+	if r := e.svc.Handle(context.Background(), inv); r.Private {
+		t.Errorf("the new game's button refused: %q", r.Text)
+	}
+}
+
+func TestParseButton(t *testing.T) {
+	for _, bad := range []string{"", "resign", "resign:1", "resign::3", "resign:1:x", "resign:1:0", "dance:1:2", "a:b:c:d"} {
+		if _, _, _, err := commands.ParseButton(bad); err == nil {
+			t.Errorf("ParseButton(%q) accepted", bad)
+		}
+	}
 }

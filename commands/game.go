@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -21,7 +22,7 @@ func (s *Service) load(ctx context.Context, inv Invocation) (*store.Game, *Reply
 		r := s.storeRefusal(inv, err)
 		return nil, &r
 	}
-	if inv.Version != 0 && inv.Version != g.Version {
+	if inv.Version != 0 && (inv.Version != g.Version || inv.Game != g.ID) {
 		msg := s.boardMessage(g, render.Standard, "That button belongs to an older state of the game; this is the board now.")
 		return nil, &Reply{Message: msg, Private: true}
 	}
@@ -125,40 +126,42 @@ func (s *Service) styledBoard(g *store.Game, view render.View, header, style str
 	if g.Status != store.Active {
 		return msg
 	}
-	v := g.Version
 	if g.Flow.Challenge {
 		msg.Buttons = []Button{
-			{ID: buttonID("accept", v), Label: "Accept", Style: Success},
-			{ID: buttonID("decline", v), Label: "Decline", Style: Danger},
+			{ID: buttonID("accept", g), Label: "Accept", Style: Success},
+			{ID: buttonID("decline", g), Label: "Decline", Style: Danger},
 		}
 		return msg
 	}
-	msg.Buttons = []Button{{ID: buttonID("board", v), Label: "Refresh", Style: Secondary}}
+	msg.Buttons = []Button{{ID: buttonID("board", g), Label: "Refresh", Style: Secondary}}
 	if s.drawable(g.Name) {
-		msg.Buttons = append(msg.Buttons, Button{ID: buttonID("draw", v), Label: "Offer draw", Style: Secondary})
+		msg.Buttons = append(msg.Buttons, Button{ID: buttonID("draw", g), Label: "Offer draw", Style: Secondary})
 	}
-	msg.Buttons = append(msg.Buttons, Button{ID: buttonID("resign", v), Label: "Resign", Style: Danger})
+	msg.Buttons = append(msg.Buttons, Button{ID: buttonID("resign", g), Label: "Resign", Style: Danger})
 	return msg
 }
 
-// buttonID is the id of a button that runs cmd on the game at version v.
-func buttonID(cmd string, v int64) string { return fmt.Sprintf("%s:%d", cmd, v) }
+// buttonID is the id of a button that runs cmd on game g as it is now:
+// "CMD:GAME:VERSION", e.g. "resign:12:31".
+func buttonID(cmd string, g *store.Game) string { return fmt.Sprintf("%s:%s:%d", cmd, g.ID, g.Version) }
 
-// ParseButton reads a button id back into the command and game version it
-// was made for. The platform layer turns a press into an Invocation.
-func ParseButton(id string) (cmd string, version int64, err error) {
-	cmd, ver, ok := strings.Cut(id, ":")
-	if !ok || cmd == "" {
-		return "", 0, fmt.Errorf("button %q: not one of Arbiter's", id)
+// ParseButton reads a button id back into the command, the game (its
+// archive id) and the game version it was made for. The platform layer
+// turns a press into an Invocation with these.
+func ParseButton(id string) (cmd, game string, version int64, err error) {
+	parts := strings.Split(id, ":")
+	if len(parts) != 3 || parts[0] == "" || parts[1] == "" {
+		return "", "", 0, fmt.Errorf("button %q: not one of Arbiter's", id)
 	}
-	if _, err := fmt.Sscanf(ver, "%d", &version); err != nil || version < 1 {
-		return "", 0, fmt.Errorf("button %q: no game version", id)
+	version, err = strconv.ParseInt(parts[2], 10, 64)
+	if err != nil || version < 1 {
+		return "", "", 0, fmt.Errorf("button %q: no game version", id)
 	}
-	switch cmd {
+	switch parts[0] {
 	case "accept", "decline", "board", "draw", "resign":
-		return cmd, version, nil
+		return parts[0], parts[1], version, nil
 	}
-	return "", 0, fmt.Errorf("button %q: unknown action", id)
+	return "", "", 0, fmt.Errorf("button %q: unknown action", id)
 }
 
 // drawable reports whether a game can end in a draw (so a draw may be

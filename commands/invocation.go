@@ -33,16 +33,17 @@ type Invocation struct {
 	Users   map[string]User
 	// Focused names the option being typed, for an autocomplete request.
 	Focused string
-	// Version is set when the invocation comes from a button: the game
-	// version the button was drawn for. A button older than the game is
-	// refused.
+	// Game and Version are set when the invocation comes from a button:
+	// the game (its archive id) and the version the button was drawn for.
+	// A button of another game, or older than the game, is refused.
+	Game    string
 	Version int64
 }
 
 // Button is an action offered under a message.
 type Button struct {
-	// ID is the invocation the button makes: "CMD:VERSION", e.g.
-	// "resign:12"; ParseButton reads it back.
+	// ID is the invocation the button makes: "CMD:GAME:VERSION", e.g.
+	// "resign:12:31"; ParseButton reads it back.
 	ID    string
 	Label string
 	Style ButtonStyle

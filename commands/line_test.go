@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -78,6 +79,25 @@ func FuzzParseLine(f *testing.F) {
 			if !found {
 				t.Fatalf("ParseLine(%q) accepted unknown option %q", line, k)
 			}
+		}
+	})
+}
+
+// FuzzParseButton: any custom id is read without panicking, and what is
+// accepted reads the same again once written in canonical form.
+func FuzzParseButton(f *testing.F) {
+	for _, s := range []string{"resign:1:2", "accept:12:31", "board:1:0", "x", "draw:a:9999999999999999999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, id string) {
+		cmd, game, version, err := ParseButton(id)
+		if err != nil {
+			return
+		}
+		back := fmt.Sprintf("%s:%s:%d", cmd, game, version)
+		cmd2, game2, version2, err := ParseButton(back)
+		if err != nil || cmd2 != cmd || game2 != game || version2 != version {
+			t.Fatalf("ParseButton(%q) = %s %s %d, but %q reads %s %s %d %v", id, cmd, game, version, back, cmd2, game2, version2, err)
 		}
 	})
 }

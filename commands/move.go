@@ -163,7 +163,7 @@ func (s *Service) draw(ctx context.Context, inv Invocation) Reply {
 		}
 		msg := Message{Text: fmt.Sprintf("%s offers a draw. %s, /draw accepts; a move declines.", seatTitle(g, seat), label(g.Players[other])),
 			Mentions: humanIDs(g.Players[other])}
-		msg.Buttons = []Button{{ID: buttonID("draw", g.Version), Label: "Accept draw", Style: Success}}
+		msg.Buttons = []Button{{ID: buttonID("draw", g), Label: "Accept draw", Style: Success}}
 		return Reply{Message: msg}
 	}
 	s.finish(g, rules.Draw, "draw agreed")
