@@ -292,7 +292,7 @@ func TestReconnectMidGame(t *testing.T) {
 func TestDeferredAnswers(t *testing.T) {
 	w := newWorld(t, true)
 	p := w.start(procOptions{gateway: true, deferAfter: 300 * time.Millisecond, storeTimeout: 10 * time.Second})
-	ann, bob := w.srv.AddUser("Ann"), w.srv.AddUser("Bob")
+	ann, bob, cy := w.srv.AddUser("Ann"), w.srv.AddUser("Bob"), w.srv.AddUser("Cy")
 	ch := w.general
 	w.public(w.do(ann.ID, ch, "play", opt("game", "sixes"), opt("opponent", bob.ID)))
 	w.public(w.do(bob.ID, ch, "accept"))
@@ -311,7 +311,7 @@ func TestDeferredAnswers(t *testing.T) {
 	}
 	board := send(ann.ID, "board")
 	moves := send(ann.ID, "moves")
-	wrong := send(other, "move", opt("move", legal))
+	wrong := send(cy.ID, "move", opt("move", legal)) // a stranger: refused in any order
 	move := send(mover, "move", opt("move", legal))
 	time.Sleep(1500 * time.Millisecond)
 	w.redis.Resume()
@@ -336,8 +336,8 @@ func TestDeferredAnswers(t *testing.T) {
 	if resp, _ := w.srv.ResponseTo(moves.ID); !resp.Ephemeral() || resp.MessageID != m.ID {
 		t.Errorf("/moves deferral %+v, want ephemeral and completed in place", resp)
 	}
-	// The wrong player's /move: refused privately, the public deferral gone.
-	w.private(w.answerTo(wrong), "turn")
+	// A stranger's /move: refused privately, the public deferral gone.
+	w.private(w.answerTo(wrong), "not playing in this game")
 	if resp, _ := w.srv.ResponseTo(wrong.ID); resp.Ephemeral() {
 		t.Errorf("/move was deferred privately")
 	} else if orig, _ := w.srv.Message(resp.MessageID); !orig.Deleted {

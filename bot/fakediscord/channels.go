@@ -252,22 +252,9 @@ func (s *Server) handleMessageEdit(q *request) (*reply, *apiError) {
 	if ch.IsThread() && ch.Archived {
 		return nil, archivedThread()
 	}
-	p, err := parsePayload(q.body)
+	edited, err := s.editedCopy(m, q)
 	if err != nil {
 		return nil, err
-	}
-	if err := s.checkPayload(p, q.files); err != nil {
-		return nil, err
-	}
-	edited := m.clone()
-	if err := s.applyEdit(&edited, p, q.files); err != nil {
-		return nil, err
-	}
-	if p.Flags.Set {
-		edited.Flags = edited.Flags&^FlagSuppressEmbeds | p.Flags.V&FlagSuppressEmbeds
-	}
-	if isEmpty(&edited) {
-		return nil, emptyMessage()
 	}
 	edited.EditedAt = s.nowLocked()
 	edited.Edits++

@@ -554,3 +554,26 @@ func (s *Server) dispatchMessageLocked(event string, m *Message, ch *Channel) {
 	}
 	s.dispatchGuildLocked(ch.GuildID, intent, event, s.messageJSONLocked(m, true))
 }
+
+// editedCopy applies an edit request's payload to a copy of m, checked as
+// Discord checks an edit of a channel or webhook message.
+func (s *Server) editedCopy(m *Message, q *request) (Message, *apiError) {
+	p, err := parsePayload(q.body)
+	if err != nil {
+		return Message{}, err
+	}
+	if err := s.checkPayload(p, q.files); err != nil {
+		return Message{}, err
+	}
+	edited := m.clone()
+	if err := s.applyEdit(&edited, p, q.files); err != nil {
+		return Message{}, err
+	}
+	if p.Flags.Set {
+		edited.Flags = edited.Flags&^FlagSuppressEmbeds | p.Flags.V&FlagSuppressEmbeds
+	}
+	if isEmpty(&edited) {
+		return Message{}, emptyMessage()
+	}
+	return edited, nil
+}
