@@ -24,6 +24,9 @@ const maxThreadName = 100
 // thread, where the game lives, and the answer in the channel links to it.
 // When /play is refused, the thread is archived and the refusal returned.
 func (b *Bot) playInThread(ctx context.Context, inv commands.Invocation) commands.Reply {
+	if r := b.svc.CheckPlay(inv); r != nil {
+		return *r // refused: no thread is opened for nothing
+	}
 	opponent := "Arbiter"
 	if id := inv.Options["opponent"]; id != "" {
 		opponent = inv.Users["opponent"].Name

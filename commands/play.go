@@ -16,7 +16,7 @@ import (
 // newGameRequest is a game to start, read from /play or /referee start.
 type newGameRequest struct {
 	name     string
-	opts     rules.Options
+	state    rules.Game // the game at its start, options checked
 	flow     store.Flow
 	players  [2]store.Player
 	refereed bool
@@ -30,8 +30,8 @@ func flowOptions() []rules.OptionSpec {
 	}
 }
 
-// readGameOptions splits the options text into the game's own (checked by
-// the rules) and Arbiter's, and starts a game to check them.
+// readGameOptions splits the options text into the game's own and
+// Arbiter's, checks both, and starts the game.
 func (s *Service) readGameOptions(name, text, turnTime string) (newGameRequest, error) {
 	def, err := s.reg.Lookup(name)
 	if err != nil {
@@ -41,14 +41,18 @@ func (s *Service) readGameOptions(name, text, turnTime string) (newGameRequest, 
 	if err != nil {
 		return newGameRequest{}, err
 	}
-	req := newGameRequest{name: def.Name, opts: rules.Options{}}
+	req := newGameRequest{name: def.Name}
+	opts := rules.Options{}
 	own := rules.Options{}
 	for k, v := range all {
 		if k == "timeout" || k == "rated" {
 			own[k] = v
 		} else {
-			req.opts[k] = v
+			opts[k] = v
 		}
+	}
+	if req.state, err = s.reg.New(req.name, opts); err != nil {
+		return newGameRequest{}, err
 	}
 	flow, err := rules.Resolve("Arbiter", flowOptions(), own)
 	if err != nil {
@@ -71,9 +75,31 @@ func (s *Service) readGameOptions(name, text, turnTime string) (newGameRequest, 
 
 // play is /play: a game against the bot, or a challenge.
 func (s *Service) play(ctx context.Context, inv Invocation) Reply {
+	req, r := s.playRequest(inv)
+	if r != nil {
+		return *r
+	}
+	return s.start(ctx, inv, req)
+}
+
+// CheckPlay checks a /play invocation as far as it can without the store
+// (the game, its options, the opponent, level, side and time) and returns
+// the refusal /play would give, or nil. The platform layer checks before it
+// opens a thread for the game.
+func (s *Service) CheckPlay(inv Invocation) *Reply {
+	_, r := s.playRequest(inv)
+	return r
+}
+
+// playRequest reads the game a /play invocation asks for, or a refusal.
+func (s *Service) playRequest(inv Invocation) (newGameRequest, *Reply) {
+	no := func(format string, args ...any) (newGameRequest, *Reply) {
+		r := refuse(format, args...)
+		return newGameRequest{}, &r
+	}
 	req, err := s.readGameOptions(inv.Options["game"], inv.Options["options"], inv.Options["time"])
 	if err != nil {
-		return refuse("%v", err)
+		return no("%v", err)
 	}
 	me := store.Player{Kind: store.Human, UserID: inv.User.ID, Name: inv.User.Name}
 	var other store.Player
@@ -83,10 +109,10 @@ func (s *Service) play(ctx context.Context, inv Invocation) Reply {
 			opp = User{ID: oppID, Name: oppID}
 		}
 		if opp.ID == inv.User.ID {
-			return refuse("you cannot challenge yourself; leave out opponent to play the bot")
+			return no("you cannot challenge yourself; leave out opponent to play the bot")
 		}
 		if inv.Options["level"] != "" {
-			return refuse("level is for games against the bot; leave it out when you challenge someone")
+			return no("level is for games against the bot; leave it out when you challenge someone")
 		}
 		other = store.Player{Kind: store.Human, UserID: opp.ID, Name: opp.Name}
 		req.flow.Challenge = true
@@ -95,7 +121,7 @@ func (s *Service) play(ctx context.Context, inv Invocation) Reply {
 		if l := inv.Options["level"]; l != "" {
 			n, err := strconv.Atoi(l)
 			if err != nil || n < 1 || n > 5 {
-				return refuse("level must be 1 (beginner) to 5 (full strength), not %q", l)
+				return no("level must be 1 (beginner) to 5 (full strength), not %q", l)
 			}
 			level = n
 		}
@@ -112,7 +138,7 @@ func (s *Service) play(ctx context.Context, inv Invocation) Reply {
 			req.players = [2]store.Player{other, me}
 		}
 	default:
-		return refuse("side must be first, second or random, not %q", side)
+		return no("side must be first, second or random, not %q", side)
 	}
 	if req.flow.Challenge && req.players[rules.P2].UserID == inv.User.ID {
 		// The challenged person is always seat 2 in the record of who must
@@ -120,7 +146,7 @@ func (s *Service) play(ctx context.Context, inv Invocation) Reply {
 		req.flow.ChallengerSecond = true
 		req.players[0], req.players[1] = req.players[1], req.players[0]
 	}
-	return s.start(ctx, inv, req)
+	return req, nil
 }
 
 // refereeStart is /referee start: a match between two students with no
@@ -146,10 +172,7 @@ func (s *Service) refereeStart(ctx context.Context, inv Invocation) Reply {
 
 // start creates the game of req in the channel and announces it.
 func (s *Service) start(ctx context.Context, inv Invocation, req newGameRequest) Reply {
-	state, err := s.reg.New(req.name, req.opts)
-	if err != nil {
-		return refuse("%v", err)
-	}
+	state := req.state
 	style, err := s.store.ChannelSetting(ctx, inv.Channel, "board")
 	if err != nil {
 		return s.storeRefusal(inv, err)
