@@ -225,12 +225,23 @@ func (s *Server) channelFlagsLocked(q *request, p *messagePayload) int {
 	return p.Flags.V & allowed
 }
 
-func (s *Server) handleMessageGet(q *request) (*reply, *apiError) {
+// routeMessageLocked returns the channel and message a
+// /channels/{channel_id}/messages/{message_id} request names, when the bot
+// can see them.
+func (s *Server) routeMessageLocked(q *request) (*Channel, *Message, *apiError) {
 	ch, err := s.channelLocked(q.params["channel_id"])
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	m, err := s.visibleMessageLocked(ch, q.params["message_id"])
+	if err != nil {
+		return nil, nil, err
+	}
+	return ch, m, nil
+}
+
+func (s *Server) handleMessageGet(q *request) (*reply, *apiError) {
+	_, m, err := s.routeMessageLocked(q)
 	if err != nil {
 		return nil, err
 	}
@@ -238,11 +249,7 @@ func (s *Server) handleMessageGet(q *request) (*reply, *apiError) {
 }
 
 func (s *Server) handleMessageEdit(q *request) (*reply, *apiError) {
-	ch, err := s.channelLocked(q.params["channel_id"])
-	if err != nil {
-		return nil, err
-	}
-	m, err := s.visibleMessageLocked(ch, q.params["message_id"])
+	ch, m, err := s.routeMessageLocked(q)
 	if err != nil {
 		return nil, err
 	}
@@ -264,11 +271,7 @@ func (s *Server) handleMessageEdit(q *request) (*reply, *apiError) {
 }
 
 func (s *Server) handleMessageDelete(q *request) (*reply, *apiError) {
-	ch, err := s.channelLocked(q.params["channel_id"])
-	if err != nil {
-		return nil, err
-	}
-	m, err := s.visibleMessageLocked(ch, q.params["message_id"])
+	ch, m, err := s.routeMessageLocked(q)
 	if err != nil {
 		return nil, err
 	}

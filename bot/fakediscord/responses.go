@@ -335,11 +335,7 @@ func (s *Server) webhookMessageLocked(in *interactionRec, id string) (*Message, 
 }
 
 func (s *Server) handleWebhookMessageGet(q *request) (*reply, *apiError) {
-	in, err := s.webhookInteractionLocked(q)
-	if err != nil {
-		return nil, err
-	}
-	m, err := s.webhookMessageLocked(in, q.params["message_id"])
+	m, err := s.webhookRouteLocked(q)
 	if err != nil {
 		return nil, err
 	}
@@ -347,11 +343,7 @@ func (s *Server) handleWebhookMessageGet(q *request) (*reply, *apiError) {
 }
 
 func (s *Server) handleWebhookMessageEdit(q *request) (*reply, *apiError) {
-	in, err := s.webhookInteractionLocked(q)
-	if err != nil {
-		return nil, err
-	}
-	m, err := s.webhookMessageLocked(in, q.params["message_id"])
+	m, err := s.webhookRouteLocked(q)
 	if err != nil {
 		return nil, err
 	}
@@ -377,11 +369,7 @@ func (s *Server) handleWebhookMessageEdit(q *request) (*reply, *apiError) {
 }
 
 func (s *Server) handleWebhookMessageDelete(q *request) (*reply, *apiError) {
-	in, err := s.webhookInteractionLocked(q)
-	if err != nil {
-		return nil, err
-	}
-	m, err := s.webhookMessageLocked(in, q.params["message_id"])
+	m, err := s.webhookRouteLocked(q)
 	if err != nil {
 		return nil, err
 	}
@@ -391,4 +379,14 @@ func (s *Server) handleWebhookMessageDelete(q *request) (*reply, *apiError) {
 	}
 	s.deleteMessageLocked(m, ch)
 	return noContent(), nil
+}
+
+// webhookRouteLocked returns the message a
+// /webhooks/{app}/{token}/messages/{message_id} request names.
+func (s *Server) webhookRouteLocked(q *request) (*Message, *apiError) {
+	in, err := s.webhookInteractionLocked(q)
+	if err != nil {
+		return nil, err
+	}
+	return s.webhookMessageLocked(in, q.params["message_id"])
 }
