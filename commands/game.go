@@ -9,9 +9,6 @@ import (
 
 	"arbiter/render"
 	"arbiter/rules"
-	"arbiter/rules/hique"
-	"arbiter/rules/sixes"
-	"arbiter/rules/upthrust"
 	"arbiter/store"
 )
 
@@ -164,9 +161,12 @@ func ParseButton(id string) (cmd, game string, version int64, err error) {
 	return "", "", 0, fmt.Errorf("button %q: unknown action", id)
 }
 
-// drawable reports whether a game can end in a draw (so a draw may be
-// offered): every game but Hi-Ya!, whose rules have no draws.
-func (s *Service) drawable(game string) bool { return game != "hiya" }
+// drawable reports whether a game can end in a draw, so that a draw may
+// be offered: every game whose rules have draws.
+func (s *Service) drawable(game string) bool {
+	d, err := s.reg.Lookup(game)
+	return err == nil && !d.NoDraws
+}
 
 // turnNote says whose turn it is, mentioning a person.
 func turnNote(g *store.Game) string {
@@ -308,23 +308,15 @@ func (s *Service) follow(ctx context.Context, g *store.Game) {
 }
 
 // scoreOutcome decides an unfinished game by its own scoring, where it has
-// one (HiQUE's timing option, Upthrust's points, Sixes' pieces); false for
-// a game without scoring (Hi-Ya!).
+// one (a rules.Scorer); false for a game without scoring (Hi-Ya!).
 func scoreOutcome(g rules.Game, why string) (rules.Outcome, bool) {
-	var sc [2]int
-	var unit string
-	switch x := g.(type) {
-	case *hique.Game:
-		sc, unit = x.TimingScores(), "timing option"
-	case *upthrust.Game:
-		sc, unit = x.Scores(), "points"
-	case *sixes.Game:
-		sc, unit = [2]int{x.Pieces(rules.P1), x.Pieces(rules.P2)}, "pieces"
-	default:
+	scorer, ok := g.(rules.Scorer)
+	if !ok {
 		return rules.Outcome{}, false
 	}
+	sc, what := scorer.Standing()
 	return rules.Outcome{Result: rules.ByScore(sc[0], sc[1]), Scores: sc, HasScores: true,
-		Reason: fmt.Sprintf("%s, decided by %s %d to %d", why, unit, sc[0], sc[1])}, true
+		Reason: fmt.Sprintf("%s, decided by %s %d to %d", why, what, sc[0], sc[1])}, true
 }
 
 // challenger is the person who made the challenge waiting in g; the seats

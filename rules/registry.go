@@ -16,6 +16,7 @@ type Definition struct {
 	Options  []OptionSpec  // the Variants of the rules file
 	MoveTime time.Duration // the class's per-move limit, the engine's default
 	Summary  string        // the rules in a few lines, for players
+	NoDraws  bool          // the rules end every game with a winner (Hi-Ya!)
 	// New starts a game from the start position. opts is complete and
 	// checked (see Resolve); New still validates what specs cannot (for
 	// example combinations) and returns a clear error.

@@ -135,3 +135,12 @@ type Game interface {
 	// Clone returns an independent copy of the game.
 	Clone() Game
 }
+
+// Scorer is a game with scoring of its own that can decide an unfinished
+// game, as a timeout with adjudication does: HiQUE's timing option,
+// Upthrust's points, Sixes' pieces.
+type Scorer interface {
+	// Standing returns each player's score now (player 1 first) and what
+	// it counts, e.g. "timing option".
+	Standing() (scores [2]int, what string)
+}

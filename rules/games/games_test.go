@@ -156,3 +156,41 @@ func TestReplayNamesTheBadMove(t *testing.T) {
 		t.Errorf("Replay error = %v", err)
 	}
 }
+
+// TestNoDraws: only Hi-Ya!'s rules have no draws.
+func TestNoDraws(t *testing.T) {
+	for _, d := range games.Registry().Definitions() {
+		if d.NoDraws != (d.Name == "hiya") {
+			t.Errorf("%s: NoDraws = %v", d.Name, d.NoDraws)
+		}
+	}
+}
+
+// TestScorers: HiQUE, Upthrust and Sixes have scoring that can decide an
+// unfinished game, and it matches their outcome's scores at the start;
+// Hi-Ya! has none.
+func TestScorers(t *testing.T) {
+	want := map[string]string{"hique": "timing option", "upthrust": "points", "sixes": "pieces"}
+	reg := games.Registry()
+	for _, name := range reg.Names() {
+		g, err := reg.New(name, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, ok := g.(rules.Scorer)
+		if ok != (want[name] != "") {
+			t.Errorf("%s: Scorer %v", name, ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		scores, what := sc.Standing()
+		if what != want[name] {
+			t.Errorf("%s: Standing counts %q, want %q", name, what, want[name])
+		}
+		if out := g.Outcome(); out.HasScores && out.Scores != scores {
+			t.Errorf("%s: Standing %v, Outcome scores %v", name, scores, out.Scores)
+		}
+	}
+}

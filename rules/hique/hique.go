@@ -33,7 +33,10 @@ const MaxTurns = 10000
 // MoveTime is the class's per-move limit, the engine's default.
 const MoveTime = 20 * time.Second
 
-var _ rules.Game = (*Game)(nil)
+var (
+	_ rules.Game   = (*Game)(nil)
+	_ rules.Scorer = (*Game)(nil)
+)
 
 // optionSpecs returns the rules file's Variants.
 func optionSpecs() []rules.OptionSpec {
@@ -324,3 +327,7 @@ func (g *Game) clone() *Game {
 
 // Announce returns "": HiQUE has nothing to announce.
 func (g *Game) Announce(m Move) string { return "" }
+
+// Standing returns the timing-option scores now: it makes HiQUE a
+// rules.Scorer.
+func (g *Game) Standing() ([2]int, string) { return g.TimingScores(), "timing option" }

@@ -100,6 +100,7 @@ func Definition() rules.Definition {
 		Options:  optionSpecs(),
 		MoveTime: 5 * time.Second,
 		Summary:  "A 7x8 board, columns A..G and rows 1..8; South moves up, North down. Ninjas slide diagonally forward, Samurai straight forward; mini-Ninjas and mini-Samurai step one square. A move attacks when it lands right in front of an enemy piece: that piece is hurt (a Ninja or Samurai becomes a mini, a mini is removed, a King is removed and its side loses). Backward (Ninja) and sideways (Samurai) moves are allowed only when they attack. Kings never move. A player with no legal move loses. Moves: \"E2B5\" (with \"Hi-YA!\" after an attack).",
+		NoDraws:  true,
 		New:      rules.NewFunc(New),
 	}
 }

@@ -82,7 +82,10 @@ type Game struct {
 	hist   []rules.Move // hist[i] is move i; both reserved at New for the turn limit
 }
 
-var _ rules.Game = (*Game)(nil)
+var (
+	_ rules.Game   = (*Game)(nil)
+	_ rules.Scorer = (*Game)(nil)
+)
 
 // New starts a game from the start position. opts may be partial or nil:
 // missing options take their defaults; a bad value is an error that says
@@ -447,4 +450,10 @@ func (g *Game) Clone() rules.Game {
 	c.hist = make([]rules.Move, len(g.hist))
 	copy(c.hist, g.hist[:g.ply])
 	return &c
+}
+
+// Standing returns the players' pieces now: it makes Sixes a
+// rules.Scorer.
+func (g *Game) Standing() ([2]int, string) {
+	return [2]int{g.Pieces(rules.P1), g.Pieces(rules.P2)}, "pieces"
 }

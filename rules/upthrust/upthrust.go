@@ -233,7 +233,10 @@ type Game struct {
 	opts    rules.Options   // complete and resolved: colours letters, seed
 }
 
-var _ rules.Game = (*Game)(nil)
+var (
+	_ rules.Game   = (*Game)(nil)
+	_ rules.Scorer = (*Game)(nil)
+)
 
 // undoInfo is what Undo needs besides the move: the rows the piece moved
 // up (0 for a pass) and the cached result before the move.
@@ -521,3 +524,6 @@ func (g *Game) Outcome() rules.Outcome {
 	out.Reason = fmt.Sprintf("%s, %d to %d", reason, hi, lo)
 	return out
 }
+
+// Standing returns the row points now: it makes Upthrust a rules.Scorer.
+func (g *Game) Standing() ([2]int, string) { return g.Scores(), "points" }
