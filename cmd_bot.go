@@ -110,7 +110,7 @@ func runBot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // gameFlow is the game flow of the bot and worker processes, which share
 // its settings: n bot-turn workers named name in the queue, the later
 // messages posted to Discord through session.
-func gameFlow(cfg config, st *store.Store, reg *rules.Registry, session *discordgo.Session, log *slog.Logger, n int, name string) *commands.Service {
+func gameFlow(cfg config, st store.Store, reg *rules.Registry, session *discordgo.Session, log *slog.Logger, n int, name string) *commands.Service {
 	return commands.New(commands.Config{
 		RefereeRole: cfg.RefereeRole,
 		TurnTime:    cfg.TurnTime,

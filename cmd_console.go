@@ -239,7 +239,7 @@ func (c *console) printf(format string, args ...any) {
 // waitForBot waits until no bot is to move in the console's channel and
 // no bot turn is being posted, so that the bot's move comes before the
 // next prompt and a piped script reads like a game.
-func (c *console) waitForBot(ctx context.Context, svc *commands.Service, st *store.Store) {
+func (c *console) waitForBot(ctx context.Context, svc *commands.Service, st store.Store) {
 	deadline := time.Now().Add(2 * time.Minute)
 	for ctx.Err() == nil && time.Now().Before(deadline) {
 		g, err := st.Load(ctx, c.channel)

@@ -20,7 +20,7 @@ import (
 
 // openStore opens the store the configuration names (its Redis, or the
 // embedded store under DATA_DIR) with the games' registry.
-func openStore(ctx context.Context, cfg config, log *slog.Logger) (*store.Store, *rules.Registry, error) {
+func openStore(ctx context.Context, cfg config, log *slog.Logger) (store.Store, *rules.Registry, error) {
 	reg := games.Registry()
 	store.RouteClientLogs(log)
 	st, err := store.Open(ctx, store.Config{RedisURL: cfg.RedisURL, DataDir: cfg.DataDir, Logger: log, Registry: reg, ClaimTimeout: 30 * time.Second})
@@ -32,7 +32,7 @@ func openStore(ctx context.Context, cfg config, log *slog.Logger) (*store.Store,
 
 // closeStore closes st, which writes the embedded store's data file, and
 // reports a failure on stderr as who.
-func closeStore(ctx context.Context, st *store.Store, stderr io.Writer, who string) {
+func closeStore(ctx context.Context, st store.Store, stderr io.Writer, who string) {
 	if err := st.Close(context.WithoutCancel(ctx)); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", who, err)
 	}

@@ -73,7 +73,7 @@ type procOptions struct {
 // proc is one Arbiter process: its store, game flow, bot and loops.
 type proc struct {
 	w        *world
-	st       *store.Store
+	st       store.Store
 	svc      *commands.Service
 	b        *bot.Bot
 	notifier *bot.Notifier

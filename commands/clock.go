@@ -17,7 +17,7 @@ import (
 // sleeps on a timer that a restart would forget.
 func (s *Service) RunClock(ctx context.Context) {
 	ttl := 10 * s.cfg.ClockTick
-	var lock *store.Lock
+	var lock store.Lock
 	defer func() {
 		if lock != nil {
 			_ = lock.Release(context.WithoutCancel(ctx))

@@ -71,7 +71,7 @@ type env struct {
 	t     testing.TB
 	srv   *redistest.Server
 	svc   *commands.Service
-	st    *store.Store
+	st    store.Store
 	clock *clock
 	posts *posts
 	reg   *rules.Registry

@@ -45,7 +45,7 @@ type Config struct {
 
 // Service runs the game flow over a store. It is safe for concurrent use.
 type Service struct {
-	store  *store.Store
+	store  store.Store
 	reg    *rules.Registry
 	notify Notifier
 	cfg    Config
@@ -57,7 +57,7 @@ type Service struct {
 
 // New returns the game flow over st, posting later messages through
 // notify. now may be nil for time.Now.
-func New(cfg Config, st *store.Store, reg *rules.Registry, notify Notifier, log *slog.Logger, now func() time.Time) *Service {
+func New(cfg Config, st store.Store, reg *rules.Registry, notify Notifier, log *slog.Logger, now func() time.Time) *Service {
 	if cfg.TurnTime <= 0 {
 		cfg.TurnTime = 48 * time.Hour
 	}

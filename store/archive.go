@@ -33,7 +33,7 @@ const MaxList = 100
 // Archived lists the guild's archived games, newest first, from offset on
 // (at most limit, at most MaxList), and says how many there are in all. A
 // damaged entry is left out of the list and logged.
-func (s *Store) Archived(ctx context.Context, guild string, offset, limit int) ([]Summary, int64, error) {
+func (s *Redis) Archived(ctx context.Context, guild string, offset, limit int) ([]Summary, int64, error) {
 	if err := checkID("guild", guild); err != nil {
 		return nil, 0, fmt.Errorf("list archive: %w", err)
 	}
@@ -85,7 +85,7 @@ func (s *Store) Archived(ctx context.Context, guild string, offset, limit int) (
 
 // LoadArchived returns the archived game id of guild, with its state:
 // ErrNotFound when there is none, a *DamagedError when it cannot be read.
-func (s *Store) LoadArchived(ctx context.Context, guild, id string) (*Game, error) {
+func (s *Redis) LoadArchived(ctx context.Context, guild, id string) (*Game, error) {
 	if err := checkID("guild", guild); err != nil {
 		return nil, fmt.Errorf("load archived game: %w", err)
 	}
@@ -128,7 +128,7 @@ func decodeArchived(reg *rules.Registry, guild, id string, data []byte) (*Game, 
 // MaxList), found through the guild's index of channels with a game. The
 // index is a hint: channels whose game is gone, finished or of another
 // guild are dropped from it on the way, and a damaged record is left out.
-func (s *Store) Running(ctx context.Context, guild string) ([]*Game, error) {
+func (s *Redis) Running(ctx context.Context, guild string) ([]*Game, error) {
 	if err := checkID("guild", guild); err != nil {
 		return nil, fmt.Errorf("running games: %w", err)
 	}
@@ -161,7 +161,7 @@ func (s *Store) Running(ctx context.Context, guild string) ([]*Game, error) {
 // runningGame returns the game going on in channel, which guild's index
 // lists, or nil when there is none (the channel then leaves the index) or
 // its record is damaged.
-func (s *Store) runningGame(caller context.Context, guild, channel string) (*Game, error) {
+func (s *Redis) runningGame(caller context.Context, guild, channel string) (*Game, error) {
 	g, err := s.Load(caller, channel)
 	g, drop, err := runningIn(guild, g, err)
 	if !drop {
@@ -191,7 +191,7 @@ func runningIn(guild string, g *Game, err error) (*Game, bool, error) {
 // sent its SADD (a no-op then) before the SREM, and it writes its game
 // before that SADD: so dropRunning looks again after the SREM, and puts
 // the channel back, returning its game, if a game goes on there now.
-func (s *Store) dropRunning(caller context.Context, guild, channel string) (*Game, error) {
+func (s *Redis) dropRunning(caller context.Context, guild, channel string) (*Game, error) {
 	if err := s.indexRunning(caller, guild, channel, false); err != nil {
 		return nil, err
 	}
@@ -208,7 +208,7 @@ func (s *Store) dropRunning(caller context.Context, guild, channel string) (*Gam
 
 // indexRunning adds channel to guild's index of running games, or removes
 // it.
-func (s *Store) indexRunning(caller context.Context, guild, channel string, add bool) error {
+func (s *Redis) indexRunning(caller context.Context, guild, channel string, add bool) error {
 	ctx, cancel := s.op(caller, 0)
 	defer cancel()
 	var err error

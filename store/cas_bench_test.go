@@ -30,7 +30,7 @@ import (
 )
 
 // watchMove is the WATCH/MULTI version of load, change, save.
-func (s *Store) watchMove(ctx context.Context, channel string, change func(*Game)) error {
+func (s *Redis) watchMove(ctx context.Context, channel string, change func(*Game)) error {
 	key := gameKey(channel)
 	return s.rdb.Watch(ctx, func(tx *redis.Tx) error {
 		vals, err := tx.HMGet(ctx, key, "id", "version", "record").Result()
@@ -66,7 +66,7 @@ func (s *Store) watchMove(ctx context.Context, channel string, change func(*Game
 }
 
 // luaMove is the store's own load, change, save.
-func (s *Store) luaMove(ctx context.Context, channel string, change func(*Game)) error {
+func (s *Redis) luaMove(ctx context.Context, channel string, change func(*Game)) error {
 	g, err := s.Load(ctx, channel)
 	if err != nil {
 		return err
@@ -78,7 +78,7 @@ func (s *Store) luaMove(ctx context.Context, channel string, change func(*Game))
 func BenchmarkCAS(b *testing.B) {
 	srv := redistest.Start(b, redistest.Options{TCP: true})
 	ctx := context.Background()
-	s, err := Open(ctx, Config{RedisURL: srv.URL(), Registry: games.Registry(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	s, err := OpenRedis(ctx, Config{RedisURL: srv.URL(), Registry: games.Registry(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		b.Fatal(err)
 	}

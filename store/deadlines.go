@@ -25,7 +25,7 @@ const damagedRetry = time.Hour
 // right on the way: entries of versions that moved on or of games that are
 // gone are removed, an entry earlier than its game's wake time is moved to
 // it, a damaged game is logged and looked at again an hour later.
-func (s *Store) Due(ctx context.Context, now time.Time, limit int) ([]*Game, error) {
+func (s *Redis) Due(ctx context.Context, now time.Time, limit int) ([]*Game, error) {
 	if limit <= 0 || limit > MaxList {
 		limit = MaxList
 	}

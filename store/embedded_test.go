@@ -17,7 +17,7 @@ import (
 // not rewritten every few seconds while nothing happens.
 func TestEmbeddedDirty(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, Config{DataDir: t.TempDir(), Registry: games.Registry(),
+	s, err := OpenRedis(ctx, Config{DataDir: t.TempDir(), Registry: games.Registry(),
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), SaveEvery: time.Hour})
 	if err != nil {
 		t.Fatal(err)
@@ -48,7 +48,7 @@ func TestEmbeddedDirty(t *testing.T) {
 		_, err := s.ClaimBotTurn(ctx, "w", 20*time.Millisecond)
 		return noJob(err)
 	})
-	var lock *Lock
+	var lock Lock
 	check("lock", true, func() error { lock, err = s.TryLock(ctx, "clock", time.Minute); return err })
 	// The first renewal loads the script (EVAL after NOSCRIPT), which
 	// counts as a change; the renewals after it run it by its hash.

@@ -4,7 +4,7 @@ import "github.com/redis/go-redis/v9"
 
 // Raw returns the store's Redis client, for tests that break records on
 // purpose or look at keys.
-func (s *Store) Raw() redis.UniversalClient { return s.rdb }
+func (s *Redis) Raw() redis.UniversalClient { return s.rdb }
 
 // GameKey returns the key of the game in channel, for tests.
 func GameKey(channel string) string { return gameKey(channel) }

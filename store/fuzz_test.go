@@ -59,7 +59,7 @@ func FuzzDecodeRecord(f *testing.F) {
 		`{"schema":1,"version":1,"id":"1","channel":"1","status":"finished","result":"p3"}`, `{"schema":1,"moves":[{"seat":9}]}`} {
 		f.Add([]byte(s))
 	}
-	s := &Store{reg: reg}
+	s := &Redis{reg: reg}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g, err := s.decodeGame("1", "1", "1", data)
 		if err != nil {
@@ -89,7 +89,7 @@ func FuzzParseSnapshot(f *testing.F) {
 	ctx := context.Background()
 	// A real snapshot as the main seed.
 	dir := f.TempDir()
-	s, err := Open(ctx, Config{DataDir: dir, Registry: games.Registry(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	s, err := OpenRedis(ctx, Config{DataDir: dir, Registry: games.Registry(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		f.Fatal(err)
 	}

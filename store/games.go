@@ -76,7 +76,7 @@ func runScript(ctx context.Context, pipe redis.Pipeliner, script *redis.Script, 
 // casResult runs a pipeline whose one script command is made by add, once
 // with EVALSHA and again with EVAL if Redis does not know the script. It
 // returns the script's integer result.
-func (s *Store) casResult(ctx context.Context, add func(pipe redis.Pipeliner, retry bool) *redis.Cmd) (int64, error) {
+func (s *Redis) casResult(ctx context.Context, add func(pipe redis.Pipeliner, retry bool) *redis.Cmd) (int64, error) {
 	retry := false
 	for {
 		pipe := s.rdb.Pipeline()
@@ -101,7 +101,7 @@ func (s *Store) casResult(ctx context.Context, add func(pipe redis.Pipeliner, re
 // guild), version 1 and its created and updated times. A channel with a
 // game going on is ErrBusy; a finished game left in the channel (its
 // archiving was interrupted) is archived first.
-func (s *Store) Create(ctx context.Context, g *Game) error {
+func (s *Redis) Create(ctx context.Context, g *Game) error {
 	if g == nil {
 		return fmt.Errorf("create game: %w: no game", ErrInvalid)
 	}
@@ -180,7 +180,7 @@ func (s *Store) Create(ctx context.Context, g *Game) error {
 
 // Load returns the game in channel: ErrNotFound when there is none, a
 // *DamagedError when its record cannot be read.
-func (s *Store) Load(ctx context.Context, channel string) (*Game, error) {
+func (s *Redis) Load(ctx context.Context, channel string) (*Game, error) {
 	if err := checkID("channel", channel); err != nil {
 		return nil, fmt.Errorf("load game: %w", err)
 	}
@@ -198,7 +198,7 @@ func (s *Store) Load(ctx context.Context, channel string) (*Game, error) {
 }
 
 // gameFromHash decodes the values of HMGET id version record.
-func (s *Store) gameFromHash(channel string, vals []any) (*Game, error) {
+func (s *Redis) gameFromHash(channel string, vals []any) (*Game, error) {
 	if len(vals) != 3 || vals[2] == nil {
 		if len(vals) == 3 && (vals[0] != nil || vals[1] != nil) {
 			return nil, &DamagedError{Channel: channel, Err: errors.New("its hash has no record")}
@@ -213,7 +213,7 @@ func (s *Store) gameFromHash(channel string, vals []any) (*Game, error) {
 
 // decodeGame decodes a game record stored under channel, checking it
 // against the hash's id and version fields.
-func (s *Store) decodeGame(channel, id, version string, data []byte) (*Game, error) {
+func (s *Redis) decodeGame(channel, id, version string, data []byte) (*Game, error) {
 	r, err := decodeRecord(data)
 	if err != nil {
 		return nil, &DamagedError{Channel: channel, Err: err}
@@ -254,7 +254,7 @@ func (s *Store) decodeGame(channel, id, version string, data []byte) (*Game, err
 // could let a very late write through). Retries of one Save inside the
 // client (after a lost connection) carry a write token, so a write applied
 // once is never applied twice nor reported as a conflict.
-func (s *Store) Save(ctx context.Context, g *Game) error {
+func (s *Redis) Save(ctx context.Context, g *Game) error {
 	if g == nil {
 		return fmt.Errorf("save game: %w: no game", ErrInvalid)
 	}
@@ -324,7 +324,7 @@ func (s *Store) Save(ctx context.Context, g *Game) error {
 // is idempotent: archiving the same game again does no harm. Save calls it
 // for a game that finishes; call it for a finished game found in a channel
 // after an interrupted save.
-func (s *Store) Archive(ctx context.Context, g *Game) error {
+func (s *Redis) Archive(ctx context.Context, g *Game) error {
 	if g == nil {
 		return fmt.Errorf("archive game: %w: no game", ErrInvalid)
 	}
@@ -337,7 +337,7 @@ func (s *Store) Archive(ctx context.Context, g *Game) error {
 // step can be repeated; a failure after the first leaves a finished game
 // in the channel, which the next Create there archives, and one after the
 // second a stale index entry, which Running drops (so it is only logged).
-func (s *Store) archive(caller context.Context, g *Game) error {
+func (s *Redis) archive(caller context.Context, g *Game) error {
 	if g.Status != Finished {
 		return fmt.Errorf("archive game in channel %s: %w: the game is not finished", g.Channel, ErrInvalid)
 	}
@@ -387,7 +387,7 @@ func (s *Store) archive(caller context.Context, g *Game) error {
 // channel holding the time) so that a new game can start there, and
 // returns the key it now lives under. It is meant for a damaged record; it
 // works on any.
-func (s *Store) Quarantine(ctx context.Context, channel string) (string, error) {
+func (s *Redis) Quarantine(ctx context.Context, channel string) (string, error) {
 	if err := checkID("channel", channel); err != nil {
 		return "", fmt.Errorf("quarantine: %w", err)
 	}

@@ -35,7 +35,7 @@ func TestGoldenRecordV1(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v (run go test -run TestGoldenRecordV1 -update once to write it)", err)
 	}
-	s := &Store{reg: reg}
+	s := &Redis{reg: reg}
 	got, err := s.decodeGame("1", "1", "1", trimNewline(data))
 	if err != nil {
 		t.Fatalf("the schema 1 golden record does not read: %v", err)

@@ -48,13 +48,13 @@ func (e *env) config() store.Config {
 }
 
 // open opens a store on the backend, closed when the test ends.
-func (e *env) open(change ...func(*store.Config)) *store.Store {
+func (e *env) open(change ...func(*store.Config)) *store.Redis {
 	e.t.Helper()
 	cfg := e.config()
 	for _, c := range change {
 		c(&cfg)
 	}
-	s, err := store.Open(context.Background(), cfg)
+	s, err := store.OpenRedis(context.Background(), cfg)
 	if err != nil {
 		e.t.Fatalf("open store: %v", err)
 	}

@@ -8,12 +8,9 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// Lock is a lock in Redis held by one process at a time, such as the one
-// that keeps a single clock loop running. It expires after its TTL unless
-// renewed, so a holder that dies frees it; only its holder can renew or
-// release it.
-type Lock struct {
-	s     *Store
+// redisLock is a Lock kept in Redis as a key with an expiry.
+type redisLock struct {
+	s     *Redis
 	name  string
 	token string
 	ttl   time.Duration
@@ -39,7 +36,7 @@ return 0
 
 // TryLock takes the lock called name for ttl (at least a millisecond), or
 // returns ErrLocked when another holder has it.
-func (s *Store) TryLock(ctx context.Context, name string, ttl time.Duration) (*Lock, error) {
+func (s *Redis) TryLock(ctx context.Context, name string, ttl time.Duration) (Lock, error) {
 	if err := checkID("lock", name); err != nil {
 		return nil, fmt.Errorf("lock: %w", err)
 	}
@@ -49,7 +46,7 @@ func (s *Store) TryLock(ctx context.Context, name string, ttl time.Duration) (*L
 	caller := ctx
 	ctx, cancel := s.op(ctx, 0)
 	defer cancel()
-	l := &Lock{s: s, name: name, token: newToken(), ttl: ttl}
+	l := &redisLock{s: s, name: name, token: newToken(), ttl: ttl}
 	ok, err := s.rdb.SetNX(ctx, lockKey(name), l.token, ttl).Result()
 	if err != nil {
 		return nil, fail(caller, "lock "+name, err)
@@ -63,7 +60,7 @@ func (s *Store) TryLock(ctx context.Context, name string, ttl time.Duration) (*L
 // Renew extends the lock by its TTL from now. A lock that expired or was
 // taken by another is ErrLockLost: the holder must stop what the lock
 // guards.
-func (l *Lock) Renew(ctx context.Context) error {
+func (l *redisLock) Renew(ctx context.Context) error {
 	caller := ctx
 	ctx, cancel := l.s.op(ctx, 0)
 	defer cancel()
@@ -79,7 +76,7 @@ func (l *Lock) Renew(ctx context.Context) error {
 
 // Release frees the lock if it is still held by l; releasing a lock that
 // was lost is ErrLockLost and changes nothing.
-func (l *Lock) Release(ctx context.Context) error {
+func (l *redisLock) Release(ctx context.Context) error {
 	caller := ctx
 	ctx, cancel := l.s.op(ctx, 0)
 	defer cancel()
@@ -94,6 +91,6 @@ func (l *Lock) Release(ctx context.Context) error {
 }
 
 // runOne runs a script alone and returns its integer result.
-func (s *Store) runOne(ctx context.Context, script *redis.Script, keys []string, args ...any) (int64, error) {
+func (s *Redis) runOne(ctx context.Context, script *redis.Script, keys []string, args ...any) (int64, error) {
 	return script.Run(ctx, s.rdb, keys, args...).Int64()
 }

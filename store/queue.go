@@ -23,7 +23,7 @@ type Job struct {
 
 // ensureQueue creates the queue's stream and consumer group if they are
 // missing.
-func (s *Store) ensureQueue(ctx context.Context) error {
+func (s *Redis) ensureQueue(ctx context.Context) error {
 	caller := ctx
 	ctx, cancel := s.op(ctx, 0)
 	defer cancel()
@@ -37,7 +37,7 @@ func (s *Store) ensureQueue(ctx context.Context) error {
 // EnqueueBotTurn queues the bot's turn in g at g's current version, for a
 // worker to claim. The queue is durable: a job stays until a worker acks
 // it.
-func (s *Store) EnqueueBotTurn(ctx context.Context, g *Game) (string, error) {
+func (s *Redis) EnqueueBotTurn(ctx context.Context, g *Game) (string, error) {
 	if g == nil {
 		return "", fmt.Errorf("enqueue bot turn: %w: no game", ErrInvalid)
 	}
@@ -66,7 +66,7 @@ func (s *Store) EnqueueBotTurn(ctx context.Context, g *Game) (string, error) {
 // waiting up to wait for it. With nothing to claim the error is ErrNoJob.
 // The worker must ack the job when done with it (applied or stale), and
 // call ExtendBotTurn while it thinks for longer than the claim timeout.
-func (s *Store) ClaimBotTurn(ctx context.Context, worker string, wait time.Duration) (*Job, error) {
+func (s *Redis) ClaimBotTurn(ctx context.Context, worker string, wait time.Duration) (*Job, error) {
 	if err := checkID("worker", worker); err != nil {
 		return nil, fmt.Errorf("claim bot turn: %w", err)
 	}
@@ -172,7 +172,7 @@ func parseJob(m redis.XMessage) (*Job, error) {
 // other worker reclaims it for another claim timeout. A job that is no
 // longer pending (acked, or reclaimed and acked by another) is
 // ErrStaleJob.
-func (s *Store) ExtendBotTurn(ctx context.Context, worker string, job *Job) error {
+func (s *Redis) ExtendBotTurn(ctx context.Context, worker string, job *Job) error {
 	if job == nil {
 		return fmt.Errorf("extend bot turn: %w: no job", ErrInvalid)
 	}
@@ -196,7 +196,7 @@ func (s *Store) ExtendBotTurn(ctx context.Context, worker string, job *Job) erro
 
 // AckBotTurn marks job done and removes it from the queue. Acking twice is
 // harmless.
-func (s *Store) AckBotTurn(ctx context.Context, job *Job) error {
+func (s *Redis) AckBotTurn(ctx context.Context, job *Job) error {
 	if job == nil {
 		return fmt.Errorf("ack bot turn: %w: no job", ErrInvalid)
 	}
@@ -211,7 +211,7 @@ func (s *Store) AckBotTurn(ctx context.Context, job *Job) error {
 
 // ack acks and deletes a queue entry, so that the stream holds only jobs
 // not yet done.
-func (s *Store) ack(ctx context.Context, id string) error {
+func (s *Redis) ack(ctx context.Context, id string) error {
 	_, err := s.rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
 		pipe.XAck(ctx, queueKey, queueGroup, id)
 		pipe.XDel(ctx, queueKey, id)
@@ -225,7 +225,7 @@ func (s *Store) ack(ctx context.Context, id string) error {
 // the error is ErrStaleJob and the job must do nothing but be acked. The
 // move the job then saves is a compare-and-set on that version, so a job
 // run twice applies at most once.
-func (s *Store) LoadForJob(ctx context.Context, job *Job) (*Game, error) {
+func (s *Redis) LoadForJob(ctx context.Context, job *Job) (*Game, error) {
 	if job == nil {
 		return nil, fmt.Errorf("load for bot turn: %w: no job", ErrInvalid)
 	}
@@ -250,7 +250,7 @@ const autoClaimPages = 20
 // autoClaim claims for worker one job that another worker has held past
 // the claim timeout, following XAUTOCLAIM's cursor so that such a job is
 // found behind jobs still being thought about.
-func (s *Store) autoClaim(ctx context.Context, worker string) ([]redis.XMessage, error) {
+func (s *Redis) autoClaim(ctx context.Context, worker string) ([]redis.XMessage, error) {
 	start := "0-0"
 	for range autoClaimPages {
 		msgs, next, err := s.rdb.XAutoClaim(ctx, &redis.XAutoClaimArgs{

@@ -32,7 +32,7 @@ const maxRatingRetries = 20
 // Ratings returns the ratings of players in game in guild, in order. A
 // player without a record comes back as Rating{Player: id}, with Games 0:
 // the caller gives it its starting numbers.
-func (s *Store) Ratings(ctx context.Context, guild, game string, players ...string) ([]Rating, error) {
+func (s *Redis) Ratings(ctx context.Context, guild, game string, players ...string) ([]Rating, error) {
 	if err := checkRatingArgs(guild, game, players); err != nil {
 		return nil, fmt.Errorf("load ratings: %w", err)
 	}
@@ -86,7 +86,7 @@ func decodeRatings(guild, game string, players []string, vals []any) ([]Rating, 
 // players' current ratings (as Ratings returns them) and returns the new
 // ones; it may be called more than once when other updates race, and must
 // not have side effects. The leaderboard follows the new ratings.
-func (s *Store) UpdateRatings(ctx context.Context, guild, game, resultID string, players []string,
+func (s *Redis) UpdateRatings(ctx context.Context, guild, game, resultID string, players []string,
 	update func(current []Rating) ([]Rating, error)) (bool, error) {
 	if err := checkRatingArgs(guild, game, players); err != nil {
 		return false, fmt.Errorf("update ratings: %w", err)
@@ -167,7 +167,7 @@ func (s *Store) UpdateRatings(ctx context.Context, guild, game, resultID string,
 
 // Leaderboard returns the ratings of game in guild, best first, from
 // offset on (at most limit, at most MaxList).
-func (s *Store) Leaderboard(ctx context.Context, guild, game string, offset, limit int) ([]Rating, error) {
+func (s *Redis) Leaderboard(ctx context.Context, guild, game string, offset, limit int) ([]Rating, error) {
 	if err := checkID("guild", guild); err != nil {
 		return nil, fmt.Errorf("leaderboard: %w", err)
 	}

@@ -50,7 +50,7 @@ func TestRedisKillKeepsAcknowledgedMoves(t *testing.T) {
 	// save must go through (after it, the refused dials fail at once).
 	cfg := store.Config{RedisURL: srv.URL(), Registry: reg, Logger: quietLogger(), Timeout: 4 * time.Second}
 	ctx := ctxT(t)
-	s, err := store.Open(ctx, cfg)
+	s, err := store.OpenRedis(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,12 +118,12 @@ func TestRedisKillKeepsAcknowledgedMoves(t *testing.T) {
 	srv.Restart()
 
 	// The same store reconnects by itself; a new one sees the same.
-	s2, err := store.Open(ctx, cfg)
+	s2, err := store.OpenRedis(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s2.Close(ctx)
-	for _, st := range []*store.Store{s, s2} {
+	for _, st := range []*store.Redis{s, s2} {
 		for ch, v := range ack.version {
 			// go-redis may hold back dials for a moment after the failed
 			// ones during the outage: give the old store time to reconnect.
@@ -159,7 +159,7 @@ func TestRedisDownAndBack(t *testing.T) {
 	srv := redistest.Start(t, redistest.Options{AppendOnly: true})
 	reg := games.Registry()
 	ctx := ctxT(t)
-	s, err := store.Open(ctx, store.Config{RedisURL: srv.URL(), Registry: reg, Logger: quietLogger(), Timeout: 300 * time.Millisecond})
+	s, err := store.OpenRedis(ctx, store.Config{RedisURL: srv.URL(), Registry: reg, Logger: quietLogger(), Timeout: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,18 +246,18 @@ func eventually[T any](f func() (T, error)) (T, error) {
 // with ErrUnavailable, quickly and without panicking.
 func TestOpenUnreachable(t *testing.T) {
 	dir := t.TempDir()
-	_, err := store.Open(context.Background(), store.Config{
+	_, err := store.OpenRedis(context.Background(), store.Config{
 		RedisURL: "unix://" + filepath.Join(dir, "none.sock"), Registry: games.Registry(), Logger: quietLogger(), Timeout: 300 * time.Millisecond,
 	})
 	mustErr(t, err, store.ErrUnavailable, "open on a missing Redis")
-	_, err = store.Open(context.Background(), store.Config{RedisURL: "http://x", Registry: games.Registry(), Logger: quietLogger()})
+	_, err = store.OpenRedis(context.Background(), store.Config{RedisURL: "http://x", Registry: games.Registry(), Logger: quietLogger()})
 	mustErr(t, err, store.ErrInvalid, "open on a URL that is not Redis's")
-	_, err = store.Open(context.Background(), store.Config{DataDir: dir})
+	_, err = store.OpenRedis(context.Background(), store.Config{DataDir: dir})
 	mustErr(t, err, store.ErrInvalid, "open without a registry")
 }
 
 // fill puts some of everything in a store and returns what it should hold.
-func fill(t *testing.T, s *store.Store, reg *rules.Registry) map[string]*store.Game {
+func fill(t *testing.T, s *store.Redis, reg *rules.Registry) map[string]*store.Game {
 	t.Helper()
 	ctx := ctxT(t)
 	rng := rand.New(rand.NewPCG(11, 12))
@@ -297,7 +297,7 @@ func fill(t *testing.T, s *store.Store, reg *rules.Registry) map[string]*store.G
 }
 
 // checkFilled checks that s holds what fill put in it.
-func checkFilled(t *testing.T, s *store.Store, reg *rules.Registry, want map[string]*store.Game) {
+func checkFilled(t *testing.T, s *store.Redis, reg *rules.Registry, want map[string]*store.Game) {
 	t.Helper()
 	ctx := ctxT(t)
 	for key, w := range want {
@@ -336,11 +336,11 @@ func TestEmbeddedReopen(t *testing.T) {
 	reg := games.Registry()
 	dir := t.TempDir()
 	cfg := store.Config{DataDir: dir, Registry: reg, Logger: quietLogger()}
-	s, err := store.Open(ctx, cfg)
+	s, err := store.OpenRedis(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := store.Open(ctx, cfg); err == nil || !strings.Contains(err.Error(), "in use") {
+	if _, err := store.OpenRedis(ctx, cfg); err == nil || !strings.Contains(err.Error(), "in use") {
 		t.Fatalf("a second store on the same data directory: %v, want an error saying it is in use", err)
 	}
 	want := fill(t, s, reg)
@@ -364,7 +364,7 @@ func TestEmbeddedReopen(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s, err = store.Open(ctx, cfg)
+	s, err = store.OpenRedis(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -398,7 +398,7 @@ func TestEmbeddedDamagedDataFile(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "arbiter-store.json"), []byte(`{"format":1,"keys":[{"key":"k","type":"zset","zset":["x","m"]}]}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err := store.Open(context.Background(), store.Config{DataDir: dir, Registry: games.Registry(), Logger: quietLogger()})
+	_, err := store.OpenRedis(context.Background(), store.Config{DataDir: dir, Registry: games.Registry(), Logger: quietLogger()})
 	if err == nil || !strings.Contains(err.Error(), "arbiter-store.json") {
 		t.Fatalf("open on a damaged data file: %v", err)
 	}
@@ -450,7 +450,7 @@ func TestEmbeddedCrash(t *testing.T) {
 
 	reg := games.Registry()
 	ctx := ctxT(t)
-	s, err := store.Open(ctx, store.Config{DataDir: dir, Registry: reg, Logger: quietLogger()})
+	s, err := store.OpenRedis(ctx, store.Config{DataDir: dir, Registry: reg, Logger: quietLogger()})
 	if err != nil {
 		t.Fatalf("open after the crash: %v", err)
 	}
@@ -480,7 +480,7 @@ func TestEmbeddedCrashChild(t *testing.T) {
 	}
 	reg := games.Registry()
 	ctx := context.Background()
-	s, err := store.Open(ctx, store.Config{DataDir: dir, Registry: reg, Logger: quietLogger(), SaveEvery: 200 * time.Millisecond})
+	s, err := store.OpenRedis(ctx, store.Config{DataDir: dir, Registry: reg, Logger: quietLogger(), SaveEvery: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

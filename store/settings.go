@@ -13,7 +13,7 @@ func settingsKey(channel string) string { return "{ch:" + channel + "}:settings"
 
 // ChannelSetting returns a channel's setting called key, or "" when it is
 // not set.
-func (s *Store) ChannelSetting(ctx context.Context, channel, key string) (string, error) {
+func (s *Redis) ChannelSetting(ctx context.Context, channel, key string) (string, error) {
 	if err := checkID("channel", channel); err != nil {
 		return "", fmt.Errorf("channel setting: %w", err)
 	}
@@ -32,7 +32,7 @@ func (s *Store) ChannelSetting(ctx context.Context, channel, key string) (string
 
 // SetChannelSetting sets a channel's setting called key to value; an
 // empty value removes it. Settings outlive the channel's games.
-func (s *Store) SetChannelSetting(ctx context.Context, channel, key, value string) error {
+func (s *Redis) SetChannelSetting(ctx context.Context, channel, key, value string) error {
 	if err := checkID("channel", channel); err != nil {
 		return fmt.Errorf("set channel setting: %w", err)
 	}

@@ -97,8 +97,9 @@ type Config struct {
 	Now func() time.Time
 }
 
-// Store is Arbiter's storage. It is safe for concurrent use.
-type Store struct {
+// Redis is the store on Redis (or on the embedded Redis-compatible
+// server). It meets the Store contract and is safe for concurrent use.
+type Redis struct {
 	rdb          redis.UniversalClient
 	reg          *rules.Registry
 	log          *slog.Logger
@@ -115,14 +116,24 @@ type Stats struct {
 	RoundTrips int64 // round trips: a single command or a pipeline
 }
 
-// Open connects to the Redis of cfg, or starts the embedded backend when
+// Open opens the store cfg names: Redis when cfg.RedisURL is set, else the
+// embedded backend under cfg.DataDir.
+func Open(ctx context.Context, cfg Config) (Store, error) {
+	r, err := OpenRedis(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// OpenRedis connects to the Redis of cfg, or starts the embedded backend when
 // cfg.RedisURL is empty, and makes sure the bot-turn queue exists. A Redis
 // that does not answer is an error wrapping ErrUnavailable.
-func Open(ctx context.Context, cfg Config) (*Store, error) {
+func OpenRedis(ctx context.Context, cfg Config) (*Redis, error) {
 	if cfg.Registry == nil {
 		return nil, fmt.Errorf("open store: %w: no game registry given", ErrInvalid)
 	}
-	s := &Store{
+	s := &Redis{
 		reg:          cfg.Registry,
 		log:          cfg.Logger,
 		timeout:      cfg.Timeout,
@@ -215,7 +226,7 @@ func redactURL(raw string) string {
 
 // Close closes the connection; the embedded backend writes its data file
 // and stops.
-func (s *Store) Close(ctx context.Context) error {
+func (s *Redis) Close(ctx context.Context) error {
 	err := s.rdb.Close()
 	if s.emb != nil {
 		if cerr := s.emb.close(ctx); cerr != nil {
@@ -229,13 +240,13 @@ func (s *Store) Close(ctx context.Context) error {
 }
 
 // Stats returns the traffic counts since Open.
-func (s *Store) Stats() Stats {
+func (s *Redis) Stats() Stats {
 	return Stats{Commands: s.stats.commands.Load(), RoundTrips: s.stats.roundTrips.Load()}
 }
 
 // op returns the context for one store operation, bounded by the store's
 // timeout plus extra.
-func (s *Store) op(ctx context.Context, extra time.Duration) (context.Context, context.CancelFunc) {
+func (s *Redis) op(ctx context.Context, extra time.Duration) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(ctx, s.timeout+extra)
 }
 

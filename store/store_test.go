@@ -382,7 +382,7 @@ func TestLock(t *testing.T) {
 			t.Fatalf("renew: %v", err)
 		}
 		// Let it expire by the clock (the embedded backend too).
-		var l2 *store.Lock
+		var l2 store.Lock
 		for start := time.Now(); time.Since(start) < 10*time.Second; time.Sleep(50 * time.Millisecond) {
 			if l2, err = s.TryLock(ctx, "clock", time.Minute); err == nil {
 				break

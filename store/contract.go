@@ -1,0 +1,87 @@
+package store
+
+import (
+	"context"
+	"time"
+)
+
+// Store is the contract every backend of the store meets: what the game
+// flow (package commands) and the tools call. Redis (for REDIS_URL, many
+// processes) is one backend; each method's doc comment on Redis states
+// the promise in detail, and the contract tests hold every backend to it.
+type Store interface {
+	// Create stores a new game in its channel, giving it an archive id and
+	// version 1; ErrExists when the channel has a game.
+	Create(ctx context.Context, g *Game) error
+	// Load returns the channel's game; ErrNotFound when it has none, a
+	// *DamagedError when its record does not decode.
+	Load(ctx context.Context, channel string) (*Game, error)
+	// Save writes g if the stored game is still the version g was loaded
+	// at (compare-and-set), bumping g.Version; ErrConflict otherwise. A
+	// finished game is archived and its channel freed.
+	Save(ctx context.Context, g *Game) error
+	// Archive files a finished game in its guild's archive without it
+	// ever having been in a channel (e.g. a match).
+	Archive(ctx context.Context, g *Game) error
+	// Quarantine moves a channel's damaged record aside, freeing the
+	// channel, and returns where it was kept.
+	Quarantine(ctx context.Context, channel string) (string, error)
+
+	// Archived lists a guild's finished games, newest first, with the total.
+	Archived(ctx context.Context, guild string, offset, limit int) ([]Summary, int64, error)
+	// LoadArchived returns one archived game.
+	LoadArchived(ctx context.Context, guild, id string) (*Game, error)
+	// Running returns the guild's games in progress.
+	Running(ctx context.Context, guild string) ([]*Game, error)
+	// Due returns up to limit running games whose wake time is at or
+	// before now.
+	Due(ctx context.Context, now time.Time, limit int) ([]*Game, error)
+
+	// EnqueueBotTurn queues the bot's turn in g at g's version.
+	EnqueueBotTurn(ctx context.Context, g *Game) (string, error)
+	// ClaimBotTurn gives worker a queued (or abandoned) bot turn, waiting
+	// up to wait; ErrNoJob when there is none.
+	ClaimBotTurn(ctx context.Context, worker string, wait time.Duration) (*Job, error)
+	// ExtendBotTurn keeps a claimed turn from being claimed by another.
+	ExtendBotTurn(ctx context.Context, worker string, job *Job) error
+	// AckBotTurn removes a finished turn from the queue.
+	AckBotTurn(ctx context.Context, job *Job) error
+	// LoadForJob loads the job's game; ErrStaleJob when it moved on.
+	LoadForJob(ctx context.Context, job *Job) (*Game, error)
+
+	// Ratings returns the players' ratings in a guild's game.
+	Ratings(ctx context.Context, guild, game string, players ...string) ([]Rating, error)
+	// UpdateRatings applies update to the players' ratings once per
+	// resultID; false when that result was rated before.
+	UpdateRatings(ctx context.Context, guild, game, resultID string, players []string,
+		update func(current []Rating) ([]Rating, error)) (bool, error)
+	// Leaderboard lists a guild's game's ratings, best first.
+	Leaderboard(ctx context.Context, guild, game string, offset, limit int) ([]Rating, error)
+
+	// ChannelSetting returns one of a channel's settings, "" when unset.
+	ChannelSetting(ctx context.Context, channel, key string) (string, error)
+	// SetChannelSetting sets one of a channel's settings.
+	SetChannelSetting(ctx context.Context, channel, key, value string) error
+
+	// TryLock takes the lock called name for ttl; ErrLocked when another
+	// holder has it.
+	TryLock(ctx context.Context, name string, ttl time.Duration) (Lock, error)
+
+	// Stats returns the backend's traffic counts since it was opened.
+	Stats() Stats
+	// Close releases the backend, writing what it must.
+	Close(ctx context.Context) error
+}
+
+// Lock is held by one process at a time, such as the one that keeps a
+// single clock loop running. It expires after its TTL unless renewed, so
+// a holder that dies frees it; only its holder can renew or release it.
+type Lock interface {
+	// Renew extends the lock by its TTL from now; ErrLockLost when it
+	// expired or another took it: the holder must stop what it guards.
+	Renew(ctx context.Context) error
+	// Release frees the lock if it is still held; ErrLockLost otherwise.
+	Release(ctx context.Context) error
+}
+
+var _ Store = (*Redis)(nil)
