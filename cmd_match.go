@@ -62,7 +62,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		Seed:     s,
 	}
 	for _, spec := range []string{*p1, *p2} {
-		if _, err := engine.NewPlayer(spec, engine.PlayerOptions{TableMB: 1}); err != nil {
+		if _, err := engine.NewPlayer(spec, engine.PlayerOptions{Registry: games.Registry(), TableMB: 1}); err != nil {
 			fmt.Fprintf(stderr, "arbiter match: %v\n", err)
 			return 2
 		}

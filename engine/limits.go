@@ -89,8 +89,12 @@ func ScoreString(score int) string {
 }
 
 // classMoveTime returns the class's per-move limit of the game name
-// (rules.Definition.MoveTime), or 5 s for a game that sets none.
+// (rules.Definition.MoveTime), or 5 s for a game that sets none or that
+// reg (which may be nil) does not hold.
 func classMoveTime(reg *rules.Registry, name string) time.Duration {
+	if reg == nil {
+		return 5 * time.Second
+	}
 	if def, err := reg.Lookup(name); err == nil && def.MoveTime > 0 {
 		return def.MoveTime
 	}

@@ -89,7 +89,7 @@ func RunMatch(ctx context.Context, cfg MatchConfig, report func(GameRecord)) (Ma
 	}
 	var players [2]Player
 	for i, spec := range []string{cfg.P1, cfg.P2} {
-		p, err := NewPlayer(spec, PlayerOptions{Seed: cfg.Seed*4 + uint64(i) + 1, Stderr: cfg.Stderr})
+		p, err := NewPlayer(spec, PlayerOptions{Registry: cfg.Registry, Seed: cfg.Seed*4 + uint64(i) + 1, Stderr: cfg.Stderr})
 		if err != nil {
 			return res, err
 		}

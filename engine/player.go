@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"arbiter/rules"
-	"arbiter/rules/games"
 )
 
 // Player chooses moves for one side of a game: Arbiter's engine at a level,
@@ -41,6 +40,9 @@ func (e *ForfeitError) Error() string { return e.Reason }
 
 // PlayerOptions tune the players NewPlayer makes.
 type PlayerOptions struct {
+	// Registry holds the games the players may be asked to play: their
+	// class move times are the default move times.
+	Registry *rules.Registry
 	// Seed makes the players' random choices repeatable.
 	Seed uint64
 	// TableMB is the transposition table size of an arbiter player
@@ -79,7 +81,7 @@ func NewPlayer(spec string, opt PlayerOptions) (Player, error) {
 			}
 			level = n
 		}
-		return NewArbiter(Level(level), opt.TableMB, rng), nil
+		return NewArbiter(opt.Registry, Level(level), opt.TableMB, rng), nil
 	case "random", "greedy":
 		if hasArg {
 			return nil, fmt.Errorf("player %q: %s takes no argument", spec, kind)
@@ -98,7 +100,7 @@ func NewPlayer(spec string, opt PlayerOptions) (Player, error) {
 		if strings.TrimSpace(arg) == "" {
 			return nil, fmt.Errorf("player %q: write exec:COMMAND, e.g. exec:\"./myprog --fast\"", spec)
 		}
-		return NewExecPlayer(arg, opt.Stderr, opt.Grace), nil
+		return NewExecPlayer(opt.Registry, arg, opt.Stderr, opt.Grace), nil
 	}
 	return nil, fmt.Errorf("unknown player %q: a player is %s", spec, Specs)
 }
@@ -153,13 +155,14 @@ type Arbiter struct {
 
 // NewArbiter returns Arbiter's engine playing at level (clamped to 1..5)
 // with a table of tableMB megabytes; rng drives the lower levels' random
-// choices (nil: a fixed seed).
-func NewArbiter(level Level, tableMB int, rng *rand.Rand) *Arbiter {
+// choices (nil: a fixed seed). reg gives the class move time of a game
+// searched with no limits (nil: 5 s).
+func NewArbiter(reg *rules.Registry, level Level, tableMB int, rng *rand.Rand) *Arbiter {
 	level = max(1, min(5, level))
 	if rng == nil {
 		rng = rand.New(rand.NewPCG(1, 2))
 	}
-	return &Arbiter{level: level, eng: NewEngine(tableMB), rng: rng, reg: games.Registry()}
+	return &Arbiter{level: level, eng: NewEngine(tableMB), rng: rng, reg: reg}
 }
 
 // String returns "arbiter:LEVEL".
