@@ -478,5 +478,3 @@ func (r *runner) event(kind EventKind, g GameResult, running int) {
 	}
 	r.cfg.OnEvent(e)
 }
-
-
