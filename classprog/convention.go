@@ -142,7 +142,7 @@ func Conventions() map[string][]Style {
 				{Prompt: `(?i)player\s*1 or\s*(player\s*)?2|\b1 or 2\b|black or white`, Answer: "{human}"},
 				{Prompt: `(?i)(go|move|play) first.*(y/n|\?)`, Answer: "{human_first_yn}"},
 			},
-			Move: `^\D*?(?P<move>\b\d{1,2}\s+\d{1,2}\s+\d{1,2}\s+\d{1,2})\s*$`,
+			Move: `^\s*(?:[A-Za-z' ]{0,30}:\s*)?(?P<move>\d{1,2}\s+\d{1,2}\s+\d{1,2}\s+\d{1,2})\s*$`,
 			Ask:  []Answer{{Prompt: `(?i)(your|enter|opponent'?s?|human'?s?) ?move|move\s*:\s*$`, Answer: "{move}"}},
 		}},
 		// Hi-Ya!, CSC 180: the program is "the computer" at the top (North)

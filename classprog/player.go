@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -282,13 +283,11 @@ func (s *session) answer(text string, blocked bool, g rules.Game) (bool, error) 
 	if step < 0 && !blocked {
 		return false, nil // chatter
 	}
-	if blocked && !s.setup {
-		for q, done := range s.asked {
-			if !done { // a question whose prompt never came
-				s.asked[q] = true
-				return true, s.proc.write(fill(st.questions[q].answer, g, s.side, rules.NoMove, false))
-			}
-		}
+	if blocked && !s.setup && len(st.questions) > 0 && !slices.Contains(s.asked, true) {
+		// Blocked before any question showed: the first question's prompt
+		// never came.
+		s.asked[0] = true
+		return true, s.proc.write(fill(st.questions[0].answer, g, s.side, rules.NoMove, false))
 	}
 	s.setup = true
 	switch {

@@ -24,7 +24,7 @@ const (
 	maxLine = 4096
 	// FloodLimit is the most bytes a program may print while it is to move
 	// (or during its setup) before it loses for flooding.
-	FloodLimit = 1 << 20
+	FloodLimit = 256 << 10
 )
 
 // event is something the program did: printed a line, showed an unfinished
@@ -95,7 +95,6 @@ func start(command string, tr *transcript) (*proc, error) {
 // read turns the program's output into events until the terminal closes.
 func (p *proc) read() {
 	buf := make([]byte, 4096)
-	defer close(p.events)
 	for {
 		n, err := p.master.Read(buf)
 		if n > 0 {
@@ -154,7 +153,7 @@ func (p *proc) emit(e event) {
 func (p *proc) watch() {
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
-	reported := false
+	reported, reportedGen := false, -1
 	for {
 		select {
 		case <-p.done:
@@ -175,11 +174,12 @@ func (p *proc) watch() {
 			p.emit(event{kind: evPrompt, text: prompt, gen: gen})
 		}
 		blocked := quiet && readingTerminal(p.cmd.Process.Pid)
-		if blocked && !reported {
+		if blocked && (!reported || reportedGen != gen) {
 			select {
 			case p.events <- event{kind: evBlocked, gen: gen}:
 			default:
 			}
+			reportedGen = gen
 		}
 		reported = blocked
 	}
@@ -246,8 +246,8 @@ func (p *proc) exitText() string {
 }
 
 // readingTerminal reports whether a process of the session led by sid is
-// blocked in read(2) on its standard input (Linux: /proc/PID/syscall
-// starts with the syscall number 0 and fd 0).
+// blocked in read(2) on its standard input (Linux: /proc/PID/task/TID/syscall
+// starts with the syscall number 0 and fd 0; amd64 numbering).
 func readingTerminal(sid int) bool {
 	dirs, _ := filepath.Glob("/proc/[0-9]*")
 	for _, d := range dirs {
@@ -264,12 +264,12 @@ func readingTerminal(sid int) bool {
 		if len(f) < 4 || f[3] != strconv.Itoa(sid) {
 			continue
 		}
-		sc, err := os.ReadFile(d + "/syscall")
-		if err != nil {
-			continue
-		}
-		if strings.HasPrefix(string(sc), "0 0x0 ") {
-			return true
+		// Any thread of it (a Go program reads on some thread of its own).
+		tasks, _ := filepath.Glob(d + "/task/[0-9]*")
+		for _, task := range tasks {
+			if sc, err := os.ReadFile(task + "/syscall"); err == nil && strings.HasPrefix(string(sc), "0 0x0 ") {
+				return true
+			}
 		}
 	}
 	return false
