@@ -92,34 +92,38 @@ func swissRound(n, round int, points []float64, met map[[2]int]bool, byes []int)
 		out = append(out, pairing{round: round, a: order[pick], b: -1})
 		order = append(order[:pick:pick], order[pick+1:]...)
 	}
-	used := make([]bool, len(order))
-	for x := range order {
-		if used[x] {
-			continue
+	if pairs, ok := matchUnmet(order, met); ok {
+		for k := 0; k < len(pairs); k += 2 {
+			out = append(out, pairing{round: round, a: pairs[k], b: pairs[k+1]})
 		}
-		used[x] = true
-		partner := -1
-		for y := x + 1; y < len(order); y++ {
-			if !used[y] && !met[key(order[x], order[y])] {
-				partner = y
-				break
-			}
-		}
-		if partner < 0 { // everyone left has been met: take the next
-			for y := x + 1; y < len(order); y++ {
-				if !used[y] {
-					partner = y
-					break
-				}
-			}
-		}
-		if partner < 0 {
-			continue
-		}
-		used[partner] = true
-		out = append(out, pairing{round: round, a: order[x], b: order[partner]})
+		return out
+	}
+	// Everyone has met everyone left: pair down the order.
+	for k := 0; k+1 < len(order); k += 2 {
+		out = append(out, pairing{round: round, a: order[k], b: order[k+1]})
 	}
 	return out
+}
+
+// matchUnmet pairs the players in order, each with the nearest below not
+// met yet, backtracking when that leaves someone without a partner.
+func matchUnmet(order []int, met map[[2]int]bool) ([]int, bool) {
+	if len(order) == 0 {
+		return nil, true
+	}
+	a := order[0]
+	for y := 1; y < len(order); y++ {
+		if met[key(a, order[y])] {
+			continue
+		}
+		rest := make([]int, 0, len(order)-2)
+		rest = append(rest, order[1:y]...)
+		rest = append(rest, order[y+1:]...)
+		if pairs, ok := matchUnmet(rest, met); ok {
+			return append([]int{a, order[y]}, pairs...), true
+		}
+	}
+	return nil, false
 }
 
 // key names a meeting of two players whatever their order.

@@ -148,7 +148,25 @@ func FitElo(n int, games []score) ([]float64, [][]float64) {
 			break
 		}
 	}
-	cov := inverse(h)
+	// The ratings are relative to the players' mean: their covariance is
+	// that of r - mean(r), P·C·P with P = I - 11ᵀ/n (only the prior
+	// fixes the pool's level, so C alone has a large common part).
+	c := inverse(h)
+	cov := make([][]float64, n)
+	rowMean := make([]float64, n)
+	all := 0.0
+	for i := range n {
+		for j := range n {
+			rowMean[i] += c[i][j] / float64(n)
+		}
+		all += rowMean[i] / float64(n)
+	}
+	for i := range n {
+		cov[i] = make([]float64, n)
+		for j := range n {
+			cov[i][j] = c[i][j] - rowMean[i] - rowMean[j] + all
+		}
+	}
 	mean := 0.0
 	for _, x := range r {
 		mean += x
