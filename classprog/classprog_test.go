@@ -122,7 +122,7 @@ func TestFailingProgramsLoseWithTheReason(t *testing.T) {
 			t.Run(c.name+"/"+m.mode, func(t *testing.T) {
 				t.Parallel()
 				side := rules.P2
-				rec, tr := play(t, c.game, c.opts, c.args+" -mode "+m.mode, side, 300*time.Millisecond)
+				rec, tr := play(t, c.game, c.opts, c.args+" -mode "+m.mode, side, time.Second)
 				if w, ok := rec.Result.Winner(); !ok || w == side {
 					t.Fatalf("the failing program did not lose: %v, %s\n%s", rec.Result, rec.Reason, tail(tr))
 				}

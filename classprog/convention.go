@@ -143,7 +143,7 @@ func Conventions() map[string][]Style {
 				{Prompt: `(?i)(go|move|play) first.*(y/n|\?)`, Answer: "{human_first_yn}"},
 			},
 			Move: `^\s*(?:[A-Za-z' ]{0,30}:\s*)?(?P<move>\d{1,2}\s+\d{1,2}\s+\d{1,2}\s+\d{1,2})\s*$`,
-			Ask:  []Answer{{Prompt: `(?i)(your|enter|opponent'?s?|human'?s?) ?move|move\s*:\s*$`, Answer: "{move}"}},
+			Ask:  []Answer{{Prompt: `(?i)(your|enter|opponent'?s?|human'?s?) ?move`, Answer: "{move}"}},
 		}},
 		// Hi-Ya!, CSC 180: the program is "the computer" at the top (North)
 		// against a "human" at the bottom (South). Two styles seen in the

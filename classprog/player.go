@@ -150,6 +150,7 @@ func (p *Player) Choose(ctx context.Context, g rules.Game, lim engine.Limits) (r
 			return p.fail(&engine.ForfeitError{Reason: fmt.Sprintf("timed out: no move within %v (+%v grace)%s", moveTime, grace, p.quote())})
 		case e, open = <-s.proc.events:
 		}
+
 		if !open || e.kind == evExit {
 			return p.fail(&engine.ForfeitError{Reason: s.proc.exitText() + " before its move" + p.quote()})
 		}
@@ -180,7 +181,7 @@ func (p *Player) Choose(ctx context.Context, g rules.Game, lim engine.Limits) (r
 			if err != nil {
 				return p.fail(err)
 			}
-			if answered {
+			if answered && s.setup {
 				timer.Reset(limit) // the program's time runs from its input
 			}
 		case evBlocked:
@@ -191,7 +192,7 @@ func (p *Player) Choose(ctx context.Context, g rules.Game, lim engine.Limits) (r
 			if err != nil {
 				return p.fail(err)
 			}
-			if answered {
+			if answered && s.setup {
 				timer.Reset(limit)
 			}
 		}

@@ -50,6 +50,7 @@ const (
 type proc struct {
 	cmd    *exec.Cmd
 	master *os.File
+	tty    *os.File // the terminal's other end, kept to see its unread input
 	events chan event
 	done   chan struct{} // closed once the program has exited
 	err    error         // its exit, once done
@@ -59,7 +60,9 @@ type proc struct {
 	prompted   bool   // the unfinished line was reported as a prompt
 	printed    int    // bytes printed since the count was reset
 	lastRead   time.Time
-	gen        int // lines of input written
+	lastWrite  time.Time
+	readAt     int64 // the session's bytes read (rchar) when the last input was written
+	gen        int   // lines of input written
 	transcript *transcript
 }
 
@@ -69,7 +72,6 @@ func start(command string, tr *transcript) (*proc, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open a pseudo-terminal: %w", err)
 	}
-	defer tty.Close()
 	if t, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS); err == nil {
 		t.Lflag &^= unix.ECHO | unix.ECHONL
 		_ = unix.IoctlSetTermios(int(tty.Fd()), unix.TCSETS, t)
@@ -80,13 +82,27 @@ func start(command string, tr *transcript) (*proc, error) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
 	if err := cmd.Start(); err != nil {
 		master.Close()
+		tty.Close()
 		return nil, fmt.Errorf("start %q: %w", command, err)
 	}
-	p := &proc{cmd: cmd, master: master, events: make(chan event, 1024), done: make(chan struct{}), transcript: tr, lastRead: time.Now()}
+	p := &proc{cmd: cmd, master: master, tty: tty, events: make(chan event, 1024), done: make(chan struct{}), transcript: tr, lastRead: time.Now()}
 	go p.read()
 	go func() {
 		p.err = cmd.Wait()
 		close(p.done)
+		// The host holds the terminal open, so its reader sees no end:
+		// let it take what the program printed last, then report the end.
+		for i := 0; i < 100; i++ {
+			if n := queued(master); n <= 0 {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		time.Sleep(20 * time.Millisecond)
+		for p.quietFor() < 20*time.Millisecond {
+			time.Sleep(10 * time.Millisecond)
+		}
+		p.emit(event{kind: evExit})
 	}()
 	go p.watch()
 	return p, nil
@@ -154,6 +170,7 @@ func (p *proc) watch() {
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	reported, reportedGen := false, -1
+	seen := 0 // ticks in a row the program was seen waiting
 	for {
 		select {
 		case <-p.done:
@@ -163,7 +180,8 @@ func (p *proc) watch() {
 		// An unfinished line after a quiet spell is a prompt.
 		p.mu.Lock()
 		quiet := time.Since(p.lastRead) > 40*time.Millisecond
-		gen := p.gen
+		still := quiet && time.Since(p.lastWrite) > 40*time.Millisecond
+		gen, readAt := p.gen, p.readAt
 		var prompt string
 		if quiet && !p.prompted && strings.TrimSpace(string(p.partial)) != "" {
 			prompt, p.prompted = string(p.partial), true
@@ -173,7 +191,21 @@ func (p *proc) watch() {
 			p.transcript.add("> ", prompt)
 			p.emit(event{kind: evPrompt, text: prompt, gen: gen})
 		}
-		blocked := quiet && readingTerminal(p.cmd.Process.Pid)
+		// Waiting: quiet since its last output and its last input, that
+		// input read (the terminal's queue empty and the session's read
+		// count past it: a pseudo-terminal hands input on asynchronously),
+		// its output all taken, and blocked reading the terminal at two
+		// ticks in a row with nothing written between.
+		reading, read := false, int64(0)
+		if still && p.unread() == 0 && queued(p.master) == 0 {
+			reading, read = readingTerminal(p.cmd.Process.Pid)
+		}
+		if reading && (gen == 0 || read > readAt) && p.generation() == gen {
+			seen++
+		} else {
+			seen = 0
+		}
+		blocked := seen >= 2
 		if blocked && (!reported || reportedGen != gen) {
 			select {
 			case p.events <- event{kind: evBlocked, gen: gen}:
@@ -188,12 +220,44 @@ func (p *proc) watch() {
 // write sends a line of input, and forgets the unfinished prompt it answers.
 func (p *proc) write(text string) error {
 	p.transcript.add("< ", text)
+	_, readAt := readingTerminal(p.cmd.Process.Pid)
 	p.mu.Lock()
+	p.readAt = readAt
 	p.partial = p.partial[:0]
 	p.gen++
+	p.lastWrite = time.Now()
 	p.mu.Unlock()
 	_, err := p.master.Write([]byte(text + "\n"))
 	return err
+}
+
+// unread returns the bytes of input the program has not read yet (-1 if
+// unknown).
+func (p *proc) unread() int {
+	return queued(p.tty)
+}
+
+// queued returns the bytes waiting to be read at f, a terminal (-1 if
+// unknown), without putting f in blocking mode as Fd would.
+func queued(f *os.File) int {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return -1
+	}
+	n := -1
+	_ = rc.Control(func(fd uintptr) {
+		if v, err := unix.IoctlGetInt(int(fd), unix.TIOCINQ); err == nil {
+			n = v
+		}
+	})
+	return n
+}
+
+// quietFor returns the time since the program last printed.
+func (p *proc) quietFor() time.Duration {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return time.Since(p.lastRead)
 }
 
 // generation returns the lines of input written so far.
@@ -226,6 +290,7 @@ func (p *proc) stop() {
 	case <-time.After(2 * time.Second):
 	}
 	p.master.Close()
+	p.tty.Close()
 }
 
 // exitText says how the program ended.
@@ -247,8 +312,9 @@ func (p *proc) exitText() string {
 
 // readingTerminal reports whether a process of the session led by sid is
 // blocked in read(2) on its standard input (Linux: /proc/PID/task/TID/syscall
-// starts with the syscall number 0 and fd 0; amd64 numbering).
-func readingTerminal(sid int) bool {
+// starts with the syscall number 0 and fd 0; amd64 numbering), and the bytes
+// the session's processes have read so far (rchar of /proc/PID/io).
+func readingTerminal(sid int) (reading bool, read int64) {
 	dirs, _ := filepath.Glob("/proc/[0-9]*")
 	for _, d := range dirs {
 		stat, err := os.ReadFile(d + "/stat")
@@ -264,15 +330,23 @@ func readingTerminal(sid int) bool {
 		if len(f) < 4 || f[3] != strconv.Itoa(sid) {
 			continue
 		}
+		if io, err := os.ReadFile(d + "/io"); err == nil {
+			for _, line := range strings.Split(string(io), "\n") {
+				if v, ok := strings.CutPrefix(line, "rchar: "); ok {
+					n, _ := strconv.ParseInt(v, 10, 64)
+					read += n
+				}
+			}
+		}
 		// Any thread of it (a Go program reads on some thread of its own).
 		tasks, _ := filepath.Glob(d + "/task/[0-9]*")
 		for _, task := range tasks {
 			if sc, err := os.ReadFile(task + "/syscall"); err == nil && strings.HasPrefix(string(sc), "0 0x0 ") {
-				return true
+				reading = true
 			}
 		}
 	}
-	return false
+	return reading, read
 }
 
 // transcript keeps the dialogue, up to a bound (the start and the end).
