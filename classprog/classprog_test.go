@@ -122,7 +122,11 @@ func TestFailingProgramsLoseWithTheReason(t *testing.T) {
 			t.Run(c.name+"/"+m.mode, func(t *testing.T) {
 				t.Parallel()
 				side := rules.P2
-				rec, tr := play(t, c.game, c.opts, c.args+" -mode "+m.mode, side, time.Second)
+				moveTime := time.Second
+				if m.mode == "flood" {
+					moveTime = 10 * time.Second // a flood ends the game as soon as it passes the limit
+				}
+				rec, tr := play(t, c.game, c.opts, c.args+" -mode "+m.mode, side, moveTime)
 				if w, ok := rec.Result.Winner(); !ok || w == side {
 					t.Fatalf("the failing program did not lose: %v, %s\n%s", rec.Result, rec.Reason, tail(tr))
 				}

@@ -154,10 +154,9 @@ func (p *Player) Choose(ctx context.Context, g rules.Game, lim engine.Limits) (r
 		if !open || e.kind == evExit {
 			return p.fail(&engine.ForfeitError{Reason: s.proc.exitText() + " before its move" + p.quote()})
 		}
-		if s.proc.count() > FloodLimit {
-			return p.fail(&engine.ForfeitError{Reason: fmt.Sprintf("flooded its output (over %d bytes for one move)", FloodLimit)})
-		}
 		switch e.kind {
+		case evFlood:
+			return p.fail(&engine.ForfeitError{Reason: fmt.Sprintf("flooded its output (over %d bytes for one move)", FloodLimit)})
 		case evGarbage:
 			return p.fail(&engine.ForfeitError{Reason: "printed garbage: " + strconv.Quote(cut(e.text))})
 		case evLine, evPrompt:

@@ -43,6 +43,7 @@ const (
 	evBlocked
 	evExit
 	evGarbage
+	evFlood
 )
 
 // proc is a program run under a pseudo-terminal with echo off, as a
@@ -59,6 +60,7 @@ type proc struct {
 	partial    []byte // the unfinished last line
 	prompted   bool   // the unfinished line was reported as a prompt
 	printed    int    // bytes printed since the count was reset
+	flooded    bool   // printed passed FloodLimit
 	lastRead   time.Time
 	lastWrite  time.Time
 	readAt     int64 // the session's bytes read (rchar) when the last input was written
@@ -85,7 +87,7 @@ func start(command string, tr *transcript) (*proc, error) {
 		tty.Close()
 		return nil, fmt.Errorf("start %q: %w", command, err)
 	}
-	p := &proc{cmd: cmd, master: master, tty: tty, events: make(chan event, 1024), done: make(chan struct{}), transcript: tr, lastRead: time.Now()}
+	p := &proc{cmd: cmd, master: master, tty: tty, events: make(chan event, 8192), done: make(chan struct{}), transcript: tr, lastRead: time.Now()}
 	go p.read()
 	go func() {
 		p.err = cmd.Wait()
@@ -123,26 +125,41 @@ func (p *proc) read() {
 	}
 }
 
-// take splits output into lines and prompts.
+// take splits output into lines. Past FloodLimit bytes since the count
+// was reset, it only counts them and reports the flood once.
 func (p *proc) take(b []byte) {
 	p.mu.Lock()
 	p.printed += len(b)
 	p.lastRead = time.Now()
+	p.prompted = false
+	if p.printed > FloodLimit {
+		first := !p.flooded
+		p.flooded = true
+		p.mu.Unlock()
+		if first {
+			p.emit(event{kind: evFlood})
+		}
+		return
+	}
 	var lines []string
 	garbage := bytes.IndexByte(b, 0) >= 0
-	for _, c := range b {
-		switch c {
-		case '\r':
-		case '\n':
-			lines = append(lines, string(p.partial))
-			p.partial = p.partial[:0]
-		default:
-			if len(p.partial) < maxLine {
-				p.partial = append(p.partial, c)
-			}
+	for len(b) > 0 {
+		k := bytes.IndexByte(b, '\n')
+		chunk := b
+		if k >= 0 {
+			chunk = b[:k]
 		}
+		chunk = bytes.ReplaceAll(chunk, []byte{'\r'}, nil)
+		if room := maxLine - len(p.partial); room > 0 {
+			p.partial = append(p.partial, chunk[:min(room, len(chunk))]...)
+		}
+		if k < 0 {
+			break
+		}
+		lines = append(lines, string(p.partial))
+		p.partial = p.partial[:0]
+		b = b[k+1:]
 	}
-	p.prompted = false
 	p.mu.Unlock()
 	for _, l := range lines {
 		p.transcript.add("> ", l)
@@ -272,15 +289,10 @@ func (p *proc) resetCount() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	n := p.printed
-	p.printed = 0
+	p.printed, p.flooded = 0, false
 	return n
 }
 
-func (p *proc) count() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.printed
-}
 
 // stop kills the program and everything it started in its session.
 func (p *proc) stop() {
@@ -349,14 +361,17 @@ func readingTerminal(sid int) (reading bool, read int64) {
 	return reading, read
 }
 
-// transcript keeps the dialogue, up to a bound (the start and the end).
+// transcript keeps the dialogue, up to a bound: the first lines and the
+// latest ones.
 type transcript struct {
-	mu    sync.Mutex
-	lines []string
-	cut   int
+	mu   sync.Mutex
+	head []string
+	tail []string // a ring of the latest lines once head is full
+	next int      // where the ring writes next
+	cut  int      // lines dropped between head and tail
 }
 
-const maxTranscript = 2000
+const maxTranscript = 1000 // lines kept at each end
 
 func (t *transcript) add(dir, line string) {
 	t.mu.Lock()
@@ -364,27 +379,36 @@ func (t *transcript) add(dir, line string) {
 	if len(line) > 200 {
 		line = line[:200] + "..."
 	}
-	t.lines = append(t.lines, dir+line)
-	if len(t.lines) > maxTranscript {
-		// Keep the first half and the latest lines.
-		half := maxTranscript / 2
-		t.lines = append(t.lines[:half], t.lines[half+1:]...)
+	line = dir + line
+	switch {
+	case len(t.head) < maxTranscript:
+		t.head = append(t.head, line)
+	case len(t.tail) < maxTranscript:
+		t.tail = append(t.tail, line)
+	default:
+		t.tail[t.next] = line
+		t.next = (t.next + 1) % maxTranscript
 		t.cut++
 	}
+}
+
+// lines returns the lines kept, in order, with a note where some were cut.
+func (t *transcript) lines() []string {
+	out := append([]string{}, t.head...)
+	if t.cut > 0 {
+		out = append(out, fmt.Sprintf("... (%d lines left out)", t.cut))
+	}
+	out = append(out, t.tail[t.next:]...)
+	return append(out, t.tail[:t.next]...)
 }
 
 func (t *transcript) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.cut > 0 {
-		half := maxTranscript / 2
-		out := append(append(append([]string{}, t.lines[:half]...), fmt.Sprintf("... (%d lines left out)", t.cut)), t.lines[half:]...)
-		return strings.Join(out, "\n") + "\n"
-	}
-	if len(t.lines) == 0 {
+	if len(t.head) == 0 {
 		return ""
 	}
-	return strings.Join(t.lines, "\n") + "\n"
+	return strings.Join(t.lines(), "\n") + "\n"
 }
 
 // last returns the last n lines the program printed, for reasons.
@@ -392,9 +416,10 @@ func (t *transcript) last(n int) []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var out []string
-	for i := len(t.lines) - 1; i >= 0 && len(out) < n; i-- {
-		if strings.HasPrefix(t.lines[i], "> ") && strings.TrimSpace(t.lines[i][2:]) != "" {
-			out = append([]string{strings.TrimSpace(t.lines[i][2:])}, out...)
+	lines := t.lines()
+	for i := len(lines) - 1; i >= 0 && len(out) < n; i-- {
+		if strings.HasPrefix(lines[i], "> ") && strings.TrimSpace(lines[i][2:]) != "" {
+			out = append([]string{strings.TrimSpace(lines[i][2:])}, out...)
 		}
 	}
 	return out
