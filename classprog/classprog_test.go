@@ -20,6 +20,14 @@ import (
 var fake string
 
 func TestMain(m *testing.M) {
+	if os.Getenv("CLASSPROG_SERVE") != "" {
+		// An Upthrust program over the engine protocol: Arbiter's random player.
+		p, _ := engine.NewPlayer("random", engine.PlayerOptions{Seed: 5})
+		if err := engine.Serve(context.Background(), os.Stdin, os.Stdout, os.Stderr, games.Registry(), "", p); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	dir, err := os.MkdirTemp("", "classprog")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -83,8 +91,8 @@ func TestWellBehavedProgramsPlayToTheEnd(t *testing.T) {
 	for _, c := range conventions {
 		for _, side := range []rules.Player{rules.P1, rules.P2} {
 			for _, mode := range []string{"ok", "reask", "noflush"} {
-				if testing.Short() && mode != "ok" && side == rules.P1 {
-					continue
+				if testing.Short() && mode != "ok" && (side == rules.P1 || c.name == "hique" || c.name == "hiya-12" && mode == "reask") {
+					continue // the full run has them all
 				}
 				t.Run(fmt.Sprintf("%s/%s/%s", c.name, side, mode), func(t *testing.T) {
 					t.Parallel()
@@ -117,8 +125,11 @@ func TestFailingProgramsLoseWithTheReason(t *testing.T) {
 		{"flood", "flooded"},
 		{"refuse", "refused the legal move"},
 	}
-	for _, c := range conventions {
-		for _, m := range modes {
+	for ci, c := range conventions {
+		for mi, m := range modes {
+			if testing.Short() && mi%len(conventions) != ci {
+				continue // each mode under one convention; the full run has them all
+			}
 			t.Run(c.name+"/"+m.mode, func(t *testing.T) {
 				t.Parallel()
 				side := rules.P2
@@ -167,4 +178,63 @@ func tail(s string) string {
 		lines = lines[len(lines)-30:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// TestUpthrustSpeaksTheEngineProtocol: Upthrust's class programs speak the
+// engine protocol (the game manager's own convention is lost).
+func TestUpthrustSpeaksTheEngineProtocol(t *testing.T) {
+	reg := games.Registry()
+	g, err := reg.New("upthrust", rules.Options{"colours": "gb"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := NewPlayer("CLASSPROG_SERVE=1 "+os.Args[0]+" -test.run=^$", engine.PlayerOptions{Registry: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !FromStart("./prog", "sixes") || FromStart("./prog", "upthrust") {
+		t.Error("FromStart: class conventions start from the start, the engine protocol does not")
+	}
+	rnd, _ := engine.NewPlayer("greedy", engine.PlayerOptions{Registry: reg, Seed: 1})
+	rec, _, err := engine.PlayGame(context.Background(), g, nil, [2]engine.Player{prog, rnd}, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Result == rules.Ongoing || strings.Contains(rec.Reason, "class:") {
+		t.Errorf("result %v: %s", rec.Result, rec.Reason)
+	}
+}
+
+// TestProfileFile: a profile describes a program whose prompts differ.
+func TestProfileFile(t *testing.T) {
+	dir := t.TempDir()
+	prof := filepath.Join(dir, "alice.json")
+	err := os.WriteFile(prof, []byte(`{"name": "alice",
+		"questions": [{"prompt": "1 = Human, 2 = Computer", "answer": "{first12}"}],
+		"move": "(?i)alice moves:\\s*(?P<from>[A-G][1-8])\\s*->\\s*(?P<to>[A-G][1-8])",
+		"ask": [{"prompt": "(?i)enter your move", "answer": "{from} {to}"}],
+		"turned_as": "South"}`), 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewPlayer(prof+":"+fake+" -game hiya -style 12", engine.PlayerOptions{})
+	if err != nil || p.profile == nil || p.profile.Name != "alice" {
+		t.Fatalf("profile not read: %v", err)
+	}
+	reg := games.Registry()
+	g, _ := reg.New("hiya", nil)
+	rnd, _ := engine.NewPlayer("random", engine.PlayerOptions{Registry: reg, Seed: 2})
+	rec, _, err := engine.PlayGame(context.Background(), g, nil, [2]engine.Player{rnd, p}, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Result == rules.Ongoing || strings.Contains(rec.Reason, "class:") {
+		t.Errorf("result %v: %s\n%s", rec.Result, rec.Reason, tail(p.Transcript()))
+	}
+	if err := os.WriteFile(prof, []byte(`{"move": "(", "ask": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewPlayer(prof+":./x", engine.PlayerOptions{}); err == nil {
+		t.Error("a bad profile was accepted")
+	}
 }

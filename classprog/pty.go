@@ -293,7 +293,6 @@ func (p *proc) resetCount() int {
 	return n
 }
 
-
 // stop kills the program and everything it started in its session.
 func (p *proc) stop() {
 	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)

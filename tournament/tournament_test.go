@@ -44,7 +44,7 @@ func TestMain(m *testing.M) {
 // fake class programs (one that crashes at its third move).
 func sixPlayers(fakePath, out string) Config {
 	return Config{
-		Registry: games.Registry(), Game: "sixes", Options: rules.Options{"turns": "12"},
+		Registry: games.Registry(), Game: "sixes", Options: rules.Options{"turns": "8"},
 		Players: []Entrant{
 			{"level1", "arbiter:1"}, {"level2", "arbiter:2"}, {"greedy", "greedy"}, {"random", "random"},
 			{"student", "class:" + fakePath + " -game sixes"},
