@@ -96,12 +96,7 @@ func (p *Player) Choose(ctx context.Context, g rules.Game, lim engine.Limits) (r
 	}
 	moveTime := lim.MoveTime
 	if moveTime <= 0 {
-		moveTime = 5 * time.Second
-		if p.opt.Registry != nil {
-			if def, err := p.opt.Registry.Lookup(g.Name()); err == nil && def.MoveTime > 0 {
-				moveTime = def.MoveTime
-			}
-		}
+		moveTime = engine.ClassMoveTime(p.opt.Registry, g.Name())
 	}
 	grace := p.opt.Grace
 	if grace <= 0 {
@@ -141,17 +136,15 @@ func (p *Player) Choose(ctx context.Context, g rules.Game, lim engine.Limits) (r
 	defer timer.Stop()
 	for {
 		var e event
-		var open bool
 		select {
 		case <-ctx.Done():
 			p.stop()
 			return rules.NoMove, engine.Info{Move: rules.NoMove}, ctx.Err()
 		case <-timer.C:
 			return p.fail(&engine.ForfeitError{Reason: fmt.Sprintf("timed out: no move within %v (+%v grace)%s", moveTime, grace, p.quote())})
-		case e, open = <-s.proc.events:
+		case e = <-s.proc.events:
 		}
-
-		if !open || e.kind == evExit {
+		if e.kind == evExit {
 			return p.fail(&engine.ForfeitError{Reason: s.proc.exitText() + " before its move" + p.quote()})
 		}
 		switch e.kind {

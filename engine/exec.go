@@ -84,7 +84,7 @@ func (p *ExecPlayer) Choose(ctx context.Context, g rules.Game, lim Limits) (rule
 	}
 	moveTime := lim.MoveTime
 	if moveTime <= 0 {
-		moveTime = classMoveTime(p.reg, g.Name())
+		moveTime = ClassMoveTime(p.reg, g.Name())
 	}
 	if p.sess == nil {
 		if err := p.start(ctx, g, moveTime); err != nil {

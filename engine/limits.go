@@ -88,10 +88,10 @@ func ScoreString(score int) string {
 	return fmt.Sprintf("%s%d.%02d", sign, score/100, score%100)
 }
 
-// classMoveTime returns the class's per-move limit of the game name
+// ClassMoveTime returns the class's per-move limit of the game name
 // (rules.Definition.MoveTime), or 5 s for a game that sets none or that
 // reg (which may be nil) does not hold.
-func classMoveTime(reg *rules.Registry, name string) time.Duration {
+func ClassMoveTime(reg *rules.Registry, name string) time.Duration {
 	if reg == nil {
 		return 5 * time.Second
 	}

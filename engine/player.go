@@ -176,7 +176,7 @@ func (a *Arbiter) End(rules.Game) {}
 // time and its depth cap.
 func (a *Arbiter) Limits(g rules.Game, lim Limits) Limits {
 	if lim.MoveTime == 0 && lim.Depth == 0 && lim.Nodes == 0 {
-		lim.MoveTime = classMoveTime(a.reg, g.Name())
+		lim.MoveTime = ClassMoveTime(a.reg, g.Name())
 	}
 	set := a.level.settings()
 	if lim.MoveTime > 0 {

@@ -233,6 +233,13 @@ func newRunner(cfg Config) (*runner, error) {
 	if cfg.NewPlayer == nil {
 		cfg.NewPlayer = NewPlayer
 	}
+	for _, p := range cfg.Players {
+		// A spec is read now, so that a mistake stops the tournament
+		// before its first game (making a player starts no program).
+		if _, err := cfg.NewPlayer(p.Spec, engine.PlayerOptions{Registry: cfg.Registry, TableMB: 1}); err != nil {
+			return nil, fmt.Errorf("player %s: %w", p.Name, err)
+		}
+	}
 	opts := cfg.Options.Clone()
 	if opts == nil {
 		opts = rules.Options{}
