@@ -108,13 +108,15 @@ func NewPlayer(spec string, opt PlayerOptions) (Player, error) {
 // Level is the strength of Arbiter's engine as a bot opponent, 1 to 5:
 //
 //	1  beginner: searches 2 plies, then picks at random among the moves
-//	   within 1.50 pieces of the best, in at most a tenth of the move time
-//	2  novice: 3 plies, random among moves within 0.60 of the best, at most
+//	   within 0.50 pieces of the best, in at most a tenth of the move time
+//	2  novice: 3 plies, random among moves within 0.25 of the best, at most
 //	   a fifth of the move time
 //	3  club: 5 plies, random among moves within 0.20 of the best, at most a
 //	   quarter of the move time
 //	4  strong: the full search in half of the move time
 //	5  full strength: the full search in the whole move time
+//
+// The margins were measured with `arbiter match` (docs/levels.md).
 //
 // Every level takes a win it sees (a win in one at least) and avoids a loss
 // in one when it can; the random choice is never among losing moves. With
@@ -134,9 +136,9 @@ type levelSettings struct {
 func (l Level) settings() levelSettings {
 	switch l {
 	case 1:
-		return levelSettings{depth: 2, percent: 10, margin: 150}
+		return levelSettings{depth: 2, percent: 10, margin: 50}
 	case 2:
-		return levelSettings{depth: 3, percent: 20, margin: 60}
+		return levelSettings{depth: 3, percent: 20, margin: 25}
 	case 3:
 		return levelSettings{depth: 5, percent: 25, margin: 20}
 	case 4:

@@ -434,7 +434,9 @@ func (r *runner) playOne(ctx context.Context, j job) error {
 	r.event(GameStarted, started, 1)
 	rec, _, err := engine.PlayGame(ctx, g, j.opening, seats, r.cfg.MoveTime)
 	if err != nil {
-		r.event("", started, -1)
+		r.mu.Lock()
+		r.running-- // cut off: not finished, played again on resume
+		r.mu.Unlock()
 		return err
 	}
 	res := started
@@ -476,7 +478,7 @@ func (r *runner) event(kind EventKind, g GameResult, running int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.running += running
-	if r.cfg.OnEvent == nil || kind == "" {
+	if r.cfg.OnEvent == nil {
 		return
 	}
 	e := Event{Kind: kind, Game: g, Done: len(r.results), Running: r.running, Total: r.total}
