@@ -13,6 +13,7 @@ import (
 	"arbiter/engine"
 	"arbiter/rules"
 	"arbiter/rules/games"
+	"arbiter/tournament"
 )
 
 // runMatch is `arbiter match GAME --p1 SPEC --p2 SPEC [--games N]
@@ -21,7 +22,7 @@ import (
 func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("match", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	p1 := fs.String("p1", "", "the first player: "+engine.Specs)
+	p1 := fs.String("p1", "", "the first player: "+tournament.Specs)
 	p2 := fs.String("p2", "", "the second player (the same forms)")
 	n := fs.Int("games", 2, "games to play; the players swap sides every game")
 	var moveTime durationFlag
@@ -37,7 +38,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	if len(rest) != 1 || *p1 == "" || *p2 == "" {
 		fmt.Fprintln(stderr, "usage: arbiter match GAME --p1 SPEC --p2 SPEC [--games N] [--movetime D] [--set key=value]... [--seed S] [--json] [--sprt \"elo0=0 elo1=20 alpha=0.05 beta=0.05\"]")
-		fmt.Fprintln(stderr, "a SPEC is "+engine.Specs)
+		fmt.Fprintln(stderr, "a SPEC is "+tournament.Specs)
 		return 2
 	}
 	if *n < 1 {
@@ -73,12 +74,15 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		Games:    *n,
 		MoveTime: time.Duration(moveTime),
 		Seed:     s,
+		// The class's programs too; they play from the start position.
+		NewPlayer: tournament.NewPlayer,
+		FromStart: func(spec string) bool { return tournament.FromStart(spec, rest[0]) },
 	}
 	if sprt != nil {
 		cfg.Until = func(w, d, l int) bool { return sprt.Decide(w, d, l) != 0 }
 	}
 	for _, spec := range []string{*p1, *p2} {
-		if _, err := engine.NewPlayer(spec, engine.PlayerOptions{Registry: games.Registry(), TableMB: 1}); err != nil {
+		if _, err := tournament.NewPlayer(spec, engine.PlayerOptions{Registry: games.Registry(), TableMB: 1}); err != nil {
 			fmt.Fprintf(stderr, "arbiter match: %v\n", err)
 			return 2
 		}

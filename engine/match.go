@@ -27,6 +27,12 @@ type MatchConfig struct {
 	MoveTime time.Duration   // per move (0: the class's time of the game)
 	Seed     uint64          // the openings and the players' random choices
 	Stderr   io.Writer       // outside programs' standard error, when set
+	// NewPlayer, when set, makes the players from their specs (default
+	// NewPlayer), for specs beyond the engine's own (class programs).
+	NewPlayer func(spec string, opt PlayerOptions) (Player, error)
+	// FromStart, when set, reports the specs whose players cannot be told
+	// an opening: games with them start at the start position.
+	FromStart func(spec string) bool
 	// Until, when set, is asked after each game with the match so far and
 	// ends the match early when it returns true (an SPRT's decision).
 	Until func(wins, draws, losses int) bool
@@ -91,9 +97,14 @@ func RunMatch(ctx context.Context, cfg MatchConfig, report func(GameRecord)) (Ma
 	if cfg.Games < 1 {
 		return res, errors.New("a match needs at least one game")
 	}
+	newPlayer := cfg.NewPlayer
+	if newPlayer == nil {
+		newPlayer = NewPlayer
+	}
+	noOpening := cfg.FromStart != nil && (cfg.FromStart(cfg.P1) || cfg.FromStart(cfg.P2))
 	var players [2]Player
 	for i, spec := range []string{cfg.P1, cfg.P2} {
-		p, err := NewPlayer(spec, PlayerOptions{Registry: cfg.Registry, Seed: cfg.Seed*4 + uint64(i) + 1, Stderr: cfg.Stderr})
+		p, err := newPlayer(spec, PlayerOptions{Registry: cfg.Registry, Seed: cfg.Seed*4 + uint64(i) + 1, Stderr: cfg.Stderr})
 		if err != nil {
 			return res, err
 		}
@@ -103,7 +114,7 @@ func RunMatch(ctx context.Context, cfg MatchConfig, report func(GameRecord)) (Ma
 	judge := NewEngine(1)
 	var opening []rules.Move
 	for n := 0; n < cfg.Games; n++ {
-		if n%2 == 0 {
+		if n%2 == 0 && !noOpening {
 			opening, err = RandomOpening(cfg.Registry, def.Name, opts, OpeningPlies, rng, judge)
 			if err != nil {
 				return res, err

@@ -62,3 +62,24 @@ func TestSPRTLLRSigns(t *testing.T) {
 		t.Error("decided on no evidence")
 	}
 }
+
+// TestMatchHooks: a match makes its players with MatchConfig.NewPlayer and
+// starts at the start position when FromStart says a player needs it.
+func TestMatchHooks(t *testing.T) {
+	var made []string
+	var openings []int
+	_, err := RunMatch(context.Background(), MatchConfig{
+		Registry: games.Registry(), Game: "hiya", P1: "greedy", P2: "random", Games: 2, MoveTime: 5 * time.Millisecond,
+		NewPlayer: func(spec string, opt PlayerOptions) (Player, error) {
+			made = append(made, spec)
+			return NewPlayer(spec, opt)
+		},
+		FromStart: func(spec string) bool { return spec == "random" },
+	}, func(r GameRecord) { openings = append(openings, len(r.Opening)) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(made) != 2 || len(openings) != 2 || openings[0] != 0 || openings[1] != 0 {
+		t.Errorf("players made %v, opening lengths %v", made, openings)
+	}
+}

@@ -21,9 +21,10 @@ func NewPlayer(spec string, opt engine.PlayerOptions) (engine.Player, error) {
 	return engine.NewPlayer(spec, opt)
 }
 
-// fromStart reports whether a spec's player must play game from the start
-// position (a class program in its class convention).
-func fromStart(spec, game string) bool {
+// FromStart reports whether a spec's player must play game from the start
+// position (a class program in its class convention): it cannot be told an
+// opening.
+func FromStart(spec, game string) bool {
 	if kind, rest, ok := strings.Cut(strings.TrimSpace(spec), ":"); ok && strings.EqualFold(kind, "class") {
 		return classprog.FromStart(rest, game)
 	}

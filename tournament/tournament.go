@@ -310,7 +310,7 @@ func (r *runner) expand(p pairing) ([]job, error) {
 	var jobs []job
 	var opening []rules.Move
 	// A class program cannot be told an opening: its games start at the start.
-	noOpening := fromStart(r.cfg.Players[p.a].Spec, r.def.Name) || fromStart(r.cfg.Players[p.b].Spec, r.def.Name)
+	noOpening := FromStart(r.cfg.Players[p.a].Spec, r.def.Name) || FromStart(r.cfg.Players[p.b].Spec, r.def.Name)
 	for k := from; k < from+games; k++ {
 		if (k-from)%2 == 0 && !noOpening {
 			var err error
