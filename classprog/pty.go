@@ -101,8 +101,8 @@ func start(command string, tr *transcript) (*proc, error) {
 			time.Sleep(10 * time.Millisecond)
 		}
 		time.Sleep(20 * time.Millisecond)
-		for p.quietFor() < 20*time.Millisecond {
-			time.Sleep(10 * time.Millisecond)
+		for i := 0; i < 100 && p.quietFor() < 20*time.Millisecond; i++ {
+			time.Sleep(10 * time.Millisecond) // an escaped child may print on
 		}
 		p.emit(event{kind: evExit})
 	}()
