@@ -84,3 +84,27 @@ func TestRunTournamentRejectsBadArguments(t *testing.T) {
 		}
 	}
 }
+
+func TestReadOpenings(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "openings.txt")
+	if err := os.WriteFile(path, []byte("# Sixes openings\nf5 f4, b5 b4\n\n  e6 e4 ,a5 a4,  \n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := readOpenings(path)
+	if err != nil || len(got) != 2 || strings.Join(got[0], "|") != "f5 f4|b5 b4" || strings.Join(got[1], "|") != "e6 e4|a5 a4" {
+		t.Fatalf("readOpenings: %q, %v", got, err)
+	}
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), []string{"tournament", "sixes", "--player", "g=greedy", "--player", "r=random",
+		"--movetime", "10ms", "--seed", "1", "--set", "turns=8", "--openings", path}, &out, &errOut)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if err := os.WriteFile(path, []byte("f5 f9\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code := run(context.Background(), []string{"tournament", "sixes", "--player", "g=greedy", "--player", "r=random",
+		"--openings", path}, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "opening 1") {
+		t.Errorf("an illegal opening: exit %d, %s", code, errOut.String())
+	}
+}

@@ -90,7 +90,7 @@ var conventions = []struct {
 func TestWellBehavedProgramsPlayToTheEnd(t *testing.T) {
 	for _, c := range conventions {
 		for _, side := range []rules.Player{rules.P1, rules.P2} {
-			for _, mode := range []string{"ok", "reask", "noflush"} {
+			for _, mode := range []string{"ok", "reask", "noflush", "chatty"} {
 				if testing.Short() && mode != "ok" && (side == rules.P1 || c.name == "hique" || c.name == "hiya-12" && mode == "reask") {
 					continue // the full run has them all
 				}

@@ -7,8 +7,8 @@
 // not, ask user for a valid move or a valid piece coordinate again").
 //
 // -game sixes|hique|hiya, -style yn|12 (Hi-Ya!'s two styles), and -mode:
-// ok, reask (refuses each first answer once), refuse (refuses every
-// move), crash, hang, slow, garbage, illegal, quit (announces a winner and
+// ok, chatty (announces results and lists moves between its own), reask
+// (refuses each first answer once), refuse (refuses every move), crash, hang, slow, garbage, illegal, quit (announces a winner and
 // exits early), flood, noflush (never shows its input prompt).
 package main
 
@@ -71,6 +71,12 @@ func main() {
 			m := list.Moves[int(g.Hash()%uint64(list.N))]
 			if moves == *badAt {
 				misbehave(g)
+			}
+			if *mode == "chatty" {
+				// Untidy, as real programs are: a result announced before
+				// the move, the user's moves listed, a wrong winner.
+				fmt.Println("Game over! The human wins.")
+				fmt.Println("Your legal moves: a1 b1, c4 d4, 4 2 4 10, E2B5")
 			}
 			say(g, m)
 			g.Play(m)
