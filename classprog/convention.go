@@ -111,6 +111,12 @@ func LoadProfile(path string) (*Style, error) {
 	return &s, nil
 }
 
+// askPrompt is a prompt for the user's move: "Enter your move:", "Your
+// move?", "Human's move (X1 Y1 X2 Y2): " — words asking for a move and
+// ending the line with ":", "?" or ">", so that a list such as "Your legal
+// moves: E2B5 F2C5" is not taken for one.
+const askPrompt = `(?i)\b(enter|your|human'?s?|opponent'?s?|type)\b[^:?>]*\bmoves?\b[^:?>]*[:?>]\s*$`
+
 // Conventions returns the class conventions Arbiter knows, by game: the
 // styles a class:COMMAND program of that game may speak, recognised by
 // their prompts. Upthrust has none: its programs speak the engine protocol
@@ -143,7 +149,7 @@ func Conventions() map[string][]Style {
 				{Prompt: `(?i)(go|move|play) first.*(y/n|\?)`, Answer: "{human_first_yn}"},
 			},
 			Move: `^\s*(?:[A-Za-z' ]{0,30}:\s*)?(?P<move>\d{1,2}\s+\d{1,2}\s+\d{1,2}\s+\d{1,2})\s*$`,
-			Ask:  []Answer{{Prompt: `(?i)(your|enter|opponent'?s?|human'?s?) ?move`, Answer: "{move}"}},
+			Ask:  []Answer{{Prompt: askPrompt, Answer: "{move}"}},
 		}},
 		// Hi-Ya!, CSC 180: the program is "the computer" at the top (North)
 		// against a "human" at the bottom (South). Two styles seen in the
@@ -153,14 +159,14 @@ func Conventions() map[string][]Style {
 				Name:      "csc180-yn",
 				Questions: []Answer{{Prompt: `(?i)(go|move|play) first.*y\s*/\s*n`, Answer: "{human_first_yn}"}},
 				Move:      `(?i)my move is:?\s*(?P<from>[A-G][1-8])\s*-?\s*(?P<to>[A-G][1-8])`,
-				Ask:       []Answer{{Prompt: `(?i)(enter|your|human'?s?|type) .*move|move\s*:\s*$`, Answer: "{from}{to}"}},
+				Ask:       []Answer{{Prompt: askPrompt, Answer: "{from}{to}"}},
 				TurnedAs:  "South",
 			},
 			{
 				Name:      "csc180-12",
 				Questions: []Answer{{Prompt: `(?i)1\s*=\s*human.*2\s*=\s*computer|1\s*=\s*computer.*2\s*=\s*human`, Answer: "{first12}"}},
 				Move:      `(?i)\b\w+ moves:\s*(?P<from>[A-G][1-8])\s*-+>\s*(?P<to>[A-G][1-8])`,
-				Ask:       []Answer{{Prompt: `(?i)(enter|your|human'?s?|type) .*move|move\s*:\s*$`, Answer: "{from} {to}"}},
+				Ask:       []Answer{{Prompt: askPrompt, Answer: "{from} {to}"}},
 				TurnedAs:  "South",
 			},
 		},
