@@ -164,7 +164,7 @@ func (s *Service) games(ctx context.Context, inv Invocation) Reply {
 	}
 	for _, sum := range list {
 		fmt.Fprintf(&b, "#%s %s: %s vs %s, %s (%s), %d moves\n", sum.ID, s.title(sum.Name), plainName(sum.Players[0]), plainName(sum.Players[1]),
-			sum.Result, sum.Reason, sum.Moves)
+			resultWords(sum.Result, sum.Players), sum.Reason, sum.Moves)
 	}
 	return Reply{Message: Message{Text: strings.TrimSpace(b.String())}, Private: true}
 }
@@ -256,4 +256,16 @@ func (s *Service) settings(ctx context.Context, inv Invocation) Reply {
 		}
 	}
 	return Reply{Message: Message{Text: fmt.Sprintf("%s set this channel's boards to %s.", inv.User.Name, style)}}
+}
+
+// resultWords says a result with the winner's name: "alice won", "draw",
+// "no result".
+func resultWords(r rules.Result, players [2]store.Player) string {
+	if w, ok := r.Winner(); ok {
+		return plainName(players[w]) + " won"
+	}
+	if r == rules.Draw {
+		return "draw"
+	}
+	return "no result"
 }

@@ -18,6 +18,8 @@ func playable(g *store.Game, inv Invocation) (rules.Player, *Reply) {
 	seat, ok := seatOf(g, inv.User.ID)
 	var r Reply
 	switch {
+	case g.Flow.Challenge && challenged(g).UserID == inv.User.ID:
+		r = refuse("%s challenges you; /accept the challenge first (or /decline it)", label(challenger(g)))
 	case g.Flow.Challenge:
 		r = refuse("the challenge has not been accepted yet: %s can /accept it", label(challenged(g)))
 	case !ok:
@@ -44,12 +46,12 @@ func (s *Service) loadPlayable(ctx context.Context, inv Invocation) (*store.Game
 // move is /move: the player to move plays a move.
 func (s *Service) move(ctx context.Context, inv Invocation) Reply {
 	text := strings.TrimSpace(inv.Options["move"])
-	if text == "" {
-		return refuse("give a move, e.g. /move 4 2 4 10; /moves lists the legal ones")
-	}
 	g, seat, r := s.loadPlayable(ctx, inv)
 	if r != nil {
 		return *r
+	}
+	if text == "" {
+		return refuse("give a move%s; /moves lists the legal ones", moveExample(g))
 	}
 	if seat != g.State.ToMove() {
 		return refuse("it is %s's turn, not yours", label(g.Players[g.State.ToMove()]))
@@ -70,7 +72,7 @@ func (s *Service) move(ctx context.Context, inv Invocation) Reply {
 	if err := s.saveAndFollow(ctx, g); err != nil {
 		return s.storeRefusal(inv, err)
 	}
-	header := fmt.Sprintf("%s played **%s**.", seatTitle(g, seat), shown)
+	header := moveHeader(g, seat, "played", shown)
 	return Reply{Message: s.moveMessage(g, header, notes)}
 }
 
@@ -109,7 +111,7 @@ func (s *Service) moves(ctx context.Context, inv Invocation) Reply {
 	case g.Status != store.Active || list.N == 0:
 		return refuse("the game is over; there are no moves")
 	case len(texts) == 0:
-		return refuse("%s has no legal move from %s (%d legal moves in all; /moves lists them)", who, inv.Options["from"], list.N)
+		return refuse("%s has no legal move from %s%s (%d legal moves in all; /moves lists them)", who, inv.Options["from"], whyNoMoveFrom(g.State, inv.Options["from"]), list.N)
 	}
 	body := clip(strings.Join(texts, ", "), 1800)
 	return Reply{Message: Message{Text: fmt.Sprintf("%d legal moves for %s:\n%s", len(texts), who, body)}, Private: true}
@@ -269,4 +271,47 @@ func clip(s string, n int) string {
 		n--
 	}
 	return s[:n] + " ..."
+}
+
+// moveExample is ", e.g. /move M" with a legal move M of g, in its own
+// notation, or "" when there is none.
+func moveExample(g *store.Game) string {
+	var list rules.MoveList
+	g.State.Moves(&list)
+	if list.N == 0 {
+		return ""
+	}
+	return ", e.g. /move " + g.State.FormatMove(list.Moves[0])
+}
+
+// moveHeader announces seat's move, with what it removed or hurt as the
+// board's last-move line says it: "White (bob) played **8 12 8 6**, Black's
+// runner at 8 9 removed." g is the game after the move.
+func moveHeader(g *store.Game, seat rules.Player, verb, shown string) string {
+	effects := render.LastMoveEffects(g.State)
+	if effects != "" {
+		effects = ", " + effects
+	}
+	return fmt.Sprintf("%s %s **%s**%s.", seatTitle(g, seat), verb, shown, effects)
+}
+
+// whyNoMoveFrom asks the rules why no move starts on square: off the
+// board, an empty square, the opponent's piece. It returns ": REASON", or
+// "" when the rules say nothing more specific than that there is no move.
+func whyNoMoveFrom(g rules.Game, square string) string {
+	square = strings.TrimSpace(square)
+	if square == "" || strings.ContainsAny(square, ",") {
+		return ""
+	}
+	_, err := g.ParseMove(square + " " + square)
+	var me *rules.MoveError
+	if !errors.As(err, &me) {
+		return ""
+	}
+	text, low := me.Text, strings.ToLower(square)
+	fold := strings.ToLower(text)
+	if strings.HasPrefix(text, "cannot read") || strings.Contains(fold, low+low) || strings.Contains(fold, low+" to "+low) {
+		return ""
+	}
+	return ": " + text
 }

@@ -321,3 +321,15 @@ func plural(n int, noun string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }
+
+// LastMoveEffects says what g's last move did beyond moving, as the board's
+// last-move line says it: "Black's runner at 8 9 removed", "row 3 to 5";
+// "" when there is nothing more to say or no move was played.
+func LastMoveEffects(g rules.Game) string {
+	s, err := sceneOf(g, Options{})
+	if err != nil {
+		return ""
+	}
+	_, effects, _ := strings.Cut(s.status.last, ", ")
+	return effects
+}
