@@ -221,13 +221,14 @@ func (s *Service) afterMove(g *store.Game, now time.Time) []string {
 	var list rules.MoveList
 	for g.State.Status() == rules.Ongoing {
 		g.State.Moves(&list)
-		if list.N != 1 || g.State.FormatMove(list.Moves[0]) != "pass" {
+		if list.N != 1 || !rules.IsPass(g.State, list.Moves[0]) {
 			break
 		}
 		seat := g.State.ToMove()
 		notes = append(notes, fmt.Sprintf("%s has no legal move and passes.", seatTitle(g, seat)))
+		text := g.State.FormatMove(list.Moves[0])
 		g.State.Play(list.Moves[0])
-		g.Moves = append(g.Moves, store.Move{Text: "pass", Seat: seat, At: now})
+		g.Moves = append(g.Moves, store.Move{Text: text, Seat: seat, At: now})
 	}
 	if out := g.State.Outcome(); out.Result != rules.Ongoing {
 		s.finish(g, out.Result, out.Reason)

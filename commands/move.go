@@ -241,8 +241,9 @@ func (s *Service) undo(ctx context.Context, inv Invocation) Reply {
 // lastMoveOf returns the index of seat's last move in g (a forced pass does
 // not count), or -1.
 func lastMoveOf(g *store.Game, seat rules.Player) int {
+	hist := g.State.History()
 	for i := len(g.Moves) - 1; i >= 0; i-- {
-		if g.Moves[i].Seat == seat && g.Moves[i].Text != "pass" {
+		if g.Moves[i].Seat == seat && (i >= len(hist) || !rules.IsPass(g.State, hist[i])) {
 			return i
 		}
 	}
