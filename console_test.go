@@ -95,7 +95,7 @@ func TestConsoleOnRedis(t *testing.T) {
 `, "REDIS_URL="+srv.URL())
 	for _, want := range []string{
 		"alice challenges @bob to HiQUE",
-		"(only you) the challenge has not been accepted yet",
+		"(only you) @alice challenges you; /accept the challenge first",
 		"bob accepts.",
 		"(only you) it is @alice's turn, not yours",
 		"Black (alice) played 4 2 4 10.",
