@@ -121,6 +121,9 @@ func (s *Service) styledBoard(g *store.Game, view render.View, header, style str
 		msg.Text = strings.TrimSpace(header + "\n" + render.CodeBlock(render.Text(g.State, opt), s.cfg.Colour))
 	}
 	if g.Status != store.Active {
+		if g.Status == store.Finished && rematchable(g) {
+			msg.Buttons = []Button{{ID: buttonID("rematch", g), Label: "Rematch", Style: Primary}}
+		}
 		return msg
 	}
 	if g.Flow.Challenge {
@@ -155,7 +158,7 @@ func ParseButton(id string) (cmd, game string, version int64, err error) {
 		return "", "", 0, fmt.Errorf("button %q: no game version", id)
 	}
 	switch parts[0] {
-	case "accept", "decline", "board", "draw", "resign":
+	case "accept", "decline", "board", "draw", "resign", "resign-confirm", "cancel", "rematch":
 		return parts[0], parts[1], version, nil
 	}
 	return "", "", 0, fmt.Errorf("button %q: unknown action", id)

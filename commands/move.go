@@ -117,17 +117,14 @@ func (s *Service) moves(ctx context.Context, inv Invocation) Reply {
 	return Reply{Message: Message{Text: fmt.Sprintf("%d legal moves for %s:\n%s", len(texts), who, body)}, Private: true}
 }
 
-// resign is /resign: a player gives up.
-func (s *Service) resign(ctx context.Context, inv Invocation) Reply {
+// resignNow is a resignation: a player gives up.
+func (s *Service) resignNow(ctx context.Context, inv Invocation) Reply {
 	g, r := s.load(ctx, inv)
 	if r != nil {
 		return *r
 	}
-	if _, ok := seatOf(g, inv.User.ID); !ok {
-		return refuse("you are not playing in this game; only its players can resign")
-	}
-	if g.Flow.Challenge {
-		return refuse("the challenge has not been accepted; /decline withdraws it")
+	if r := resignable(g, inv); r != nil {
+		return *r
 	}
 	seat, _ := seatOf(g, inv.User.ID)
 	s.finish(g, rules.Win(seat.Other()), g.State.PlayerName(seat)+" resigned")
@@ -135,6 +132,19 @@ func (s *Service) resign(ctx context.Context, inv Invocation) Reply {
 		return s.storeRefusal(inv, err)
 	}
 	return Reply{Message: s.moveMessage(g, fmt.Sprintf("%s resigns.", seatTitle(g, seat)), nil)}
+}
+
+// resignable says why the invoker may not resign g, or nil.
+func resignable(g *store.Game, inv Invocation) *Reply {
+	var r Reply
+	if _, ok := seatOf(g, inv.User.ID); !ok {
+		r = refuse("you are not playing in this game; only its players can resign")
+	} else if g.Flow.Challenge {
+		r = refuse("the challenge has not been accepted; /decline withdraws it")
+	} else {
+		return nil
+	}
+	return &r
 }
 
 // draw is /draw: offer a draw, or accept the opponent's offer. The bot
