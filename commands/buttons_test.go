@@ -121,3 +121,38 @@ func TestRematch(t *testing.T) {
 		t.Errorf("rematch against the bot: seats %+v, challenge %v", g.Players, g.Flow.Challenge)
 	}
 }
+
+// TestBoardFacesItsReader: /board and the Refresh button draw the board
+// from the asker's own side when they play, else from the first player's;
+// boards everyone sees are drawn from the first player's side.
+func TestBoardFacesItsReader(t *testing.T) {
+	e := newEnv(t, false)
+	e.ok(ann, "v", "/play game:hiya opponent:@bob")
+	start := e.ok(bob, "v", "/accept")
+	board := func(u commands.User, line string) string {
+		t.Helper()
+		text := e.ok(u, "v", line).Text
+		_, b, _ := strings.Cut(text, "```")
+		return b
+	}
+	first, second := board(cat, "/board view:first"), board(cat, "/board view:second")
+	if first == second {
+		t.Fatal("the two views are the same board")
+	}
+	if got := board(bob, "/board"); got != second {
+		t.Errorf("bob's /board is not from his side:\n%s", got)
+	}
+	if got := board(ann, "/board"); got != first {
+		t.Errorf("ann's /board is not from her side:\n%s", got)
+	}
+	if got := board(cat, "/board"); got != first {
+		t.Errorf("a spectator's /board is not from the first player's side:\n%s", got)
+	}
+	if _, got, _ := strings.Cut(start.Text, "```"); got != first {
+		t.Errorf("the public board is not from the first player's side:\n%s", got)
+	}
+	refresh := e.press(bob, "v", start.Message, "Refresh")
+	if _, got, _ := strings.Cut(refresh.Text, "```"); !refresh.Private || got != second {
+		t.Errorf("bob's Refresh (private=%v) is not from his side:\n%s", refresh.Private, got)
+	}
+}

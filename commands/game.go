@@ -20,7 +20,7 @@ func (s *Service) load(ctx context.Context, inv Invocation) (*store.Game, *Reply
 		return nil, &r
 	}
 	if inv.Version != 0 && (inv.Version != g.Version || inv.Game != g.ID) {
-		msg := s.boardMessage(g, render.Standard, "That button belongs to an older state of the game; this is the board now.")
+		msg := s.boardMessage(g, viewFor(g, inv.User.ID), "That button belongs to an older state of the game; this is the board now.")
 		return nil, &Reply{Message: msg, Private: true}
 	}
 	return g, nil

@@ -18,12 +18,12 @@ func (s *Service) board(ctx context.Context, inv Invocation) Reply {
 	if err != nil {
 		return s.storeRefusal(inv, err)
 	}
-	view := render.Standard
+	var view render.View
 	switch v := inv.Options["view"]; v {
-	case "", "first":
-		if v == "first" {
-			view = render.FromP1
-		}
+	case "":
+		view = viewFor(g, inv.User.ID)
+	case "first":
+		view = render.FromP1
 	case "second":
 		view = render.FromP2
 	case "mine":

@@ -85,7 +85,7 @@ func (s *Service) moveMessage(g *store.Game, header string, notes []string) Mess
 	} else {
 		lines = append(lines, turnNote(g))
 	}
-	msg := s.boardMessage(g, render.Standard, strings.Join(lines, "\n"))
+	msg := s.boardMessage(g, publicView, strings.Join(lines, "\n"))
 	msg.Mentions = mentionsFor(g)
 	return msg
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"arbiter/render"
 	"arbiter/rules"
 	"arbiter/store"
 )
@@ -216,7 +215,7 @@ func (s *Service) start(ctx context.Context, inv Invocation, req newGameRequest)
 	default:
 		header = fmt.Sprintf("%s: %s against %s%s.", title, seatTitle(g, rules.P1), seatTitle(g, rules.P2), opts)
 	}
-	msg := s.boardMessage(g, render.Standard, header+"\n"+turnNote(g))
+	msg := s.boardMessage(g, publicView, header+"\n"+turnNote(g))
 	msg.Mentions = mentionsFor(g)
 	return Reply{Message: msg}
 }
@@ -243,7 +242,7 @@ func (s *Service) accept(ctx context.Context, inv Invocation) Reply {
 	if err := s.saveAndFollow(ctx, g); err != nil {
 		return s.storeRefusal(inv, err)
 	}
-	msg := s.boardMessage(g, render.Standard, fmt.Sprintf("%s accepts. %s: %s against %s.\n%s",
+	msg := s.boardMessage(g, publicView, fmt.Sprintf("%s accepts. %s: %s against %s.\n%s",
 		label(challenged(g)), s.title(g.Name), seatTitle(g, rules.P1), seatTitle(g, rules.P2), turnNote(g)))
 	msg.Mentions = mentionsFor(g)
 	return Reply{Message: msg}
