@@ -16,6 +16,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"arbiter/commands"
 )
@@ -272,7 +273,11 @@ func (c *console) run(ctx context.Context, line string) {
 	if c.local(line) {
 		return
 	}
-	line = c.bareMove(ctx, line)
+	line, ok := c.bareMove(ctx, line)
+	if !ok {
+		c.printf("%s is not a command, and there is no game here to play it in; /play starts one, /help lists the commands\n", clipText(line, 30))
+		return
+	}
 	inv, err := commands.ParseLine(line, c.specs)
 	if err != nil {
 		c.printf("%s\n", err)
@@ -296,22 +301,35 @@ func (c *console) run(ctx context.Context, line string) {
 	c.show(reply.Message, reply.Private)
 }
 
-// bareMove turns a line without a slash that names no command into /move,
-// when a game is going on here: "a1 c1" plays a1 c1.
-func (c *console) bareMove(ctx context.Context, line string) string {
+// bareMove turns a line without a slash that names no command into /move
+// when a game is going on here ("a1 c1" plays a1 c1); false when there is
+// no game to play it in.
+func (c *console) bareMove(ctx context.Context, line string) (string, bool) {
 	if strings.HasPrefix(line, "/") {
-		return line
+		return line, true
 	}
 	word, _, _ := strings.Cut(line, " ")
 	for _, spec := range c.specs {
 		if strings.EqualFold(spec.Name, word) {
-			return line
+			return line, true
 		}
 	}
-	if st, err := c.svc.Status(ctx, c.channel); err == nil && st.Game {
-		return "/move " + line
+	st, err := c.svc.Status(ctx, c.channel)
+	if err != nil || st.Game {
+		return "/move " + line, true // a store error is told by /move
 	}
-	return line
+	return line, false
+}
+
+// clipText shortens s to about n bytes for an error message.
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
 }
 
 // hold makes posts wait while a command is answered (on), so that a reply

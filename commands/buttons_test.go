@@ -100,7 +100,7 @@ func TestRematch(t *testing.T) {
 	}
 	// ann presses Rematch too: she accepts.
 	acc := e.press(ann, "rm", end.Message, "Rematch")
-	if acc.Private || !strings.Contains(acc.Text, "accepts") {
+	if acc.Private || !strings.Contains(acc.Text, "<@100> accepts. HiQUE: Black (bob) against White (ann)") {
 		t.Fatalf("the second Rematch: %q", acc.Text)
 	}
 	g := e.game("rm")

@@ -160,7 +160,7 @@ func (s *Service) games(ctx context.Context, inv Invocation) Reply {
 	if total == 0 {
 		b.WriteString("No finished games in this server yet.")
 	} else {
-		fmt.Fprintf(&b, "%d finished games; the latest:\n", total)
+		fmt.Fprintf(&b, "%s; the latest:\n", plural(int(total), "finished game"))
 	}
 	for _, sum := range list {
 		fmt.Fprintf(&b, "#%s %s: %s vs %s, %s (%s), %d moves\n", sum.ID, s.title(sum.Name), plainName(sum.Players[0]), plainName(sum.Players[1]),

@@ -232,6 +232,7 @@ func (s *Service) accept(ctx context.Context, inv Invocation) Reply {
 	if challenged(g).UserID != inv.User.ID {
 		return refuse("this challenge is for %s; only they can accept it", label(challenged(g)))
 	}
+	accepter := challenged(g) // before the seats are swapped back
 	g.Flow.Challenge = false
 	if g.Flow.ChallengerSecond {
 		g.Players[0], g.Players[1] = g.Players[1], g.Players[0]
@@ -243,7 +244,7 @@ func (s *Service) accept(ctx context.Context, inv Invocation) Reply {
 		return s.storeRefusal(inv, err)
 	}
 	msg := s.boardMessage(g, publicView, fmt.Sprintf("%s accepts. %s: %s against %s.\n%s",
-		label(challenged(g)), s.title(g.Name), seatTitle(g, rules.P1), seatTitle(g, rules.P2), turnNote(g)))
+		label(accepter), s.title(g.Name), seatTitle(g, rules.P1), seatTitle(g, rules.P2), turnNote(g)))
 	msg.Mentions = mentionsFor(g)
 	return Reply{Message: msg}
 }
