@@ -71,7 +71,7 @@ func TestConsoleTranscript(t *testing.T) {
 		t.Errorf("the bot's move came after the next command:\n%s", out)
 	}
 	again := runConsoleBinary(t, bin, "/board\n/resign\n/games\n", "DATA_DIR="+data)
-	for _, want := range []string{"Last: O ", "X (alice) resigns.", "O (Arbiter (level 1)) wins", "1 finished games"} {
+	for _, want := range []string{"Last: O ", "X (alice) resigns.", "O (Arbiter (level 1)) wins", "1 finished game;"} {
 		if !strings.Contains(again, want) {
 			t.Errorf("second run lacks %q:\n%s", want, again)
 		}
