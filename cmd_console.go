@@ -104,28 +104,41 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	for !con.leaving() {
 		con.prompt()
+		var line string
+		ok, typedAhead := false, false
 		select {
-		case line, ok := <-lines:
-			if !ok {
-				return con.leave(ctx)
-			}
-			con.interrupted = false
-			line = strings.TrimSpace(line)
-			if line == "" || strings.HasPrefix(line, "#") {
+		case line, ok = <-lines:
+			// Read already: typed ahead while the last command ran. The
+			// terminal showed it then; it is shown again at its prompt.
+			typedAhead = true
+		default:
+			select {
+			case line, ok = <-lines:
+			case sig := <-signals:
+				if sig != os.Interrupt || con.interrupted {
+					return con.leave(ctx)
+				}
+				con.interrupted = true
+				con.printf("\n(Ctrl-C again leaves; your game is saved.)\n")
 				continue
 			}
-			if !con.interactive {
-				con.printf("%s> %s\n", con.user.Name, line)
-			}
-			if !con.step(ctx, signals, func(ctx context.Context) { con.run(ctx, line) }) {
-				return con.leave(ctx)
-			}
-		case sig := <-signals:
-			if sig != os.Interrupt || con.interrupted {
-				return con.leave(ctx)
-			}
-			con.interrupted = true
-			con.printf("\n(Ctrl-C again leaves; your game is saved.)\n")
+		}
+		if !ok {
+			return con.leave(ctx)
+		}
+		con.interrupted = false
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		switch {
+		case !con.interactive:
+			con.printf("%s> %s\n", con.user.Name, line)
+		case typedAhead:
+			con.printf("%s\n", line)
+		}
+		if !con.step(ctx, signals, func(ctx context.Context) { con.run(ctx, line) }) {
+			return con.leave(ctx)
 		}
 	}
 	return con.leave(ctx)
