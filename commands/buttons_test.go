@@ -156,3 +156,43 @@ func TestBoardFacesItsReader(t *testing.T) {
 		t.Errorf("bob's Refresh (private=%v) is not from his side:\n%s", refresh.Private, got)
 	}
 }
+
+// TestTakebackInRatedGame: in a rated game between people a move is taken
+// back with the opponent's consent (by /undo or the Allow takeback button
+// under the request), and the takeback is kept in the game's record.
+// Against the bot, a rated game has no takebacks.
+func TestTakebackInRatedGame(t *testing.T) {
+	e := newEnv(t, false)
+	e.ok(ann, "tb", "/play game:sixes opponent:@bob")
+	e.ok(bob, "tb", "/accept")
+	e.ok(ann, "tb", "/move a1 c1")
+	ask := e.ok(ann, "tb", "/undo")
+	if !strings.Contains(ask.Text, "X (ann) asks to take back their last move. <@200>, /undo agrees") || labels(ask.Message) != "Allow takeback" {
+		t.Fatalf("the request: %q [%s]", ask.Text, labels(ask.Message))
+	}
+	e.refused(ann, "tb", "/undo", "you have asked already")
+	if r := e.press(cat, "tb", ask.Message, "Allow takeback"); !r.Private {
+		t.Errorf("a spectator allowed a takeback: %q", r.Text)
+	}
+	done := e.press(bob, "tb", ask.Message, "Allow takeback")
+	if done.Private || !strings.Contains(done.Text, "X (ann)'s last move is taken back.") {
+		t.Fatalf("the consent: %q", done.Text)
+	}
+	g := e.game("tb")
+	if len(g.Moves) != 0 || !g.Flow.Rated {
+		t.Fatalf("after the takeback: %d moves, rated %v", len(g.Moves), g.Flow.Rated)
+	}
+	e.ok(ann, "tb", "/move a2 a3")
+	e.ok(bob, "tb", "/resign")
+	h := e.ok(ann, "tb", "/history game:"+g.ID)
+	const note = "move 1: X (ann) took back a1 c1, with bob's consent"
+	if !strings.Contains(h.Text, "Taken back: "+note) {
+		t.Errorf("/history does not show the takeback: %q", h.Text)
+	}
+	if len(h.Files) == 0 || !strings.Contains(string(h.Files[0].Data), "Takeback: "+note) {
+		t.Errorf("the record does not keep the takeback")
+	}
+	// Rated, against the bot: no takebacks.
+	e.ok(ann, "tbb", "/play game:sixes level:1")
+	e.refused(ann, "tbb", "/undo", "this game is rated, so moves cannot be taken back against the bot")
+}

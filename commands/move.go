@@ -213,10 +213,10 @@ func (s *Service) undo(ctx context.Context, inv Invocation) Reply {
 	if r != nil {
 		return *r
 	}
-	if g.Flow.Rated {
-		return refuse("this game is rated, so moves cannot be taken back (start a game with options:\"rated=off\" to allow /undo)")
-	}
 	other := seat.Other()
+	if g.Flow.Rated && g.Players[other].Kind != store.Human {
+		return refuse("this game is rated, so moves cannot be taken back against the bot (start a game with options:\"rated=off\" to allow /undo)")
+	}
 	if g.Players[other].Kind == store.Human && g.Players[other].UserID != inv.User.ID {
 		if g.Flow.UndoOffer == int(other)+1 {
 			// The other player asked first: this /undo consents to theirs.
@@ -225,18 +225,23 @@ func (s *Service) undo(ctx context.Context, inv Invocation) Reply {
 			if lastMoveOf(g, seat) < 0 {
 				return refuse("you have no move to take back")
 			}
+			if g.Flow.UndoOffer == int(seat)+1 {
+				return refuse("you have asked already; your request stands until the next move")
+			}
 			g.Flow.UndoOffer = int(seat) + 1
 			if err := s.store.Save(ctx, g); err != nil {
 				return s.storeRefusal(inv, err)
 			}
-			return Reply{Message: Message{Text: fmt.Sprintf("%s asks to take back their last move. %s, /undo agrees.", seatTitle(g, seat), label(g.Players[other])),
-				Mentions: humanIDs(g.Players[other])}}
+			return Reply{Message: Message{Text: fmt.Sprintf("%s asks to take back their last move. %s, /undo agrees; a move declines.", seatTitle(g, seat), label(g.Players[other])),
+				Mentions: humanIDs(g.Players[other]),
+				Buttons:  []Button{{ID: buttonID("undo", g), Label: "Allow takeback", Style: Success}}}}
 		}
 	}
 	last := lastMoveOf(g, seat)
 	if last < 0 {
 		return refuse("you have no move to take back")
 	}
+	g.Flow.Takebacks = append(g.Flow.Takebacks, takebackNote(g, seat, last, inv.User))
 	for len(g.Moves) > last {
 		g.State.Undo()
 		g.Moves = g.Moves[:len(g.Moves)-1]

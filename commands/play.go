@@ -25,7 +25,7 @@ type newGameRequest struct {
 func flowOptions() []rules.OptionSpec {
 	return []rules.OptionSpec{
 		{Key: "timeout", Default: "loss", Values: []string{"loss", "adjudicate"}, Help: "what a missed deadline does: the player loses, or the game is decided by its scoring"},
-		{Key: "rated", Default: "on", Values: []string{"on", "off"}, Help: "whether the game counts for ratings (undo needs off)"},
+		{Key: "rated", Default: "on", Values: []string{"on", "off"}, Help: "whether the game counts for ratings (takebacks against the bot need off)"},
 	}
 }
 
