@@ -37,6 +37,7 @@ func hiqueScene(g *hique.Game) *scene {
 	s.emojiKey = s.pieces[runner[rules.P1]].emoji + s.pieces[runner[rules.P2]].emoji + " runners, " +
 		s.pieces[guard[rules.P1]].emoji + s.pieces[guard[rules.P2]].emoji + " guards"
 	s.textKey = []string{"b w runners, B W guards"}
+	s.imageKey = "discs runners, squares guards"
 
 	for y := 1; y <= n; y++ {
 		s.rowLabels[y-1] = strconv.Itoa(y)

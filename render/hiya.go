@@ -66,6 +66,7 @@ func hiyaScene(g *hiya.Game) *scene {
 		letters = append(letters, string(k.Letter())+" "+k.String())
 	}
 	s.textKey = []string{strings.Join(letters, ", "), "^ a piece moving up the board as drawn, v down"}
+	s.imageKey = strings.Join(letters, ", ")
 	for r := 0; r < hiyaRows; r++ {
 		row := hiyaRows - r
 		s.rowLabels[r] = strconv.Itoa(row)

@@ -3,6 +3,8 @@ package render
 import (
 	"strings"
 	"testing"
+
+	"arbiter/rules"
 )
 
 // TestEveryStyleKeysAndMarks: in text and emoji, every game's board marks
@@ -58,5 +60,36 @@ func TestEveryStyleKeysAndMarks(t *testing.T) {
 	}
 	if text := Text(hiya, Options{}); !strings.Contains(text, "K King, J Ninja, S Samurai, j mini-Ninja, s mini-Samurai") {
 		t.Errorf("Hi-Ya!'s text board has no key to its letters:\n%s", text)
+	}
+}
+
+// TestImageCaptionKeys: the image's caption keys its marks, and for
+// Hi-Ya! (letters on the pieces) and HiQUE (two shapes) its pieces.
+func TestImageCaptionKeys(t *testing.T) {
+	f, err := loadFonts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := registry()
+	for name, want := range map[string]string{"hiya": "K King, J Ninja", "hique": "discs runners, squares guards", "sixes": ""} {
+		g, err := reg.New(name, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var list rules.MoveList
+		g.Moves(&list)
+		g.Play(list.Moves[0])
+		s, err := sceneOf(g, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var caption []string
+		for _, row := range newPainter(s, Options{}, newFaces(f)).caption {
+			caption = append(caption, row.text)
+		}
+		all := strings.Join(caption, "\n")
+		if !strings.Contains(all, want) || !strings.Contains(all, "Marks: olive from, yellow to") {
+			t.Errorf("%s: the image's caption has no key:\n%s", name, all)
+		}
 	}
 }

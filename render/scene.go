@@ -36,6 +36,7 @@ type scene struct {
 	palette   scenePalette
 	emojiKey  string   // a line saying what the emoji pieces are, "" if plain
 	textKey   []string // lines saying what the text pieces are, none if the side lines say it
+	imageKey  string   // a caption line saying what the image's pieces are, "" if plain
 	squarePx  int      // image: a square's side in pixels
 	gapPx     int      // image: the lattice's width between squares
 
