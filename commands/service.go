@@ -99,32 +99,33 @@ type handler func(ctx context.Context, inv Invocation) Reply
 // handlers maps command names to their handlers.
 func (s *Service) handlers() map[string]handler {
 	return map[string]handler{
-		"play":    s.play,
-		"accept":  s.accept,
-		"decline": s.decline,
-		"move":    s.move,
-		"board":   s.board,
-		"moves":   s.moves,
-		"resign":  s.resign,
-		"rematch": s.rematch,
+		"play":        s.play,
+		"accept":      s.accept,
+		"decline":     s.decline,
+		"move":        s.move,
+		"board":       s.board,
+		"moves":       s.moves,
+		"resign":      s.resign,
+		"draw":        s.draw,
+		"undo":        s.undo,
+		"history":     s.history,
+		"rules":       s.rules,
+		"help":        s.help,
+		"games":       s.games,
+		"stats":       s.stats,
+		"leaderboard": s.leaderboard,
+		"referee":     s.referee,
+		"settings":    s.settings,
+		"rematch":     s.rematch,
 		// Buttons only: the resignation's confirmation.
 		"resign-confirm": s.resignConfirmed,
 		"cancel":         s.cancel,
-		"draw":           s.draw,
-		"undo":           s.undo,
-		"history":        s.history,
-		"rules":          s.rules,
-		"help":           s.help,
-		"games":          s.games,
-		"stats":          s.stats,
-		"leaderboard":    s.leaderboard,
-		"referee":        s.referee,
-		"settings":       s.settings,
 	}
 }
 
 // Handle answers an invocation. It never panics on bad input; every
-// refusal is private and says why.
+// refusal is private and says why. A typed command's options (not a
+// button's) are checked first, as CheckOptions does.
 func (s *Service) Handle(ctx context.Context, inv Invocation) Reply {
 	h, ok := s.handlers()[strings.ToLower(inv.Command)]
 	if !ok {
