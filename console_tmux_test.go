@@ -24,10 +24,17 @@ type tmuxConsole struct {
 // console exits the pane says "EXITED <status>" and stays open.
 func startTmuxConsole(t *testing.T, bin, dir, name string, env ...string) *tmuxConsole {
 	t.Helper()
-	c := &tmuxConsole{t: t, sock: filepath.Join(dir, "tmux.sock"), name: name}
+	// A socket's path must be short (about 100 bytes): not under TMPDIR's
+	// test directories, which can be long.
+	sockDir, err := os.MkdirTemp("/tmp", "arbiter-tmux-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(sockDir) })
+	c := &tmuxConsole{t: t, sock: filepath.Join(sockDir, "sock"), name: name}
 	shell := fmt.Sprintf("cd %q && env %s %q console --user alice; echo EXITED $?; sleep 600", dir, strings.Join(env, " "), bin)
 	c.tmux("new-session", "-d", "-s", name, "-x", "150", "-y", "60", shell)
-	t.Cleanup(func() { _ = exec.Command("tmux", "-S", c.sock, "kill-session", "-t", name).Run() })
+	t.Cleanup(func() { _ = exec.Command("tmux", "-S", c.sock, "kill-server").Run() })
 	return c
 }
 
