@@ -17,7 +17,10 @@ import (
 // An option's value runs to the next "name:" of that command's options, so
 // values may hold spaces; quotes around a value are removed. The leading
 // slash is optional. Unknown commands and options are errors that say what
-// there is.
+// there is: a word "xyz:value" (no space after the colon, outside quotes)
+// whose name is not one of the command's options is an unknown option, not
+// part of the value before it. Required options and values are checked by
+// CheckOptions, as for any invocation.
 func ParseLine(line string, specs []CommandSpec) (Invocation, error) {
 	line = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "/"))
 	name, rest, _ := strings.Cut(line, " ")
