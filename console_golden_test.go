@@ -22,6 +22,7 @@ var volatile = regexp.MustCompile(`until [A-Z][a-z]{2} \d{1,2} [A-Z][a-z]{2} \d\
 // console (two people at one keyboard, on the embedded store) and compares
 // the transcript with NAME.golden, deadlines masked.
 func TestConsoleGolden(t *testing.T) {
+	t.Parallel()
 	scripts, err := filepath.Glob(filepath.Join("testdata", "console", "*.script"))
 	if err != nil || len(scripts) == 0 {
 		t.Fatalf("no scripts: %v", err)
@@ -30,6 +31,7 @@ func TestConsoleGolden(t *testing.T) {
 	for _, script := range scripts {
 		name := strings.TrimSuffix(filepath.Base(script), ".script")
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			in, err := os.ReadFile(script)
 			if err != nil {
 				t.Fatal(err)

@@ -98,6 +98,7 @@ var firstLegalMove = regexp.MustCompile(`legal moves for X \(alice\):\n([a-f][1-
 // it; a second Ctrl-C leaves with the game saved; the next start, with the
 // bot to move, shows the board, then the bot's move, then a prompt.
 func TestConsoleInTmux(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatal("tmux is not installed; .ci/run installs it")
