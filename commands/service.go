@@ -53,6 +53,7 @@ type Service struct {
 	now    func() time.Time
 	// inFlight counts the bot turns being thought about or posted.
 	inFlight atomic.Int64
+	hooks    hooks // observers and program presence (programs.go)
 }
 
 // New returns the game flow over st, posting later messages through
@@ -115,6 +116,7 @@ func (s *Service) handlers() map[string]handler {
 		"leaderboard": s.leaderboard,
 		"referee":     s.referee,
 		"settings":    s.settings,
+		"token":       s.token,
 	}
 }
 
