@@ -30,10 +30,7 @@ func serveAPI(ctx context.Context, addr string, svc *commands.Service, log *slog
 	}()
 	go func() {
 		<-ctx.Done()
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(sctx) // streams and event pages are hijacked or long: Close ends them
-		_ = srv.Close()
+		_ = srv.Close() // its requests are streams and event pages: nothing to finish
 	}()
 	return func() { <-done }
 }
