@@ -64,7 +64,7 @@ func RunBridge(ctx context.Context, cfg BridgeConfig) error {
 		if ctx.Err() != nil {
 			break
 		}
-		b.say("connection: %v; reconnecting in %s", err, wait)
+		b.say("not connected (%v); reconnecting in %s", err, wait)
 		select {
 		case <-ctx.Done():
 		case <-time.After(wait):
