@@ -17,6 +17,7 @@ import (
 	"arbiter/commands"
 	"arbiter/render"
 	"arbiter/rules"
+	"arbiter/rules/games"
 	"arbiter/store"
 )
 
@@ -366,7 +367,11 @@ func TournamentWall(ctx context.Context, src TournamentSource, log *slog.Logger)
 
 // liveWallGame is a tournament game as the wall shows it.
 func liveWallGame(g LiveGame) WallGame {
-	wg := WallGame{ID: g.ID, Title: g.State.Name(), Players: g.Players, Version: g.Version, Ply: g.State.Ply(), Status: "active", Result: g.Result}
+	title := g.State.Name()
+	if d, err := games.Registry().Lookup(title); err == nil {
+		title = d.Title
+	}
+	wg := WallGame{ID: g.ID, Title: title, Players: g.Players, Version: g.Version, Ply: g.State.Ply(), Status: "active", Result: g.Result}
 	if g.Result != "" {
 		wg.Status = "finished"
 	} else {
