@@ -138,7 +138,7 @@ func newTournament(t *testing.T) *tournament {
 	src := &tournament{changes: make(chan struct{})}
 	src.t.Table = api.Table{Name: "Sixes cup, round 2",
 		Standings: []api.Standing{{1, names[0], 2, 2}, {2, names[1], 1.5, 2}, {3, names[2], 0.5, 2}, {4, names[3], 0, 2}},
-		Cross: [][]string{{"", "1", "1", ""}, {"0", "", "½", "1"}, {"0", "½", "", ""}, {"", "0", "", ""}}}
+		Cross:     [][]string{{"", "1", "1", ""}, {"0", "", "½", "1"}, {"0", "½", "", ""}, {"", "0", "", ""}}}
 	for i, pair := range [][2]string{{names[0], names[3]}, {names[1], names[2]}} {
 		g, err := reg.New("sixes", rules.Options{})
 		if err != nil {
