@@ -93,7 +93,7 @@ func (s *Server) GameSaved(g *store.Game) {
 		st.push(g)
 	}
 	if wl != nil {
-		wl.update(s.wallGame(g))
+		wl.queue(g)
 	}
 }
 

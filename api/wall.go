@@ -83,6 +83,9 @@ type TournamentSource interface {
 // maxFinished is how many finished games a wall keeps showing.
 const maxFinished = 8
 
+// maxWalls bounds the guild walls one server keeps.
+const maxWalls = 256
+
 // lastMoves is how many of a game's moves the wall lists.
 const lastMoves = 6
 
@@ -94,6 +97,9 @@ type wall struct {
 	done  []string // ids of finished games, oldest first
 	table *Table
 	subs  map[chan event]struct{}
+	// saved holds games saved but not yet drawn: drawing a board is kept
+	// off the path of the command that saved it.
+	saved chan *store.Game
 }
 
 // event is one server-sent event.
@@ -104,6 +110,15 @@ type event struct {
 
 func newWall(title string) *wall {
 	return &wall{title: title, games: map[string]WallGame{}, subs: map[chan event]struct{}{}}
+}
+
+// queue has g drawn and shown by the wall's drawing loop; when the loop
+// is behind, g is left to the next poll.
+func (wl *wall) queue(g *store.Game) {
+	select {
+	case wl.saved <- g:
+	default:
+	}
 }
 
 // update shows g, when it is newer than what is shown.
@@ -251,9 +266,16 @@ func (s *Server) guildWall(w http.ResponseWriter, r *http.Request) (*wall, bool)
 		return nil, false
 	}
 	s.mu.Lock()
+	if s.walls[guild] == nil && len(s.walls) >= maxWalls {
+		s.mu.Unlock()
+		http.Error(w, "too many walls are open on this server", http.StatusServiceUnavailable)
+		return nil, false
+	}
 	if s.walls[guild] == nil {
-		s.walls[guild] = newWall("Games going on")
-		go s.pollWall(guild, s.walls[guild])
+		wl = newWall("Games going on")
+		wl.saved = make(chan *store.Game, 64)
+		s.walls[guild] = wl
+		go s.runWall(guild, wl)
 	}
 	wl = s.walls[guild]
 	s.mu.Unlock()
@@ -263,13 +285,20 @@ func (s *Server) guildWall(w http.ResponseWriter, r *http.Request) (*wall, bool)
 	return wl, true
 }
 
-// pollWall re-reads a guild's running games every poll while the wall
-// has viewers, to show the changes other processes make (a bot move by
-// an `arbiter worker`).
-func (s *Server) pollWall(guild string, wl *wall) {
+// runWall draws and shows the games saved in this process as they come,
+// and re-reads the guild's running games every poll while the wall has
+// viewers, to show the changes other processes make (a bot move by an
+// `arbiter worker`).
+func (s *Server) runWall(guild string, wl *wall) {
 	t := time.NewTicker(s.poll)
 	defer t.Stop()
-	for range t.C {
+	for {
+		select {
+		case g := <-wl.saved:
+			wl.update(s.wallGame(g))
+			continue
+		case <-t.C:
+		}
 		if wl.viewers() == 0 {
 			continue
 		}

@@ -118,7 +118,7 @@ func (s *Service) token(ctx context.Context, inv Invocation) Reply {
 		if !had {
 			return refuse("you have no program token; /token gives one")
 		}
-		return refuse("Your program token is revoked: a bridge using it is disconnected and refused from now on.")
+		return Reply{Message: Message{Text: "Your program token is revoked: a bridge using it is disconnected and refused from now on."}, Private: true}
 	case "", "new":
 	default:
 		return refuse("/token gives a program token and /token revoke ends it; there is no /token %s", inv.Sub)
@@ -131,12 +131,13 @@ func (s *Service) token(ctx context.Context, inv Invocation) Reply {
 	owner := store.TokenOwner{User: inv.User.ID, Name: inv.User.Name, Guild: inv.Guild}
 	if err := s.store.IssueToken(ctx, HashToken(tok), owner, TokenGap); err != nil {
 		if errors.Is(err, store.ErrRateLimited) {
-			return refuse("a token was made for you less than %s ago (%v)", FormatDuration(TokenGap), errors.Unwrap(err))
+			return refuse("you were given a token less than %s ago (%v)", FormatDuration(TokenGap), err)
 		}
 		return s.storeRefusal(inv, err)
 	}
-	return refuse("Your program token (shown this once; it replaces any earlier one, and /token revoke ends it):\n`%s`\n"+
+	text := fmt.Sprintf("Your program token (shown this once; it replaces any earlier one, and /token revoke ends it):\n`%s`\n"+
 		"Run your program with: `arbiter bridge --server URL --token TOKEN -- ./yourprogram`. Keep the token secret: it plays for you.", tok)
+	return Reply{Message: Message{Text: text}, Private: true}
 }
 
 // ProgramOwner returns whose program a token is; an error wrapping

@@ -56,7 +56,7 @@ func (s *Redis) IssueToken(ctx context.Context, hash string, owner TokenOwner, g
 	}
 	if !ok {
 		left, _ := s.rdb.PTTL(ctx, tokenIssuedKey(owner.User)).Result()
-		return fmt.Errorf("issue token: %w: try again in %s", ErrRateLimited, max(left, time.Second).Round(time.Second))
+		return fmt.Errorf("%w: one token per %s; try again in %s", ErrRateLimited, gap, max(left, time.Second).Round(time.Second))
 	}
 	owner.Issued = s.now().UTC()
 	data, err := json.Marshal(owner)
