@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -241,4 +242,44 @@ func TestChallengeToAProgram(t *testing.T) {
 		t.Errorf("ratings: program %+v, alice %+v; want the game on the program only", rs[0], rs[1])
 	}
 	_ = store.Program
+}
+
+// TestProgramPlaysTheBotAndAProgram: program:true without an opponent has
+// the invoker's program play the bot; myprogram:true with program:true
+// has it challenge another student's program.
+func TestProgramPlaysTheBotAndAProgram(t *testing.T) {
+	e := newEnv(t)
+	pa := e.connect(e.token(alice))
+	pb := e.connect(e.token(bob))
+	if r := e.do(alice, "c3", "play", "", "game", "sixes", "program", "true", "side", "first"); r.Private || !strings.Contains(r.Text, "alice (program)") {
+		t.Fatalf("/play program:true answered %q", r.Text)
+	}
+	g := e.load("c3")
+	st := pa.gameMsg(g.ID, g.Version)
+	if st.Status != "active" || st.Seat != 1 || st.ToMove != 1 || st.Players[1] != "Arbiter (level 3)" {
+		t.Fatalf("the program was sent %+v", st)
+	}
+	if m := pa.send(`{"type":"move","channel":"c3","gameId":"` + g.ID + `","version":` + fmt.Sprint(st.Version) + `,"move":"a2 a3"}`); m.Type != "ok" {
+		t.Fatalf("the program's move against the bot: %+v", m)
+	}
+	job, err := e.st.ClaimBotTurn(context.Background(), "test", time.Second)
+	if err != nil || job.Channel != "c3" {
+		t.Fatalf("the bot's turn after the program's move: %+v, %v", job, err)
+	}
+
+	r := e.do(alice, "c4", "play", "", "game", "sixes", "opponent", bob.ID, "program", "true", "myprogram", "true")
+	if r.Private || !strings.Contains(r.Text, "alice (program) challenges bob (program)") {
+		t.Fatalf("/play program:true myprogram:true answered %q", r.Text)
+	}
+	g = e.load("c4")
+	if st := pb.gameMsg(g.ID, g.Version); st.Status != "challenge" || st.Seat != 2 {
+		t.Fatalf("bob's program was sent %+v", st)
+	}
+	if m := pb.send(`{"type":"accept","channel":"c4","gameId":"` + g.ID + `"}`); m.Type != "ok" {
+		t.Fatalf("accept: %+v", m)
+	}
+	st = pa.gameMsg(g.ID, g.Version+1)
+	if st.Status != "active" || st.Seat != 1 || st.ToMove != 1 || st.Players != [2]string{"alice (program)", "bob (program)"} {
+		t.Errorf("alice's program was sent %+v", st)
+	}
 }

@@ -299,15 +299,17 @@ func (s *Service) ProgramAct(ctx context.Context, a ProgramAction) error {
 	return nil
 }
 
-// programSeats applies /play's program option: with an opponent, their
-// program plays instead of them; without, the invoker's program plays the
-// bot instead of the invoker.
+// programSeats applies /play's program options: program:true with an
+// opponent, their program plays instead of them; without one, the
+// invoker's program plays the bot. myprogram:true, the invoker's program
+// plays instead of the invoker (against a person, their program, or the
+// bot).
 func programSeats(inv Invocation, me, other store.Player) (store.Player, store.Player) {
-	if inv.Options["program"] != "true" {
-		return me, other
+	if inv.Options["myprogram"] == "true" || inv.Options["program"] == "true" && other.Kind == store.Bot {
+		me = programPlayer(inv.User)
 	}
-	if other.Kind == store.Human {
-		return me, programPlayer(User{ID: other.UserID, Name: other.Name})
+	if inv.Options["program"] == "true" && other.Kind == store.Human {
+		other = programPlayer(User{ID: other.UserID, Name: other.Name})
 	}
-	return programPlayer(inv.User), other
+	return me, other
 }

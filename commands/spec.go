@@ -58,6 +58,7 @@ func CommandSet(gameNames []string) []CommandSpec {
 			options,
 			{Name: "thread", Description: "open a thread for the game", Type: OptBoolean},
 			{Name: "program", Description: "the opponent's program plays (no opponent: your program plays the bot)", Type: OptBoolean},
+			{Name: "myprogram", Description: "your program plays instead of you", Type: OptBoolean},
 		}},
 		{Name: "accept", Description: "accept the challenge waiting for you here"},
 		{Name: "decline", Description: "decline the challenge waiting for you here"},
