@@ -283,3 +283,24 @@ func TestProgramPlaysTheBotAndAProgram(t *testing.T) {
 		t.Errorf("alice's program was sent %+v", st)
 	}
 }
+
+// TestProgramTimesOut: a program that does not move by its deadline
+// loses on time, as a person does (its turn is not taken for a lost bot
+// turn), and its stream is told.
+func TestProgramTimesOut(t *testing.T) {
+	e := newEnv(t)
+	p := e.connect(e.token(alice))
+	st := startProgramGame(t, e, p, "c1")
+	g := e.load("c1")
+	if g.Deadline.Sub(e.clock.Now()) < 24*time.Hour {
+		t.Fatalf("the program's deadline is %v; want a person's turn time", g.Deadline)
+	}
+	e.clock.Advance(3 * 24 * time.Hour)
+	if err := e.svc.Tick(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	fin := p.next(func(m api.Message) bool { return m.Type == "game" && m.Game.Status == "finished" }).Game
+	if fin.ID != st.ID || fin.Result != "loss" || !strings.Contains(fin.Reason, "ran out of time") {
+		t.Errorf("after the deadline the program was sent %+v", fin)
+	}
+}

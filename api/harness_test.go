@@ -64,6 +64,25 @@ type env struct {
 	http  *httptest.Server
 	posts *posts
 	logs  *lockedBuffer
+	clock *clock
+}
+
+// clock is the service's and the store's time, moved on by tests.
+type clock struct {
+	mu  sync.Mutex
+	off time.Duration
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return time.Now().Add(c.off)
+}
+
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.off += d
 }
 
 const guild = "g1"
@@ -80,12 +99,13 @@ func newEnv(t *testing.T) *env {
 	logs := &lockedBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	ctx := context.Background()
-	st, err := store.Open(ctx, store.Config{RedisURL: srv.URL(), Registry: games.Registry(), Logger: log})
+	clk := &clock{}
+	st, err := store.Open(ctx, store.Config{RedisURL: srv.URL(), Registry: games.Registry(), Logger: log, Now: clk.Now})
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}
 	p := &posts{}
-	svc := commands.New(commands.Config{}, st, games.Registry(), p, log, nil)
+	svc := commands.New(commands.Config{}, st, games.Registry(), p, log, clk.Now)
 	a := api.New(svc, api.Options{Log: log, Poll: 50 * time.Millisecond})
 	hs := httptest.NewServer(a.Handler())
 	t.Cleanup(func() {
@@ -93,7 +113,7 @@ func newEnv(t *testing.T) *env {
 		hs.Close()
 		_ = st.Close(context.Background())
 	})
-	return &env{t: t, redis: srv, st: st, svc: svc, api: a, http: hs, posts: p, logs: logs}
+	return &env{t: t, redis: srv, st: st, svc: svc, api: a, http: hs, posts: p, logs: logs, clock: clk}
 }
 
 // do runs a command as user in channel.
