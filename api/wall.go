@@ -239,7 +239,10 @@ var wallPage = template.Must(template.New("wall").Parse(wallHTML))
 func (wl *wall) servePage(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	_ = wallPage.Execute(w, map[string]string{"Title": wl.title})
+	wl.mu.Lock()
+	title := wl.title
+	wl.mu.Unlock()
+	_ = wallPage.Execute(w, map[string]string{"Title": title})
 }
 
 // guildPattern is what a guild id in a wall's address may be.
