@@ -56,7 +56,7 @@ func (l *lockedBuffer) String() string {
 // env is the game flow over a real redis-server with the API served on
 // a loopback port.
 type env struct {
-	t     *testing.T
+	t     testing.TB
 	redis *redistest.Server
 	st    store.Store
 	svc   *commands.Service
@@ -93,7 +93,7 @@ var (
 	carol = commands.User{ID: "300", Name: "carol"}
 )
 
-func newEnv(t *testing.T) *env {
+func newEnv(t testing.TB) *env {
 	t.Helper()
 	srv := redistest.Start(t, redistest.Options{})
 	logs := &lockedBuffer{}
@@ -164,7 +164,7 @@ func (e *env) get(path, token string) (int, api.Message) {
 
 // program is a test's side of a program's stream.
 type program struct {
-	t       *testing.T
+	t       testing.TB
 	conn    *websocket.Conn
 	skipped []api.Message // read, not yet matched
 }
