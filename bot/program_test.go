@@ -81,17 +81,24 @@ func TestStudentProgramPlaysThroughDiscord(t *testing.T) {
 		}
 		waitFor(t, "the program moves", func() bool { g2 := p.game(ch); return g2 == nil || g2.Version != g.Version })
 	}
+	// The program's moves are posted after they are saved: wait for the last.
 	var programMoves, results int
-	for _, m := range w.srv.Messages(ch) {
-		if m.InteractionID == "" && strings.Contains(m.Content, "(Ann (program)) plays **") {
-			programMoves++
+	count := func() bool {
+		programMoves, results = 0, 0
+		for _, m := range w.srv.Messages(ch) {
+			if m.InteractionID == "" && strings.Contains(m.Content, "(Ann (program)) plays **") {
+				programMoves++
+			}
+			if strings.Contains(m.Content, "wins**") || strings.Contains(m.Content, "**Draw**") {
+				results++
+			}
+			if strings.Contains(m.Content, tok) && !m.Ephemeral() {
+				t.Fatalf("the token was posted where others see it: %q", m.Content)
+			}
 		}
-		if strings.Contains(m.Content, "wins**") || strings.Contains(m.Content, "**Draw**") {
-			results++
-		}
-		if strings.Contains(m.Content, tok) && !m.Ephemeral() {
-			t.Errorf("the token was posted where others see it: %q", m.Content)
-		}
+		return programMoves == 6 && results == 1
+	}
+	for end := time.Now().Add(10 * time.Second); !count() && time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
 	}
 	if programMoves != 6 || results != 1 {
 		t.Errorf("the channel has %d moves of Ann's program and %d results; want 6 and 1:\n%s", programMoves, results, out.String())
