@@ -123,8 +123,7 @@ func TestBridgePlaysAWholeGame(t *testing.T) {
 	}
 	defer func() {
 		if bridge != nil && bridge.ProcessState == nil {
-			_ = bridge.Process.Kill()
-			_ = bridge.Wait()
+			_ = bridge.Process.Kill() // its Wait is in the test's path
 		}
 	}()
 	startBridge()
@@ -201,6 +200,21 @@ func TestBridgePlaysAWholeGame(t *testing.T) {
 			t.Errorf("the bridge's terminal lacks %q:\n%s", want, out.String())
 		}
 	}
+	// /token revoke: the connected bridge is refused at once and exits 1.
+	exited := make(chan error, 1)
+	go func() { exited <- bridge.Wait() }()
+	if r := do(alice, "token", "revoke", nil); !strings.Contains(r.Text, "revoked") {
+		t.Fatalf("/token revoke answered %q", r.Text)
+	}
+	select {
+	case err := <-exited:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(out.String(), "refused the token") {
+			t.Errorf("after revoke the bridge exited %v; want status 1 saying the token was refused:\n%s", err, out.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the bridge still runs 10 s after its token was revoked")
+	}
 	if strings.Contains(out.String(), tok) {
 		t.Error("the bridge printed its token")
 	}
@@ -261,4 +275,27 @@ func (p *cuttableProxy) wasCut() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.cuts > 0
+}
+
+// TestBridgeUsage: the bridge says what is missing and exits 2 before
+// connecting anywhere.
+func TestBridgeUsage(t *testing.T) {
+	t.Setenv("ARBITER_TOKEN", "")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bridge", "--token", "arb_x", "--", "prog"}, "--server is required"},
+		{[]string{"bridge", "--server", "http://127.0.0.1:1", "--", "prog"}, "--token (or ARBITER_TOKEN) is required"},
+		{[]string{"bridge", "--server", "http://127.0.0.1:1", "--token", "arb_secret"}, "give your program after --"},
+		{[]string{"bridge", "--server", "ftp://x", "--token", "arb_secret", "--", "prog"}, "http:// or https://"},
+	} {
+		code, _, errOut := runArgs(t, tc.args...)
+		if code != 2 || !strings.Contains(errOut, tc.want) || strings.Contains(errOut, "arb_secret") {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", tc.args, code, errOut, tc.want)
+		}
+	}
+	if got := shellJoin([]string{"python3", "my prog.py", "it's"}); got != `'python3' 'my prog.py' 'it'\''s'` {
+		t.Errorf("shellJoin = %s", got)
+	}
 }
