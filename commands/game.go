@@ -250,7 +250,7 @@ func (s *Service) setDeadline(g *store.Game, now time.Time) {
 		return
 	}
 	p := g.Players[g.State.ToMove()]
-	if p.Kind != store.Human {
+	if p.Kind == store.Bot {
 		g.Deadline = now.Add(s.botMoveTime(g.Name) + time.Minute)
 		g.RemindAt = time.Time{}
 		return
@@ -297,13 +297,14 @@ func (s *Service) saveAndFollow(ctx context.Context, g *store.Game) error {
 // game, or the queueing of a bot's turn. Failures are logged: the clock
 // queues a lost bot turn again at its deadline.
 func (s *Service) follow(ctx context.Context, g *store.Game) {
+	s.observe(g)
 	if g.Status == store.Finished {
 		if err := s.rate(ctx, g); err != nil {
 			s.log.Error("rating update failed", "guild", g.Guild, "game", g.ID, "err", err)
 		}
 		return
 	}
-	if g.Flow.Challenge || g.Flow.Paused || g.Players[g.State.ToMove()].Kind == store.Human {
+	if g.Flow.Challenge || g.Flow.Paused || g.Players[g.State.ToMove()].Kind != store.Bot {
 		return
 	}
 	if _, err := s.store.EnqueueBotTurn(ctx, g); err != nil {

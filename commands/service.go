@@ -54,6 +54,7 @@ type Service struct {
 	now    func() time.Time
 	// inFlight counts the bot turns being thought about or posted.
 	inFlight atomic.Int64
+	hooks    hooks // observers and program presence (programs.go)
 }
 
 // New returns the game flow over st, posting later messages through
@@ -120,6 +121,7 @@ func (s *Service) handlers() map[string]handler {
 		// Buttons only: the resignation's confirmation.
 		"resign-confirm": s.resignConfirmed,
 		"cancel":         s.cancel,
+		"token":          s.token,
 	}
 }
 
