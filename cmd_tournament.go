@@ -20,7 +20,7 @@ import (
 	"arbiter/tournament"
 )
 
-const tournamentUsage = "usage: arbiter tournament GAME --player NAME=SPEC --player NAME=SPEC... [--format roundrobin|gauntlet|swiss|knockout] [--rounds N] [--games N] [--movetime D] [--concurrency N] [--openings random:PLIES|FILE] [--out DIR] [--resume] [--seed S] [--set key=value]... [--no-gif]"
+const tournamentUsage = "usage: arbiter tournament GAME --player NAME=SPEC --player NAME=SPEC... [--format roundrobin|gauntlet|swiss|knockout] [--rounds N] [--games N] [--movetime D] [--concurrency N] [--openings random:PLIES|FILE] [--out DIR] [--resume] [--seed S] [--set key=value]... [--no-gif] [--web ADDR]"
 
 // runTournament is `arbiter tournament`: a tournament between players of a
 // game, with a progress bar on a terminal and a line a game when piped,
@@ -41,6 +41,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	resume := fs.Bool("resume", false, "continue the tournament in --out without replaying finished games")
 	seed := fs.String("seed", "", "seed of the openings and the players' random choices (default: from the clock, or the one in --out on --resume)")
 	noGIF := fs.Bool("no-gif", false, "write no GIF replays")
+	web := fs.String("web", "", "serve a live wall of the games and standings at this address, e.g. localhost:8080")
 	var set optionFlags
 	fs.Var(&set, "set", "a game option as key=value (repeatable)")
 	rest, err := parseInterleaved(fs, args)
@@ -98,6 +99,19 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	progress := newProgress(stdout)
 	cfg.OnEvent = progress.event
+	if *web != "" {
+		src := newWallSource(fmt.Sprintf("%s %s tournament", cfg.Game, f))
+		addr, stop, err := serveWall(ctx, *web, src, stderr)
+		if err != nil {
+			return fail("%v", err)
+		}
+		defer stop()
+		fmt.Fprintf(stdout, "live wall at http://%s/\n", addr)
+		cfg.OnEvent = func(e tournament.Event) {
+			src.event(e)
+			progress.event(e)
+		}
+	}
 	sum, err := tournament.Run(ctx, cfg)
 	progress.finish()
 	if sum == nil {

@@ -249,3 +249,35 @@ func CrossTable(players []Entrant, results []GameResult) string {
 	}
 	return b.String()
 }
+
+// Cross returns the cross table in the order of st: cell [i][j] lists what
+// st[i] scored against st[j], game by game ("1 ½ 0"), "" before they met.
+func Cross(st []Standing, results []GameResult) [][]string {
+	pos := map[string]int{}
+	for i, s := range st {
+		pos[s.Player] = i
+	}
+	cells := make([][][]string, len(st))
+	for i := range cells {
+		cells[i] = make([][]string, len(st))
+	}
+	word := map[float64]string{1: "1", 0.5: "½", 0: "0"}
+	for _, r := range results {
+		a, okA := pos[r.First]
+		b, okB := pos[r.Second]
+		if r.Bye || !okA || !okB {
+			continue
+		}
+		s := r.firstScore()
+		cells[a][b] = append(cells[a][b], word[s])
+		cells[b][a] = append(cells[b][a], word[1-s])
+	}
+	out := make([][]string, len(st))
+	for i := range out {
+		out[i] = make([]string, len(st))
+		for j := range out[i] {
+			out[i][j] = strings.Join(cells[i][j], " ")
+		}
+	}
+	return out
+}

@@ -74,6 +74,7 @@ type EventKind string
 const (
 	GameStarted  EventKind = "game_started"
 	GameFinished EventKind = "game_finished"
+	Moved        EventKind = "moved" // a move of a running game, Position after it
 	Finished     EventKind = "finished"
 )
 
@@ -86,6 +87,13 @@ type Event struct {
 	Running   int        // games being played now
 	Total     int        // games known so far (Swiss and knockout add rounds as they go)
 	Standings []Standing // after a finished game, and at the end
+	// Cross is the cross table in the order of Standings: Cross[i][j] is
+	// what Standings[i] scored against Standings[j], game by game ("1 ½"),
+	// "" before they met.
+	Cross [][]string
+	// Position is the game after the move (Moved only): a copy the
+	// receiver may keep.
+	Position rules.Game
 }
 
 // GameResult is one finished game (or a bye) in results.json.
@@ -181,7 +189,8 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	}
 	sum := r.summary()
 	if r.cfg.OnEvent != nil {
-		r.cfg.OnEvent(Event{Kind: Finished, Done: len(r.results), Total: r.total, Standings: sum.Standings})
+		r.cfg.OnEvent(Event{Kind: Finished, Done: len(r.results), Total: r.total, Standings: sum.Standings,
+			Cross: Cross(sum.Standings, sum.Results)})
 	}
 	return sum, nil
 }
@@ -432,6 +441,11 @@ func (r *runner) playOne(ctx context.Context, j job) error {
 		seats[side] = p
 	}
 	r.event(GameStarted, started, 1)
+	if r.cfg.OnEvent != nil {
+		for i := range seats {
+			seats[i] = &watched{Player: seats[i], r: r, game: started}
+		}
+	}
 	rec, _, err := engine.PlayGame(ctx, g, j.opening, seats, r.cfg.MoveTime)
 	if err != nil {
 		r.mu.Lock()
@@ -484,6 +498,38 @@ func (r *runner) event(kind EventKind, g GameResult, running int) {
 	e := Event{Kind: kind, Game: g, Done: len(r.results), Running: r.running, Total: r.total}
 	if kind == GameFinished {
 		e.Standings = Standings(r.cfg.Players, r.results)
+		e.Cross = Cross(e.Standings, r.results)
 	}
 	r.cfg.OnEvent(e)
+}
+
+// watched is a player whose moves are told to OnEvent as Moved events.
+type watched struct {
+	engine.Player
+	r    *runner
+	game GameResult
+}
+
+func (w *watched) Choose(ctx context.Context, g rules.Game, lim engine.Limits) (rules.Move, engine.Info, error) {
+	m, info, err := w.Player.Choose(ctx, g, lim)
+	if err == nil && m != rules.NoMove {
+		var list rules.MoveList
+		g.Moves(&list)
+		if list.Contains(m) {
+			pos := g.Clone()
+			pos.Play(m)
+			w.r.mu.Lock()
+			w.r.cfg.OnEvent(Event{Kind: Moved, Game: w.game, Done: len(w.r.results), Running: w.r.running, Total: w.r.total, Position: pos})
+			w.r.mu.Unlock()
+		}
+	}
+	return m, info, err
+}
+
+// Transcript passes on the transcript of a class program.
+func (w *watched) Transcript() string {
+	if t, ok := w.Player.(Transcripter); ok {
+		return t.Transcript()
+	}
+	return ""
 }
