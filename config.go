@@ -29,6 +29,7 @@ type config struct {
 	LogLevel         slog.Level    // LOG_LEVEL: debug, info, warn or error
 	BotMoveTime      time.Duration // BOT_MOVE_TIME: overrides each game's bot time per move
 	TurnTime         time.Duration // TURN_TIME: a person's default time per move, default 2d
+	StoreStartEmpty  bool          // STORE_START_EMPTY=1: move a damaged embedded database aside and start empty
 }
 
 // loadConfig reads the configuration. A malformed value is an error naming
@@ -45,6 +46,7 @@ func loadConfig() (config, error) {
 		RedisURL:         os.Getenv("REDIS_URL"),
 		DataDir:          envOr("DATA_DIR", "./data"),
 		RefereeRole:      os.Getenv("REFEREE_ROLE"),
+		StoreStartEmpty:  os.Getenv("STORE_START_EMPTY") == "1",
 		ShardCount:       1,
 	}
 	var errs []error

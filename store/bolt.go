@@ -75,6 +75,9 @@ type Bolt struct {
 
 var _ Store = (*Bolt)(nil)
 
+// errInUse says another process has the database open.
+var errInUse = errors.New("it is in use by another process")
+
 // Bucket names.
 var (
 	bMeta      = []byte("meta")
@@ -139,10 +142,8 @@ func OpenBolt(ctx context.Context, cfg Config) (*Bolt, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
-	_, statErr := os.Stat(s.path)
-	fresh := errors.Is(statErr, os.ErrNotExist)
 	db, err := openBoltFile(s.path)
-	if err != nil && cfg.StartEmpty && !fresh {
+	if err != nil && cfg.StartEmpty && !errors.Is(err, errInUse) {
 		aside := fmt.Sprintf("%s.damaged-%d", s.path, time.Now().Unix())
 		if rerr := os.Rename(s.path, aside); rerr != nil {
 			_ = unlockDir(lock)
@@ -150,7 +151,6 @@ func OpenBolt(ctx context.Context, cfg Config) (*Bolt, error) {
 		}
 		s.log.Warn("store: the database file did not read; it was moved aside and the store starts empty",
 			"file", aside, "err", err)
-		fresh = true
 		db, err = openBoltFile(s.path)
 	}
 	if err != nil {
@@ -158,13 +158,10 @@ func OpenBolt(ctx context.Context, cfg Config) (*Bolt, error) {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
 	s.db = db
-	if fresh {
-		if err := s.importLegacy(ctx, dir); err != nil {
-			_ = s.db.Close()
-			_ = os.Remove(s.path) // so that the next start tries again
-			_ = unlockDir(lock)
-			return nil, fmt.Errorf("open store: %w", err)
-		}
+	if err := s.importLegacy(ctx, dir); err != nil {
+		_ = s.db.Close()
+		_ = unlockDir(lock)
+		return nil, fmt.Errorf("open store: %w", err)
 	}
 	s.log.Info("store: using the embedded database (no REDIS_URL)", "file", s.path)
 	return s, nil
@@ -188,7 +185,7 @@ func openBoltFile(path string) (db *bolt.DB, err error) {
 	}()
 	db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second, FreelistType: bolt.FreelistMapType})
 	if errors.Is(err, bolterrors.ErrTimeout) {
-		return nil, fmt.Errorf("the database file %s is in use by another process", path)
+		return nil, fmt.Errorf("the database file %s: %w", path, errInUse)
 	}
 	if err != nil {
 		return nil, damaged(err)

@@ -22,10 +22,12 @@ const legacyFile = "arbiter-store.json"
 // legacyKept is the name the imported legacy file is kept under.
 const legacyKept = legacyFile + ".imported"
 
-// importLegacy imports dir's legacy data file into the database, once: the
-// import and the mark that it happened are one transaction, and the file
-// is then renamed to legacyKept (kept, not deleted). A legacy file that
-// does not read stops the start with an error naming it.
+// importLegacy imports dir's legacy data file into the database, once,
+// when the database is still empty: the import and the mark that it
+// happened are one transaction, and the file is then renamed to
+// legacyKept (kept, not deleted). A start that died before the commit
+// imports again; one that died before the rename only renames. A legacy
+// file that does not read stops the start with an error naming it.
 func (s *Bolt) importLegacy(ctx context.Context, dir string) error {
 	path := filepath.Join(dir, legacyFile)
 	data, err := os.ReadFile(path)
@@ -41,9 +43,18 @@ func (s *Bolt) importLegacy(ctx context.Context, dir string) error {
 			"move it away to start without it, losing what it holds", path, err)
 	}
 	var n int
+	skip := false
 	err = s.update(ctx, "import "+path, func(tx *bolt.Tx) error {
 		if tx.Bucket(bMeta).Get(kImported) != nil {
 			return nil // imported before; only the rename was left to do
+		}
+		if k, _ := tx.Bucket(bGames).Cursor().First(); k != nil {
+			skip = true
+			return nil
+		}
+		if k, _ := tx.Bucket(bGuilds).Cursor().First(); k != nil {
+			skip = true
+			return nil
 		}
 		var err error
 		if n, err = importSnapshot(tx, snap, s.now()); err != nil {
@@ -53,6 +64,11 @@ func (s *Bolt) importLegacy(ctx context.Context, dir string) error {
 	})
 	if err != nil {
 		return fmt.Errorf("import the data file %s of the earlier embedded store: %w", path, err)
+	}
+	if skip {
+		s.log.Warn("store: the data directory holds the data file of the earlier embedded store, but the database has games already; not importing it",
+			"file", path)
+		return nil
 	}
 	if err := os.Rename(path, filepath.Join(dir, legacyKept)); err != nil {
 		return fmt.Errorf("imported %s, but keeping it aside failed: %w", path, err)
