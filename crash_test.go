@@ -53,6 +53,9 @@ func TestCrashKeepsAcknowledgedMoves(t *testing.T) {
 				c.life(g, g.createScript(), regexp.MustCompile(`Sixes: X \(alice\) against|accepts\.`))
 				g.acked = nil
 				c.check(g)
+				if g.state == nil {
+					t.Fatalf("channel %s: the game whose start was acknowledged is not in the store after the kill", g.channel)
+				}
 			}
 			script, ack, move, next := c.moveScript(g)
 			if c.life(g, script, ack) && move != "" {
