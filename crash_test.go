@@ -58,9 +58,13 @@ func TestCrashKeepsAcknowledgedMoves(t *testing.T) {
 				}
 			}
 			script, ack, move, next := c.moveScript(g)
-			if c.life(g, script, ack) && move != "" {
+			acked, replies := c.life(g, script, ack)
+			if acked && move != "" {
 				g.acked = append(g.acked, move)
 			}
+			// The bot's reply may be printed before the reply to the move
+			// it answers: the worker and the command run side by side.
+			g.acked = append(g.acked, replies...)
 			g.inflight = next
 		}
 	}
@@ -145,9 +149,10 @@ var announcement = regexp.MustCompile(`^(?:\[in ([^\]]+)\] )?.*\) plays (.+)\.$`
 
 // life runs the console on the data directory with script as its input,
 // reads its output until a line matches ack and kills it with SIGKILL at
-// once. Bot moves it announces are acknowledged to their channel. It
+// once. Bot moves it announces are acknowledged to their channel; those of
+// g's own channel are returned, to follow the move of this life. It
 // reports whether the ack came (false: the game ended first).
-func (c *crashRun) life(g *crashGame, script string, ack *regexp.Regexp) bool {
+func (c *crashRun) life(g *crashGame, script string, ack *regexp.Regexp) (bool, []string) {
 	t := c.t
 	t.Helper()
 	c.lives++
@@ -180,7 +185,10 @@ func (c *crashRun) life(g *crashGame, script string, ack *regexp.Regexp) bool {
 			lines <- sc.Text()
 		}
 	}()
-	var transcript []string
+	var (
+		transcript []string
+		replies    []string
+	)
 	timeout := time.After(time.Minute)
 	for {
 		select {
@@ -188,7 +196,7 @@ func (c *crashRun) life(g *crashGame, script string, ack *regexp.Regexp) bool {
 			if !ok {
 				_ = cmd.Wait()
 				if strings.Contains(strings.Join(transcript, "\n"), " wins") || strings.Contains(strings.Join(transcript, "\n"), "draw") {
-					return false
+					return false, replies
 				}
 				t.Fatalf("the console ended before acknowledging (%s):\n%s\n%s", ack, strings.Join(transcript, "\n"), stderr.String())
 			}
@@ -198,11 +206,15 @@ func (c *crashRun) life(g *crashGame, script string, ack *regexp.Regexp) bool {
 				if ch == "" {
 					ch = g.channel
 				}
-				if other := c.games[ch]; other != nil {
-					other.acked = append(other.acked, m[2])
-					if other != g || !g.bot || g.state.Players[g.state.State.ToMove()].Kind == store.Bot {
+				switch other := c.games[ch]; {
+				case other == g:
+					replies = append(replies, m[2])
+					if g.state != nil && g.state.Players[g.state.State.ToMove()].Kind == store.Bot {
 						c.botAfterRestart++ // queued by an earlier process, played by this one
 					}
+				case other != nil:
+					other.acked = append(other.acked, m[2])
+					c.botAfterRestart++
 				}
 			}
 			if ack.MatchString(line) {
@@ -210,7 +222,7 @@ func (c *crashRun) life(g *crashGame, script string, ack *regexp.Regexp) bool {
 					t.Fatal(err)
 				}
 				_ = cmd.Wait()
-				return true
+				return true, replies
 			}
 		case <-timeout:
 			t.Fatalf("no acknowledgement (%s) within a minute:\n%s\n%s", ack, strings.Join(transcript, "\n"), stderr.String())
