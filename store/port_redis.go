@@ -148,17 +148,17 @@ func (s *Redis) Empty(ctx context.Context) (bool, error) {
 	return empty, nil
 }
 
-// Put writes checked items, each item's keys in one pipeline.
+// Put writes checked items in one pipeline.
 func (s *Redis) Put(ctx context.Context, items []Item) error {
-	for _, it := range items {
-		_, err := s.rdb.Pipelined(ctx, func(pipe redis.Pipeliner) error {
-			return putRedisItem(ctx, pipe, it)
-		})
-		if err != nil {
-			return fail(ctx, "import "+it.Type, err)
+	_, err := s.rdb.Pipelined(ctx, func(pipe redis.Pipeliner) error {
+		for _, it := range items {
+			if err := putRedisItem(ctx, pipe, it); err != nil {
+				return fmt.Errorf("%s: %w", it.Type, err)
+			}
 		}
-	}
-	return nil
+		return nil
+	})
+	return fail(ctx, "import", err)
 }
 
 // putRedisItem queues the commands that write one item.
