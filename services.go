@@ -23,7 +23,7 @@ import (
 func openStore(ctx context.Context, cfg config, log *slog.Logger) (store.Store, *rules.Registry, error) {
 	reg := games.Registry()
 	store.RouteClientLogs(log)
-	st, err := store.Open(ctx, store.Config{RedisURL: cfg.RedisURL, DataDir: cfg.DataDir, StartEmpty: cfg.StoreStartEmpty, Logger: log, Registry: reg, ClaimTimeout: 30 * time.Second})
+	st, err := store.Open(ctx, store.Config{RedisURL: cfg.RedisURL, DataDir: cfg.DataDir, StartEmpty: cfg.StoreStartEmpty, BackupEvery: cfg.StoreBackupEvery, Logger: log, Registry: reg, ClaimTimeout: 30 * time.Second})
 	if err != nil {
 		return nil, nil, err
 	}

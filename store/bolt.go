@@ -5,9 +5,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -163,6 +165,9 @@ func OpenBolt(ctx context.Context, cfg Config) (*Bolt, error) {
 		_ = unlockDir(lock)
 		return nil, fmt.Errorf("open store: %w", err)
 	}
+	if cfg.BackupEvery > 0 {
+		go s.backupLoop(filepath.Join(dir, "backup", DatabaseFile), cfg.BackupEvery)
+	}
 	s.log.Info("store: using the embedded database (no REDIS_URL)", "file", s.path)
 	return s, nil
 }
@@ -175,6 +180,12 @@ func openBoltFile(path string) (db *bolt.DB, err error) {
 		return fmt.Errorf("the database file %s is damaged (%v): restore it from a backup (see docs/storage.md), "+
 			"or set STORE_START_EMPTY=1 to move it aside and start with an empty store", path, cause)
 	}
+	if err := checkBoltFile(path); err != nil {
+		return nil, damaged(err)
+	}
+	// A fault reading the mapped file (a page past its end) panics rather
+	// than killing the process, and the panic becomes the error.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if p := recover(); p != nil {
 			if db != nil {
@@ -220,6 +231,53 @@ func openBoltFile(path string) (db *bolt.DB, err error) {
 	return db, nil
 }
 
+// checkBoltFile checks, before bbolt maps it, that a database file is as
+// long as its newest valid meta page says: a file cut short (a full disk,
+// a partial copy) is reported here, since bbolt could fault or panic on
+// it. A missing file is fine (it is created); a file without a valid meta
+// page is left to bbolt, which refuses it.
+func checkBoltFile(path string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	var best struct{ txid, end uint64 }
+	for _, at := range []int64{0, 4096, 8192, 16384, 65536} { // page 0, then page 1 at each page size
+		var m [80]byte
+		if n, _ := f.ReadAt(m[:], at); n < len(m) {
+			continue
+		}
+		le := binary.LittleEndian
+		if le.Uint32(m[16:]) != 0xED0CDAED {
+			continue
+		}
+		h := fnv.New64a()
+		h.Write(m[16:72])
+		if h.Sum64() != le.Uint64(m[72:]) {
+			continue
+		}
+		pageSize, pgid, txid := uint64(le.Uint32(m[24:])), le.Uint64(m[56:]), le.Uint64(m[64:])
+		if at != 0 && uint64(at) != pageSize {
+			continue // not page 1 of this file
+		}
+		if txid >= best.txid {
+			best.txid, best.end = txid, pgid*pageSize
+		}
+	}
+	if best.end > uint64(fi.Size()) {
+		return fmt.Errorf("the file is cut short: %d bytes where its last commit needs %d", fi.Size(), best.end)
+	}
+	return nil
+}
+
 // Close closes the database and frees the data directory. Every write was
 // committed when it returned, so there is nothing left to write.
 func (s *Bolt) Close(ctx context.Context) error {
@@ -247,23 +305,88 @@ func (s *Bolt) Stats() Stats {
 // Path returns the database file.
 func (s *Bolt) Path() string { return s.path }
 
+// Backup writes a consistent copy of the database to path while the store
+// goes on serving: one read transaction, so writers are not held up. The
+// copy is written to a temp file beside path, synced and renamed over it,
+// so path always holds a whole backup. Restore by stopping Arbiter and
+// putting the copy in place of DataDir/arbiter.db.
+func (s *Bolt) Backup(ctx context.Context, path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	err = s.view(ctx, "backup to "+path, func(tx *bolt.Tx) error {
+		_, err := tx.WriteTo(f)
+		return err
+	})
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		_ = os.Remove(f.Name())
+		return fmt.Errorf("backup: %w", err)
+	}
+	return nil
+}
+
+// backupLoop writes a backup to path every period until Close.
+func (s *Bolt) backupLoop(path string, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.closed:
+			return
+		case <-t.C:
+			ctx, cancel := context.WithTimeout(context.Background(), every)
+			if err := s.Backup(ctx, path); err != nil {
+				s.log.Error("store: the periodic backup failed", "file", path, "err", err)
+			}
+			cancel()
+		}
+	}
+}
+
 // view runs a read transaction; what names the operation in errors.
-func (s *Bolt) view(ctx context.Context, what string, fn func(tx *bolt.Tx) error) error {
+func (s *Bolt) view(ctx context.Context, what string, fn func(tx *bolt.Tx) error) (err error) {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	s.txs.Add(1)
+	defer s.damagedPage(what, &err)
 	return s.boltErr(what, s.db.View(fn))
 }
 
 // update runs a write transaction, committed and fsync'd before it
 // returns; what names the operation in errors.
-func (s *Bolt) update(ctx context.Context, what string, fn func(tx *bolt.Tx) error) error {
+func (s *Bolt) update(ctx context.Context, what string, fn func(tx *bolt.Tx) error) (err error) {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	s.txs.Add(1)
+	defer s.damagedPage(what, &err)
 	return s.boltErr(what, s.db.Update(fn))
+}
+
+// damagedPage turns a panic of bbolt on a damaged page (or a fault on a
+// page past the file's end) into an error naming the file and the way out;
+// the transaction was rolled back.
+func (s *Bolt) damagedPage(what string, err *error) {
+	if p := recover(); p != nil {
+		s.log.Error("store: the database file is damaged", "file", s.path, "panic", p)
+		*err = fmt.Errorf("%s: the database file %s is damaged (%v): stop Arbiter and restore it from a backup (see docs/storage.md), "+
+			"or start with STORE_START_EMPTY=1 to move it aside and start with an empty store", what, s.path, p)
+	}
 }
 
 // boltErr wraps a transaction's error: the store's own errors (and the

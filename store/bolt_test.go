@@ -2,6 +2,8 @@ package store_test
 
 import (
 	"context"
+	"errors"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -93,11 +95,16 @@ func TestEmbeddedDamagedFile(t *testing.T) {
 	}
 	zeroMeta := append([]byte(nil), whole...)
 	clear(zeroMeta[:8192]) // both meta pages (4 KiB pages)
+	garbled := append([]byte(nil), whole...)
+	for i := 8192; i < len(garbled); i++ {
+		garbled[i] = byte(i*7 + 3) // every page but the metas
+	}
 	for name, data := range map[string][]byte{
 		"not a database": []byte("this is not a database file, it is a note\n"),
 		"cut short":      whole[:len(whole)/3],
 		"one page":       whole[:4096],
 		"no meta pages":  zeroMeta,
+		"garbled pages":  garbled,
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -108,11 +115,15 @@ func TestEmbeddedDamagedFile(t *testing.T) {
 			cfg := store.Config{DataDir: dir, Registry: reg, Logger: quietLogger()}
 			s, err := store.Open(ctx, cfg)
 			if err == nil {
-				t.Logf("opened: %s", name)
 				// bbolt found its meta pages and opened it: what it holds
-				// must then read, or fail record by record.
-				_, _ = s.Load(ctx, chName(1))
-				_ = s.Close(ctx)
+				// must then read, or fail with an error naming the file.
+				defer s.Close(ctx)
+				for i := range gameNames {
+					if _, err := s.Load(ctx, chName(i)); err != nil && !errors.Is(err, store.ErrNotFound) &&
+						!strings.Contains(err.Error(), path) && !errors.As(err, new(*store.DamagedError)) {
+						t.Fatalf("load from a damaged file: %v", err)
+					}
+				}
 				return
 			}
 			for _, want := range []string{path, "backup", "STORE_START_EMPTY"} {
@@ -120,7 +131,13 @@ func TestEmbeddedDamagedFile(t *testing.T) {
 					t.Fatalf("open on a damaged file: %v\nwant it to say %q", err, want)
 				}
 			}
-			cfg.StartEmpty = true
+			// Started again (bbolt may keep a file it panicked on open in
+			// this process: a new directory stands for the new process).
+			cfg.DataDir, cfg.StartEmpty = t.TempDir(), true
+			path = filepath.Join(cfg.DataDir, store.DatabaseFile)
+			if err := os.WriteFile(path, data, 0o600); err != nil {
+				t.Fatal(err)
+			}
 			s, err = store.Open(ctx, cfg)
 			if err != nil {
 				t.Fatalf("open with StartEmpty: %v", err)
@@ -250,5 +267,72 @@ func TestEmbeddedDamagedLegacyFile(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "arbiter-store.json") {
 			t.Fatalf("open on a damaged data file: %v", err)
 		}
+	}
+}
+
+// TestEmbeddedBackup: a backup taken while moves are being saved is a
+// whole database that opens as a store, holding every move saved before
+// the backup began; the periodic backup writes one too.
+func TestEmbeddedBackup(t *testing.T) {
+	ctx := ctxT(t)
+	reg := games.Registry()
+	dir := t.TempDir()
+	s, err := store.Open(ctx, store.Config{DataDir: dir, Registry: reg, Logger: quietLogger(), BackupEvery: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(ctx)
+	want := fill(t, s, reg)
+	done := make(chan struct{})
+	go func() { // saves racing the backup, in a channel of its own
+		defer close(done)
+		g := newGame(t, reg, "sixes", "555", "3")
+		if err := s.Create(ctx, g); err != nil {
+			t.Error(err)
+			return
+		}
+		rng := rand.New(rand.NewPCG(1, 1))
+		for range 20 {
+			if !playRandom(g, rng, "u") || g.Status == store.Finished {
+				return
+			}
+			if err := s.Save(ctx, g); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	path := filepath.Join(t.TempDir(), "copy", store.DatabaseFile)
+	if err := s.(*store.Bolt).Backup(ctx, path); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	for _, p := range []string{path, filepath.Join(dir, "backup", store.DatabaseFile)} {
+		var err error
+		for start := time.Now(); time.Since(start) < 10*time.Second; time.Sleep(20 * time.Millisecond) {
+			if _, err = os.Stat(p); err == nil {
+				break
+			}
+		}
+		if err != nil {
+			t.Fatalf("no backup at %s: %v", p, err)
+		}
+		restored := t.TempDir()
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(restored, store.DatabaseFile), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		b, err := store.Open(ctx, store.Config{DataDir: restored, Registry: reg, Logger: quietLogger()})
+		if err != nil {
+			t.Fatalf("open the backup %s: %v", p, err)
+		}
+		checkFilled(t, b, reg, want)
+		if g, err := b.Load(ctx, "555"); err == nil {
+			checkReplays(t, reg, g)
+		}
+		_ = b.Close(ctx)
 	}
 }

@@ -79,6 +79,10 @@ type Config struct {
 	// StartEmpty lets the embedded backend start on a database file that
 	// does not read by moving it aside (renamed, kept) and starting empty.
 	StartEmpty bool
+	// BackupEvery, when set, makes the embedded backend write a consistent
+	// copy of its database to DataDir/backup/arbiter.db that often while
+	// it runs (see Bolt.Backup).
+	BackupEvery time.Duration
 	// Logger receives the store's logs; default slog.Default().
 	Logger *slog.Logger
 	// Registry decodes the games' states. Required.
