@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
 	"arbiter/store"
@@ -60,26 +59,13 @@ func runStore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return 0
 }
 
-// exportFile writes the export to path atomically: a temp file beside it,
-// synced, renamed over it.
+// exportFile writes the export to path, whole or not at all.
 func exportFile(ctx context.Context, p store.Porter, path string) (int, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return 0, err
-	}
-	n, err := store.Export(ctx, p, f, time.Now())
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		_ = os.Remove(f.Name())
-		return 0, err
-	}
-	return n, nil
+	var n int
+	err := store.WriteFileAtomic(path, func(w io.Writer) error {
+		var err error
+		n, err = store.Export(ctx, p, w, time.Now())
+		return err
+	})
+	return n, err
 }

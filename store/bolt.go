@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -314,14 +315,23 @@ func (s *Bolt) Backup(ctx context.Context, path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("backup: %w", err)
 	}
+	return WriteFileAtomic(path, func(w io.Writer) error {
+		return s.view(ctx, "backup to "+path, func(tx *bolt.Tx) error {
+			_, err := tx.WriteTo(w)
+			return err
+		})
+	})
+}
+
+// WriteFileAtomic writes path with write so that a crash leaves the old
+// file or the whole new one, never a mix: a temp file beside it, synced,
+// renamed over it.
+func WriteFileAtomic(path string, write func(w io.Writer) error) error {
 	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return fmt.Errorf("backup: %w", err)
-	}
-	err = s.view(ctx, "backup to "+path, func(tx *bolt.Tx) error {
-		_, err := tx.WriteTo(f)
 		return err
-	})
+	}
+	err = write(f)
 	if err == nil {
 		err = f.Sync()
 	}
@@ -333,7 +343,11 @@ func (s *Bolt) Backup(ctx context.Context, path string) error {
 	}
 	if err != nil {
 		_ = os.Remove(f.Name())
-		return fmt.Errorf("backup: %w", err)
+		return err
+	}
+	if d, err := os.Open(filepath.Dir(path)); err == nil {
+		_ = d.Sync() // the rename is done either way; not every platform syncs directories
+		_ = d.Close()
 	}
 	return nil
 }

@@ -93,14 +93,7 @@ func (s *Bolt) Create(ctx context.Context, g *Game) error {
 		if err := games.Put([]byte(n.Channel), data); err != nil {
 			return err
 		}
-		if err := setWake(tx, n.Channel, n.Wake()); err != nil {
-			return err
-		}
-		active, err := gb.CreateBucketIfNotExists(bActive)
-		if err != nil {
-			return err
-		}
-		return active.Put([]byte(n.Channel), nil)
+		return indexLive(tx, gb, n.Channel, n.Wake())
 	})
 	if err != nil {
 		return err
@@ -281,6 +274,19 @@ func archiveTx(tx *bolt.Tx, h *record, data []byte) error {
 		return active.Delete([]byte(h.Channel))
 	}
 	return nil
+}
+
+// indexLive puts a game going on in channel, of the guild of bucket gb,
+// in the deadline index (at wake) and in the guild's running index.
+func indexLive(tx *bolt.Tx, gb *bolt.Bucket, channel string, wake time.Time) error {
+	if err := setWake(tx, channel, wake); err != nil {
+		return err
+	}
+	active, err := gb.CreateBucketIfNotExists(bActive)
+	if err != nil {
+		return err
+	}
+	return active.Put([]byte(channel), nil)
 }
 
 // addCount adds d to the guild's count of archived games.

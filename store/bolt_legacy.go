@@ -140,18 +140,11 @@ func importGame(tx *bolt.Tx, channel string, data []byte) error {
 	if err != nil || r.Status != Active {
 		return nil // Load reports it damaged; a finished one the next Create archives
 	}
-	if err := setWake(tx, channel, r.wake()); err != nil {
-		return err
-	}
 	gb, err := guildBucketW(tx, r.Guild)
 	if err != nil {
 		return err
 	}
-	active, err := gb.CreateBucketIfNotExists(bActive)
-	if err != nil {
-		return err
-	}
-	return active.Put([]byte(channel), nil)
+	return indexLive(tx, gb, channel, r.wake())
 }
 
 // importGuildKey imports one of a guild's keys.
