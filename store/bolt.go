@@ -81,6 +81,17 @@ var _ Store = (*Bolt)(nil)
 // errInUse says another process has the database open.
 var errInUse = errors.New("it is in use by another process")
 
+// damagedFile says the database file does not read, and what to do.
+type damagedFile struct {
+	path  string
+	cause any // an error, or what bbolt panicked with
+}
+
+func (e *damagedFile) Error() string {
+	return fmt.Sprintf("the database file %s is damaged (%v): restore it from a backup (see docs/storage.md), "+
+		"or set STORE_START_EMPTY=1 to move it aside and start with an empty store", e.path, e.cause)
+}
+
 // Bucket names.
 var (
 	bMeta      = []byte("meta")
@@ -146,7 +157,7 @@ func OpenBolt(ctx context.Context, cfg Config) (*Bolt, error) {
 		s.now = time.Now
 	}
 	db, err := openBoltFile(s.path)
-	if err != nil && cfg.StartEmpty && !errors.Is(err, errInUse) {
+	if errors.As(err, new(*damagedFile)) && cfg.StartEmpty {
 		aside := fmt.Sprintf("%s.damaged-%d", s.path, time.Now().Unix())
 		if rerr := os.Rename(s.path, aside); rerr != nil {
 			_ = unlockDir(lock)
@@ -177,10 +188,7 @@ func OpenBolt(ctx context.Context, cfg Config) (*Bolt, error) {
 // may panic on a file that is damaged in ways its checksums do not catch;
 // that becomes an error too.
 func openBoltFile(path string) (db *bolt.DB, err error) {
-	damaged := func(cause any) error {
-		return fmt.Errorf("the database file %s is damaged (%v): restore it from a backup (see docs/storage.md), "+
-			"or set STORE_START_EMPTY=1 to move it aside and start with an empty store", path, cause)
-	}
+	damaged := func(cause any) error { return &damagedFile{path: path, cause: cause} }
 	if err := checkBoltFile(path); err != nil {
 		return nil, damaged(err)
 	}
@@ -404,8 +412,8 @@ func (s *Bolt) damagedPage(what string, err *error) {
 }
 
 // boltErr wraps a transaction's error: the store's own errors (and the
-// callers') pass as they are, a closed database is ErrUnavailable, a
-// failed write (disk full, I/O error) says so.
+// callers') pass as they are; a closed database, and a failed write (disk
+// full, I/O error), are ErrUnavailable.
 func (s *Bolt) boltErr(what string, err error) error {
 	var dmg *DamagedError
 	switch {
@@ -421,7 +429,10 @@ func (s *Bolt) boltErr(what string, err error) error {
 			return err
 		}
 	}
-	return fmt.Errorf("%s: the database file %s: %w", what, s.path, err)
+	// A failed write (disk full, I/O error) changed nothing: the caller
+	// says the storage failed and the person tries again.
+	s.log.Error("store: the database failed", "file", s.path, "op", what, "err", err)
+	return fmt.Errorf("%s: %w (the database file %s: %v)", what, ErrUnavailable, s.path, err)
 }
 
 // guild returns the guild's bucket, or nil when it has none yet.

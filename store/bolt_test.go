@@ -336,3 +336,28 @@ func TestEmbeddedBackup(t *testing.T) {
 		_ = b.Close(ctx)
 	}
 }
+
+// TestEmbeddedNewerLayout: a database of a layout this build does not know
+// (a newer Arbiter wrote it) is refused with a message, and never moved
+// aside as damaged, even with StartEmpty.
+func TestEmbeddedNewerLayout(t *testing.T) {
+	ctx := ctxT(t)
+	cfg := store.Config{DataDir: t.TempDir(), Registry: games.Registry(), Logger: quietLogger()}
+	s, err := store.Open(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.(*store.Bolt).RawPut([]string{"meta"}, "format", []byte("2")); err != nil {
+		t.Fatal(err)
+	}
+	_ = s.Close(ctx)
+	for _, startEmpty := range []bool{false, true} {
+		cfg.StartEmpty = startEmpty
+		if _, err := store.Open(ctx, cfg); err == nil || !strings.Contains(err.Error(), `layout "2"`) {
+			t.Fatalf("open a newer layout (StartEmpty %v): %v", startEmpty, err)
+		}
+	}
+	if aside, _ := filepath.Glob(filepath.Join(cfg.DataDir, "*.damaged-*")); len(aside) != 0 {
+		t.Fatalf("a newer database was moved aside: %v", aside)
+	}
+}
