@@ -117,9 +117,9 @@ func ratedBucket(game string) []byte   { return []byte("rated:" + game) }
 // OpenBolt opens (or creates) the embedded store in cfg.DataDir. It locks
 // the directory to this process; a database file that does not read is an
 // error naming the file and what to do, unless cfg.StartEmpty moves it
-// aside. A data directory holding the data file of the earlier embedded
-// backend (arbiter-store.json) and no database is imported once, and that
-// file is kept beside, renamed.
+// aside. The data file of the earlier embedded backend
+// (arbiter-store.json) in a directory whose database is still empty is
+// imported once, and kept beside, renamed.
 func OpenBolt(ctx context.Context, cfg Config) (*Bolt, error) {
 	if cfg.Registry == nil {
 		return nil, fmt.Errorf("open store: %w: no game registry given", ErrInvalid)
