@@ -68,6 +68,77 @@ func BenchmarkMoveArchive(b *testing.B) {
 // benchArchive fills the store of cfg with archived games, then plays
 // b.N moves; size measures the backend's bytes.
 func benchArchive(b *testing.B, cfg store.Config, archived int, size func() float64) {
+	heap0, size0 := heapBytes(), 0.0
+	m := newMover(b, cfg, archived, func() { size0 = size() })
+	defer m.close()
+	perGame := func(now, before float64) float64 { return (now - before) / float64(max(archived, 1)) }
+	sizeN, heapN := size(), heapBytes()
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for range b.N {
+		lat = append(lat, m.move())
+	}
+	b.StopTimer()
+	reportLatency(b, lat, "")
+	if archived > 0 {
+		b.ReportMetric(perGame(sizeN, size0), "bytes/archived")
+		b.ReportMetric(perGame(heapN, heap0), "heap-bytes/archived")
+	}
+}
+
+// BenchmarkMoveArchivePaired plays moves alternately on two embedded
+// stores, one empty and one with 100,000 archived games, so that both see
+// the same machine load: the ratio of their percentiles is how the move's
+// cost grows with the archive, whatever else the machine is doing.
+//
+//	go test -run '^$' -bench BenchmarkMoveArchivePaired -benchtime 3000x -timeout 30m .
+func BenchmarkMoveArchivePaired(b *testing.B) {
+	empty := newMover(b, store.Config{DataDir: b.TempDir()}, 0, nil)
+	defer empty.close()
+	full := newMover(b, store.Config{DataDir: b.TempDir()}, 100_000, nil)
+	defer full.close()
+	lat0 := make([]time.Duration, 0, b.N)
+	latN := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for range b.N {
+		lat0 = append(lat0, empty.move())
+		latN = append(latN, full.move())
+	}
+	b.StopTimer()
+	p50a, p99a := reportLatency(b, lat0, "empty-")
+	p50b, p99b := reportLatency(b, latN, "100k-")
+	b.ReportMetric(p50b/p50a, "p50-ratio")
+	b.ReportMetric(p99b/p99a, "p99-ratio")
+}
+
+// reportLatency reports the median and 99th percentile of lat, in µs,
+// and returns them.
+func reportLatency(b *testing.B, lat []time.Duration, prefix string) (p50, p99 float64) {
+	slices.Sort(lat)
+	p := func(q float64) float64 { return float64(lat[min(len(lat)-1, int(q*float64(len(lat))))]) / 1e3 }
+	p50, p99 = p(0.50), p(0.99)
+	b.ReportMetric(p50, prefix+"p50-µs")
+	b.ReportMetric(p99, prefix+"p99-µs")
+	return p50, p99
+}
+
+// mover plays /move through commands on one store, two people in 8
+// channels of sixes, starting a new game where one ends.
+type mover struct {
+	b     *testing.B
+	ctx   context.Context
+	st    store.Store
+	svc   *commands.Service
+	specs []commands.CommandSpec
+	rng   *rand.Rand
+	i     int
+}
+
+const moverChannels = 8
+
+// newMover opens the store of cfg, files archived games in it (calling
+// before first, when set) and starts the games.
+func newMover(b *testing.B, cfg store.Config, archived int, before func()) *mover {
 	ctx := context.Background()
 	reg := games.Registry()
 	cfg.Registry, cfg.Logger = reg, slog.New(slog.DiscardHandler)
@@ -75,77 +146,75 @@ func benchArchive(b *testing.B, cfg store.Config, archived int, size func() floa
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer st.Close(ctx)
-	heap0 := heapBytes()
-	size0 := size()
+	if before != nil {
+		before()
+	}
 	if archived > 0 {
 		fillArchive(b, st, reg, archived)
 	}
-	perGame := func(now, before float64) float64 { return (now - before) / float64(max(archived, 1)) }
-	sizeN, heapN := size(), heapBytes()
+	m := &mover{b: b, ctx: ctx, st: st, svc: commands.New(commands.Config{}, st, reg, discard{}, cfg.Logger, nil),
+		specs: commands.CommandSet(reg.Names()), rng: rand.New(rand.NewPCG(1, 2))}
+	for c := range moverChannels {
+		m.start("ch" + strconv.Itoa(c))
+	}
+	return m
+}
 
-	svc := commands.New(commands.Config{}, st, reg, discard{}, cfg.Logger, nil)
-	specs := commands.CommandSet(reg.Names())
-	handle := func(channel, user, line string) commands.Reply {
-		inv, err := commands.ParseLine(line, specs)
-		if err != nil {
-			b.Fatalf("%s: %v", line, err)
-		}
-		inv.Guild, inv.Channel, inv.User = "bench", channel, commands.User{ID: user, Name: user}
-		inv.Users = map[string]commands.User{}
-		if v, ok := inv.Options["opponent"]; ok {
-			inv.Users["opponent"] = commands.User{ID: v, Name: v}
-		}
-		return svc.Handle(ctx, inv)
+func (m *mover) close() { _ = m.st.Close(m.ctx) }
+
+// handle answers one command line of user in channel.
+func (m *mover) handle(channel, user, line string) commands.Reply {
+	inv, err := commands.ParseLine(line, m.specs)
+	if err != nil {
+		m.b.Fatalf("%s: %v", line, err)
 	}
-	const channels = 8
-	start := func(ch string) {
-		if r := handle(ch, "alice", "/play game:sixes opponent:bob"); r.Private {
-			b.Fatalf("play: %s", r.Text)
-		}
-		if r := handle(ch, "bob", "/accept"); r.Private {
-			b.Fatalf("accept: %s", r.Text)
-		}
+	inv.Guild, inv.Channel, inv.User = "bench", channel, commands.User{ID: user, Name: user}
+	inv.Users = map[string]commands.User{}
+	if v, ok := inv.Options["opponent"]; ok {
+		inv.Users["opponent"] = commands.User{ID: v, Name: v}
 	}
-	for c := range channels {
-		start("ch" + strconv.Itoa(c))
+	return m.svc.Handle(m.ctx, inv)
+}
+
+// start starts a game between alice and bob in ch.
+func (m *mover) start(ch string) {
+	if r := m.handle(ch, "alice", "/play game:sixes opponent:bob"); r.Private {
+		m.b.Fatalf("play: %s", r.Text)
 	}
-	rng := rand.New(rand.NewPCG(1, 2))
-	lat := make([]time.Duration, 0, b.N)
-	b.ResetTimer()
-	for i := range b.N {
-		ch := "ch" + strconv.Itoa(i%channels)
-		b.StopTimer()
-		g, err := st.Load(ctx, ch)
-		if err != nil {
-			b.Fatal(err)
-		}
-		var list rules.MoveList
-		g.State.Moves(&list)
-		text := g.State.FormatMove(list.Moves[rng.IntN(list.N)])
-		user := g.Players[g.State.ToMove()].UserID
-		b.StartTimer()
-		t0 := time.Now()
-		r := handle(ch, user, "/move "+text)
-		lat = append(lat, time.Since(t0))
-		if r.Private {
-			b.Fatalf("move %s by %s: %s", text, user, r.Text)
-		}
-		if _, err := st.Load(ctx, ch); err != nil { // the game ended: a new one
-			b.StopTimer()
-			start(ch)
-			b.StartTimer()
-		}
+	if r := m.handle(ch, "bob", "/accept"); r.Private {
+		m.b.Fatalf("accept: %s", r.Text)
 	}
+}
+
+// move plays a random legal move in the next channel and returns how long
+// the /move took; choosing the move and replacing a finished game are
+// not timed.
+func (m *mover) move() time.Duration {
+	b := m.b
+	ch := "ch" + strconv.Itoa(m.i%moverChannels)
+	m.i++
 	b.StopTimer()
-	slices.Sort(lat)
-	p := func(q float64) float64 { return float64(lat[min(len(lat)-1, int(q*float64(len(lat))))]) / 1e3 }
-	b.ReportMetric(p(0.50), "p50-µs")
-	b.ReportMetric(p(0.99), "p99-µs")
-	if archived > 0 {
-		b.ReportMetric(perGame(sizeN, size0), "bytes/archived")
-		b.ReportMetric(perGame(heapN, heap0), "heap-bytes/archived")
+	g, err := m.st.Load(m.ctx, ch)
+	if err != nil {
+		b.Fatal(err)
 	}
+	var list rules.MoveList
+	g.State.Moves(&list)
+	text := g.State.FormatMove(list.Moves[m.rng.IntN(list.N)])
+	user := g.Players[g.State.ToMove()].UserID
+	b.StartTimer()
+	t0 := time.Now()
+	r := m.handle(ch, user, "/move "+text)
+	d := time.Since(t0)
+	b.StopTimer()
+	if r.Private {
+		b.Fatalf("move %s by %s: %s", text, user, r.Text)
+	}
+	if _, err := m.st.Load(m.ctx, ch); err != nil { // the game ended: a new one
+		m.start(ch)
+	}
+	b.StartTimer()
+	return d
 }
 
 // fillArchive files n finished games in guild "bench" through the store's
