@@ -386,7 +386,7 @@ func (s *Bolt) view(ctx context.Context, what string, fn func(tx *bolt.Tx) error
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	s.txs.Add(1)
 	defer s.damagedPage(what, &err)
-	return s.boltErr(what, s.db.View(fn))
+	return s.boltErr(what, s.db.View, fn)
 }
 
 // update runs a write transaction, committed and fsync'd before it
@@ -397,7 +397,7 @@ func (s *Bolt) update(ctx context.Context, what string, fn func(tx *bolt.Tx) err
 	}
 	s.txs.Add(1)
 	defer s.damagedPage(what, &err)
-	return s.boltErr(what, s.db.Update(fn))
+	return s.boltErr(what, s.db.Update, fn)
 }
 
 // damagedPage turns a panic of bbolt on a damaged page (or a fault on a
@@ -411,26 +411,24 @@ func (s *Bolt) damagedPage(what string, err *error) {
 	}
 }
 
-// boltErr wraps a transaction's error: the store's own errors (and the
-// callers') pass as they are; a closed database, and a failed write (disk
-// full, I/O error), are ErrUnavailable.
-func (s *Bolt) boltErr(what string, err error) error {
-	var dmg *DamagedError
+// boltErr runs fn in a transaction of run (View or Update). An error of
+// fn (the store's own, or its caller's) is returned as it is; an error of
+// the database itself, a closed store or a failed commit (disk full, I/O
+// error), is ErrUnavailable: nothing was changed, the person tries again.
+func (s *Bolt) boltErr(what string, run func(func(*bolt.Tx) error) error, fn func(*bolt.Tx) error) error {
+	var own error
+	err := run(func(tx *bolt.Tx) error {
+		own = fn(tx)
+		return own
+	})
 	switch {
+	case own != nil:
+		return own
 	case err == nil:
 		return nil
-	case errors.As(err, &dmg):
-		return err
-	case errors.Is(err, bolterrors.ErrDatabaseNotOpen), errors.Is(err, bolterrors.ErrTxClosed):
+	case errors.Is(err, bolterrors.ErrDatabaseNotOpen):
 		return fmt.Errorf("%s: %w (the store is closed)", what, ErrUnavailable)
 	}
-	for _, kind := range []error{ErrNotFound, ErrConflict, ErrBusy, ErrInvalid, ErrNoJob, ErrStaleJob, ErrLocked, ErrLockLost, context.Canceled, context.DeadlineExceeded} {
-		if errors.Is(err, kind) {
-			return err
-		}
-	}
-	// A failed write (disk full, I/O error) changed nothing: the caller
-	// says the storage failed and the person tries again.
 	s.log.Error("store: the database failed", "file", s.path, "op", what, "err", err)
 	return fmt.Errorf("%s: %w (the database file %s: %v)", what, ErrUnavailable, s.path, err)
 }

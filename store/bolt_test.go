@@ -307,16 +307,27 @@ func TestEmbeddedBackup(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-done
-	for _, p := range []string{path, filepath.Join(dir, "backup", store.DatabaseFile)} {
+	periodic := filepath.Join(dir, "backup", store.DatabaseFile)
+	waitFor := func(p string) {
+		t.Helper()
 		var err error
-		for start := time.Now(); time.Since(start) < 10*time.Second; time.Sleep(20 * time.Millisecond) {
+		for start := time.Now(); time.Since(start) < 10*time.Second; time.Sleep(10 * time.Millisecond) {
 			if _, err = os.Stat(p); err == nil {
-				break
+				return
 			}
 		}
-		if err != nil {
-			t.Fatalf("no backup at %s: %v", p, err)
+		t.Fatalf("no backup at %s: %v", p, err)
+	}
+	// The periodic backups run one after another: the second to appear
+	// after the file is removed began after the removal, after the saves.
+	for range 2 {
+		waitFor(periodic)
+		if err := os.Remove(periodic); err != nil {
+			t.Fatal(err)
 		}
+	}
+	for _, p := range []string{path, periodic} {
+		waitFor(p)
 		restored := t.TempDir()
 		data, err := os.ReadFile(p)
 		if err != nil {
