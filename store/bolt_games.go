@@ -235,27 +235,7 @@ func archiveTx(tx *bolt.Tx, h *record, data []byte) error {
 	if err != nil {
 		return err
 	}
-	arch, err := gb.CreateBucketIfNotExists(bArchive)
-	if err != nil {
-		return err
-	}
-	idx, err := gb.CreateBucketIfNotExists(bArchived)
-	if err != nil {
-		return err
-	}
-	if old := arch.Get([]byte(h.ID)); old != nil {
-		if oh, err := readHeader(h.Channel, old); err == nil {
-			if err := idx.Delete(msKey(oh.finishedAt(), h.ID)); err != nil {
-				return err
-			}
-		}
-	} else if err := addCount(gb, 1); err != nil {
-		return err
-	}
-	if err := arch.Put([]byte(h.ID), data); err != nil {
-		return err
-	}
-	if err := idx.Put(msKey(h.finishedAt(), h.ID), nil); err != nil {
+	if err := fileArchived(gb, h.ID, data, h.finishedAt()); err != nil {
 		return err
 	}
 	games := tx.Bucket(bGames)
@@ -274,6 +254,33 @@ func archiveTx(tx *bolt.Tx, h *record, data []byte) error {
 		return active.Delete([]byte(h.Channel))
 	}
 	return nil
+}
+
+// fileArchived files the record data of a finished game under id in the
+// archive of guild bucket gb, finished at at, in the archive's index and
+// count; filing it again replaces it.
+func fileArchived(gb *bolt.Bucket, id string, data []byte, at time.Time) error {
+	arch, err := gb.CreateBucketIfNotExists(bArchive)
+	if err != nil {
+		return err
+	}
+	idx, err := gb.CreateBucketIfNotExists(bArchived)
+	if err != nil {
+		return err
+	}
+	if old := arch.Get([]byte(id)); old != nil {
+		if r, err := readHeader("", old); err == nil {
+			if err := idx.Delete(msKey(r.finishedAt(), id)); err != nil {
+				return err
+			}
+		}
+	} else if err := addCount(gb, 1); err != nil {
+		return err
+	}
+	if err := arch.Put([]byte(id), data); err != nil {
+		return err
+	}
+	return idx.Put(msKey(at, id), nil)
 }
 
 // indexLive puts a game going on in channel, of the guild of bucket gb,

@@ -203,31 +203,15 @@ func importGuildKey(tx *bolt.Tx, guild, rest string, k *snapKey, hash map[string
 	return nil // the archive index and the running index are rebuilt
 }
 
-// importArchived files one archived record under id in guild bucket gb,
-// finished at at.
+// importArchived files one imported archived record under id in guild
+// bucket gb, finished at at; new games get ids after it.
 func importArchived(gb *bolt.Bucket, id string, data []byte, at time.Time) error {
-	arch, err := gb.CreateBucketIfNotExists(bArchive)
-	if err != nil {
-		return err
-	}
-	idx, err := gb.CreateBucketIfNotExists(bArchived)
-	if err != nil {
-		return err
-	}
-	if arch.Get([]byte(id)) == nil {
-		if err := addCount(gb, 1); err != nil {
-			return err
-		}
-	}
-	if err := arch.Put([]byte(id), data); err != nil {
-		return err
-	}
 	if n, err := strconv.ParseUint(id, 10, 64); err == nil && n > gb.Sequence() {
 		if err := gb.SetSequence(n); err != nil {
 			return err
 		}
 	}
-	return idx.Put(msKey(at, id), nil)
+	return fileArchived(gb, id, data, at)
 }
 
 // importQueue queues again the bot turns left in a legacy stream.
