@@ -529,3 +529,30 @@ func TestChannelSettings(t *testing.T) {
 		}
 	})
 }
+
+// TestDueSkipsDamaged: a damaged game in the deadline index is left out of
+// Due (and looked at again an hour later), and the other due games are
+// returned.
+func TestDueSkipsDamaged(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, e *env) {
+		ctx := ctxT(t)
+		s := e.open()
+		t0 := time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
+		for i := range 2 {
+			g := newGame(t, e.reg, "sixes", chName(i), "1")
+			g.Deadline = t0.Add(time.Duration(i) * time.Second)
+			if err := s.Create(ctx, g); err != nil {
+				t.Fatal(err)
+			}
+		}
+		e.putRecord(s, chName(0), "1", "active", []byte("{not json"))
+		due, err := s.Due(ctx, t0.Add(time.Minute), 0)
+		if err != nil || len(due) != 1 || due[0].Channel != chName(1) {
+			t.Fatalf("due next to a damaged game: %v, %v", due, err)
+		}
+		due, err = s.Due(ctx, t0.Add(2*time.Hour), 0)
+		if err != nil || len(due) != 1 || due[0].Channel != chName(1) {
+			t.Fatalf("due two hours on: %v, %v", due, err)
+		}
+	})
+}
