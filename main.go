@@ -30,6 +30,7 @@ func subcommands() map[string]subcommand {
 		"status":     {"play moves and print the board and result: status GAME [--moves M1;M2] [--set k=v]", runStatus},
 		"match":      {"play a match between two players: match GAME --p1 SPEC --p2 SPEC [--games N] [--movetime D] [--set k=v] [--seed S] [--json]", runMatch},
 		"tournament": {"a tournament between players of a game: tournament GAME --player NAME=SPEC... [--format F] [--games N] [--concurrency N] [--out DIR] [--resume]", runTournament},
+		"export":     {"a course period's grades as CSV from the archived games: export grades --guild G [--from D] [--to D] [--out DIR]", runExport},
 		"engine":     {"serve Arbiter's engine over the engine protocol on stdin/stdout: engine [GAME] [--level L] [--hash MB] [--seed S]", runEngine},
 		"bench":      {"measure perft and search speed, depth in 1 s and move-time overruns: bench [--json]", runBench},
 		"bot":        {"run Arbiter on Discord (needs DISCORD_TOKEN): bot [--http ADDR] [--workers N]", runBot},
