@@ -1,4 +1,4 @@
-package fakediscord
+package discordtest
 
 import (
 	"bytes"
@@ -132,7 +132,7 @@ func (s *Server) routeSessionsLocked(guildID string) []*sessionRec {
 func (s *Server) dispatchGuildLocked(guildID string, intent int, event string, data any) {
 	raw, err := json.Marshal(data)
 	if err != nil {
-		s.log.Error("fakediscord: encode event", "event", event, "err", err)
+		s.log.Error("discordtest: encode event", "event", event, "err", err)
 		return
 	}
 	for _, ss := range s.routeSessionsLocked(guildID) {
@@ -179,7 +179,7 @@ func (s *Server) sendLocked(c *gwConn, f outFrame) {
 	select {
 	case c.out <- f:
 	default:
-		s.log.Warn("fakediscord: gateway client too slow, dropping connection", "conn", c.id)
+		s.log.Warn("discordtest: gateway client too slow, dropping connection", "conn", c.id)
 		s.closeOutLocked(c)
 	}
 }
@@ -214,7 +214,7 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 	up := websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}
 	ws, err := up.Upgrade(w, r, nil)
 	if err != nil {
-		s.log.Warn("fakediscord: websocket upgrade", "err", err)
+		s.log.Warn("discordtest: websocket upgrade", "err", err)
 		return
 	}
 	s.mu.Lock()
@@ -242,7 +242,7 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 	default:
 		s.sendOpLocked(c, opHello, map[string]any{
 			"heartbeat_interval": s.opts.HeartbeatInterval.Milliseconds(),
-			"_trace":             []string{"[\"fakediscord\"]"},
+			"_trace":             []string{"[\"discordtest\"]"},
 		})
 	}
 	s.notifyLocked()
@@ -482,7 +482,7 @@ func (s *Server) identifyLocked(c *gwConn, d json.RawMessage) {
 		"geo_ordered_rtc_regions": []any{},
 		"user_settings":           map[string]any{},
 		"session_type":            "normal",
-		"_trace":                  []string{"[\"fakediscord\"]"},
+		"_trace":                  []string{"[\"discordtest\"]"},
 	}
 	raw, _ := json.Marshal(ready)
 	s.dispatchRawLocked(ss, "READY", raw)
@@ -533,7 +533,7 @@ func (s *Server) resumeLocked(c *gwConn, d json.RawMessage) {
 			s.sendLocked(c, outFrame{data: ev.frame, binary: c.compress})
 		}
 	}
-	s.dispatchRawLocked(ss, "RESUMED", json.RawMessage(`{"_trace":["[\"fakediscord\"]"]}`))
+	s.dispatchRawLocked(ss, "RESUMED", json.RawMessage(`{"_trace":["[\"discordtest\"]"]}`))
 }
 
 // RequestReconnect sends RECONNECT (op 7) on every connected session and

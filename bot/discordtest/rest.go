@@ -1,4 +1,4 @@
-package fakediscord
+package discordtest
 
 import (
 	"bytes"
@@ -397,7 +397,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	s.notifyLocked()
 	s.mu.Unlock()
 
-	s.log.Debug("fakediscord rest", "method", r.Method, "path", call.Path, "status", rep.status)
+	s.log.Debug("discordtest rest", "method", r.Method, "path", call.Path, "status", rep.status)
 	for k, v := range hdr {
 		w.Header()[k] = v
 	}

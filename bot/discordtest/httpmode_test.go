@@ -1,4 +1,4 @@
-package fakediscord_test
+package discordtest_test
 
 import (
 	"encoding/json"
@@ -10,14 +10,14 @@ import (
 	"testing"
 	"time"
 
-	"arbiter/bot/fakediscord"
+	"arbiter/bot/discordtest"
 
 	"github.com/bwmarrin/discordgo"
 )
 
 // endpoint is a minimal HTTP interactions endpoint, as a bot would write
 // it: verify the signature, refuse stale timestamps, answer PING with PONG.
-func endpoint(t *testing.T, srv *fakediscord.Server) string {
+func endpoint(t *testing.T, srv *discordtest.Server) string {
 	key := srv.PublicKey()
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !discordgo.VerifyInteraction(r, key) {
@@ -52,25 +52,25 @@ func endpoint(t *testing.T, srv *fakediscord.Server) string {
 
 func TestHTTPInteractionsEndpoint(t *testing.T) {
 	t.Parallel()
-	srv := fakediscord.Start(t, fakediscord.Options{Token: token})
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
 	register(t, srv, newSession(t, srv, 0))
 	alice := srv.AddUser("Alice")
 	url := endpoint(t, srv)
 	ctx := testContext(t)
 
-	ping, err := srv.PostPing(ctx, url, fakediscord.Delivery{})
-	if err != nil || ping.Status != 200 || ping.Response == nil || ping.Response.Type != fakediscord.CallbackPong {
+	ping, err := srv.PostPing(ctx, url, discordtest.Delivery{})
+	if err != nil || ping.Status != 200 || ping.Response == nil || ping.Response.Type != discordtest.CallbackPong {
 		t.Fatalf("PING = %+v, %v; want 200 PONG", ping, err)
 	}
-	spec := fakediscord.InteractionSpec{Type: fakediscord.InteractionCommand, UserID: alice.ID, Name: "ping", Options: []fakediscord.Option{{Name: "word", Value: "x"}}}
-	ans, err := srv.PostInteraction(ctx, url, spec, fakediscord.Delivery{})
+	spec := discordtest.InteractionSpec{Type: discordtest.InteractionCommand, UserID: alice.ID, Name: "ping", Options: []discordtest.Option{{Name: "word", Value: "x"}}}
+	ans, err := srv.PostInteraction(ctx, url, spec, discordtest.Delivery{})
 	if err != nil || ans.Status != 200 || ans.Response == nil || ans.Response.Content != "over http: ping" {
 		t.Fatalf("command = %+v, %v", ans, err)
 	}
 	if m, ok := srv.Message(ans.Response.MessageID); !ok || m.InteractionID != ans.Interaction.ID {
 		t.Fatalf("response message = %+v", m)
 	}
-	for name, d := range map[string]fakediscord.Delivery{
+	for name, d := range map[string]discordtest.Delivery{
 		"unsigned":  {Unsigned: true},
 		"tampered":  {Tamper: true},
 		"wrong key": {WrongKey: true},
@@ -87,14 +87,14 @@ func TestHTTPInteractionsEndpoint(t *testing.T) {
 	noViolations(t, srv)
 
 	// An endpoint that refuses a genuine request is a violation.
-	if _, err := srv.PostPing(ctx, url, fakediscord.Delivery{}); err != nil {
+	if _, err := srv.PostPing(ctx, url, discordtest.Delivery{}); err != nil {
 		t.Fatal(err)
 	}
 	bad := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "nope", http.StatusUnauthorized)
 	}))
 	defer bad.Close()
-	if ans, err := srv.PostPing(ctx, bad.URL, fakediscord.Delivery{}); err != nil || ans.Status != 401 {
+	if ans, err := srv.PostPing(ctx, bad.URL, discordtest.Delivery{}); err != nil || ans.Status != 401 {
 		t.Fatalf("bad endpoint = %+v, %v", ans, err)
 	}
 	if v := srv.Violations(); len(v) != 1 || !strings.HasPrefix(v[0], "endpoint:") {

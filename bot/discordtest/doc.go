@@ -1,4 +1,4 @@
-// Package fakediscord is a local stand-in for Discord, faithful where a
+// Package discordtest is a local stand-in for Discord, faithful where a
 // slash-command bot depends on it, for tests of a bot built on discordgo.
 //
 // A Server runs on 127.0.0.1 and speaks Discord's REST API (v9 and v10
@@ -6,7 +6,7 @@
 // session reaches it through the server's HTTP client, whose transport sends
 // every request, whatever its host, to the fake:
 //
-//	srv := fakediscord.Start(t, fakediscord.Options{Token: "x"})
+//	srv := discordtest.Start(t, discordtest.Options{Token: "x"})
 //	s, _ := discordgo.New("Bot x")
 //	s.Client = srv.HTTPClient()
 //	s.Dialer = srv.Dialer()
@@ -58,4 +58,4 @@
 //     keep (&[]*discordgo.MessageAttachment{} replaces all).
 //   - An autocomplete's focused option value is the typed text as a
 //     string, even for integer options: IntValue would panic.
-package fakediscord
+package discordtest

@@ -1,4 +1,4 @@
-package fakediscord
+package discordtest
 
 import (
 	"context"
@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -126,9 +125,17 @@ type memberRec struct {
 	joinedAt time.Time
 }
 
+// TB is the part of testing.TB that Start uses; *testing.T and *testing.B
+// meet it. The package names it itself so that it need not import testing.
+type TB interface {
+	Helper()
+	Fatalf(format string, args ...any)
+	Cleanup(func())
+}
+
 // Start starts a Server for a test and closes it when the test ends. It
 // fails the test if the server cannot start.
-func Start(tb testing.TB, opts Options) *Server {
+func Start(tb TB, opts Options) *Server {
 	tb.Helper()
 	s, err := New(opts)
 	if err != nil {
@@ -330,7 +337,7 @@ func (s *Server) notifyLocked() {
 
 func (s *Server) violateLocked(kind, format string, args ...any) {
 	v := kind + ": " + fmt.Sprintf(format, args...)
-	s.log.Warn("fakediscord violation", "violation", v)
+	s.log.Warn("discordtest violation", "violation", v)
 	s.violations = append(s.violations, v)
 }
 
