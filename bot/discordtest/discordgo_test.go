@@ -817,6 +817,14 @@ func TestThreadsArchiveAndUnarchive(t *testing.T) {
 	s := newSession(t, srv, discordgo.IntentsGuilds)
 	open(t, srv, s)
 	channel := srv.Guild().DefaultChannelID
+	if _, err := s.ThreadStart(channel, "default type", 0, 60); !isCode(err, 403, 50013) {
+		t.Fatalf("private thread without Create Private Threads: %v, want 50013", err)
+	}
+	expectViolation(t, srv, 0, "forbidden")
+	bot, _ := srv.BotRole("")
+	if err := srv.SetRolePermissions(bot.ID, bot.Permissions|discordtest.PermCreatePrivateThreads); err != nil {
+		t.Fatal(err)
+	}
 
 	private, err := s.ThreadStart(channel, "default type", 0, 60)
 	if err != nil {
@@ -843,11 +851,11 @@ func TestThreadsArchiveAndUnarchive(t *testing.T) {
 	if err != nil || fromMsg.ID != start.ID {
 		t.Fatalf("thread from message = %+v, %v; want the message's ID", fromMsg, err)
 	}
-	noViolations(t, srv)
+	expectViolation(t, srv, 0, "forbidden") // the same one: nothing new
 	if _, err := s.MessageThreadStart(channel, start.ID, "again", 1440); err == nil {
 		t.Fatal("a second thread on one message was created")
 	}
-	expectViolation(t, srv, 0, "invalid-request")
+	expectViolation(t, srv, 1, "invalid-request")
 
 	srv.Advance(7*24*time.Hour + time.Minute)
 	if th, _ := srv.Channel(thread.ID); !th.Archived {
@@ -859,11 +867,15 @@ func TestThreadsArchiveAndUnarchive(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.ChannelMessageSend(thread.ID, "still there?")
-	if status, code := restCode(err); status != 400 || code != 50083 {
-		t.Fatalf("send to archived thread: %v, want 400 Thread is archived", err)
+	// threads.mdx: "Sending a message will automatically unarchive the
+	// thread, unless the thread has been locked by a moderator."
+	if _, err := s.ChannelMessageSend(thread.ID, "still there?"); err != nil {
+		t.Fatalf("send to an archived thread: %v, want it unarchived by the post", err)
 	}
-	expectViolation(t, srv, 1, "archived-thread")
+	if th, _ := srv.Channel(thread.ID); th.Archived {
+		t.Fatal("a post left its thread archived")
+	}
+	srv.Advance(7*24*time.Hour + time.Minute)
 	archived := false
 	if _, err := s.ChannelEdit(thread.ID, &discordgo.ChannelEdit{Archived: &archived}); err != nil {
 		t.Fatal(err)
@@ -871,7 +883,7 @@ func TestThreadsArchiveAndUnarchive(t *testing.T) {
 	if _, err := s.ChannelMessageSend(thread.ID, "back"); err != nil {
 		t.Fatalf("send after unarchive: %v", err)
 	}
-	if th, _ := srv.Channel(thread.ID); th.Archived || th.MessageCount != 2 {
+	if th, _ := srv.Channel(thread.ID); th.Archived || th.MessageCount != 3 {
 		t.Fatalf("thread after unarchive = %+v", th)
 	}
 }
@@ -1037,4 +1049,10 @@ func BenchmarkInteractionRoundTrip(b *testing.B) {
 		latency += resp.Latency
 	}
 	b.ReportMetric(float64(latency.Microseconds())/float64(b.N), "µs-to-answer/op")
+}
+
+// isCode reports whether err is a REST error with this status and code.
+func isCode(err error, status, code int) bool {
+	st, c := restCode(err)
+	return st == status && c == code
 }

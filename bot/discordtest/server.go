@@ -535,6 +535,7 @@ func (s *Server) Threads(channelID string) []Channel {
 func cloneChannel(c *Channel) Channel {
 	out := *c
 	out.Members = slices.Clone(c.Members)
+	out.Overwrites = slices.Clone(c.Overwrites)
 	return out
 }
 
