@@ -25,7 +25,7 @@ func TestChannelPermissionsAsDiscordComputesThem(t *testing.T) {
 	ch, _ := srv.AddChannel("", "ai-games")
 	view, send := discordtest.PermViewChannel, discordtest.PermSendMessages
 	if err := srv.SetOverwrites(ch.ID,
-		discordtest.Overwrite{ID: g.ID, Deny: view},              // private to @everyone
+		discordtest.Overwrite{ID: g.ID, Deny: view},               // private to @everyone
 		discordtest.Overwrite{ID: ta.ID, Allow: view, Deny: send}, // TAs read
 		discordtest.Overwrite{ID: alice.ID, Member: true, Allow: send},
 	); err != nil {
