@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -95,4 +96,60 @@ func cannotPost(channel, missing string, thread bool) string {
 		where = "the settings of the thread's channel (Permissions), for Arbiter's role"
 	}
 	return fmt.Sprintf("I can't post in <#%s>: I need %s there. A server admin can grant it in %s; until then the game waits (paused, nothing is lost), and a referee's `/referee resume` goes on once it is fixed.", channel, missing, where)
+}
+
+// lockedThread is what the invoker is told when a game's thread is locked.
+func lockedThread(channel string) string {
+	return fmt.Sprintf("I can't post in <#%s>: the thread is locked. A moderator can unlock it (or give Arbiter's role Manage Threads); until then the game waits (paused, nothing is lost), and a referee's `/referee resume` goes on once it is fixed.", channel)
+}
+
+// reachable says what stops the bot from posting in the interaction's
+// channel, from the permissions Discord sent with it (app_permissions,
+// interactions/receiving-and-responding.mdx) and the channel's kind;
+// "" when nothing does. It returns the channel when it looked it up.
+func (b *Bot) reachable(ctx context.Context, i *discordgo.Interaction) (string, *discordgo.Channel) {
+	have := i.AppPermissions
+	if have&discordgo.PermissionViewChannel == 0 {
+		return cannotPost(i.ChannelID, missingNames(have, postPermissions(false)), false), nil
+	}
+	ch, err := b.channel(ctx, i.ChannelID)
+	if err != nil {
+		b.log.Warn("channel not looked up", "channel", i.ChannelID, "err", redact(err))
+		return "", nil
+	}
+	thread := ch.IsThread()
+	if missing := missingNames(have, postPermissions(thread)); missing != "" {
+		return cannotPost(i.ChannelID, missing, thread), ch
+	}
+	if thread && ch.ThreadMetadata != nil && ch.ThreadMetadata.Locked && have&discordgo.PermissionManageThreads == 0 {
+		return lockedThread(i.ChannelID), ch
+	}
+	return "", ch
+}
+
+// postsLater reports whether a command's game goes on with messages the
+// bot posts in the channel later (its moves, reminders, results): those
+// are refused, and the channel's game paused, where it cannot post.
+func postsLater(command string) bool {
+	switch command {
+	case "play", "accept", "move", "undo", "draw":
+		return true
+	}
+	return false
+}
+
+// channel looks a channel up in the gateway's state, else over REST (HTTP
+// mode has no state).
+func (b *Bot) channel(ctx context.Context, id string) (*discordgo.Channel, error) {
+	if ch, err := b.s.State.Channel(id); err == nil {
+		b.s.State.RLock() // the state's channels change under its lock
+		defer b.s.State.RUnlock()
+		c := *ch
+		if ch.ThreadMetadata != nil {
+			meta := *ch.ThreadMetadata
+			c.ThreadMetadata = &meta
+		}
+		return &c, nil
+	}
+	return b.s.Channel(id, discordgo.WithContext(ctx))
 }
