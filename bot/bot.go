@@ -232,5 +232,5 @@ func (b *Bot) fromGateway(i *discordgo.Interaction) {
 		_, err := b.s.RequestWithBucketID(http.MethodPost, endpoint, wire(r), endpoint, discordgo.WithContext(ctx))
 		return err
 	}
-	b.answer(i, b.cfg.Now(), respond)
+	b.answer(i, b.cfg.Now(), respond, nil)
 }

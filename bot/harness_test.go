@@ -230,7 +230,10 @@ func (w *world) answerTo(in discordtest.Interaction) discordtest.Message {
 		w.t.Fatal(err)
 	}
 	m, err := w.srv.WaitForMessage(ctx, func(m discordtest.Message) bool {
-		return m.InteractionID == in.ID && !m.Loading()
+		// A deferral whose reply changed privacy or pings is edited into a
+		// placeholder, then deleted once the followup is out: skip it.
+		placeholder := m.Content == "Answered privately." || m.Content == "Answered below."
+		return m.InteractionID == in.ID && !m.Loading() && !placeholder
 	})
 	if err != nil {
 		w.t.Fatalf("no answer to interaction %s: %v", in.ID, err)

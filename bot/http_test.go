@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"math/rand/v2"
 	"net/http"
 	"strings"
 	"testing"
@@ -54,10 +55,36 @@ func TestHTTPInteractions(t *testing.T) {
 	if g := p.game(ch); g == nil || g.Flow.Challenge {
 		t.Fatalf("the game after acceptance: %+v", g)
 	}
-	// An image board: the answer carries the PNG as multipart form data.
+	// An image board: the HTTP answer is a deferral, completed by an edit
+	// that uploads the PNG (Discord fails large inline multipart answers).
 	image := post(command(ann.ID, "board", opt("style", "image")), discordtest.Delivery{})
-	if image.Response == nil || len(image.Response.Attachments) != 1 || image.Response.Attachments[0].Filename != "board.png" {
-		t.Fatalf("/board style:image over HTTP: %+v", image.Response)
+	if image.Response == nil || image.Response.Type != discordtest.CallbackDeferredMessage {
+		t.Fatalf("/board style:image over HTTP: %+v, want a deferral", image.Response)
+	}
+	if m := w.public(w.answerTo(image.Interaction)); len(m.Attachments) != 1 || m.Attachments[0].Filename != "board.png" {
+		t.Fatalf("/board style:image over HTTP completed as %+v", m)
+	}
+	// /history with its GIF replay, after a few moves: deferred, then
+	// uploaded by the edit; nothing goes inline.
+	rng := rand.New(rand.NewPCG(13, 14))
+	for range 6 {
+		g := p.game(ch)
+		mover := g.Players[g.State.ToMove()].UserID
+		if ans := post(command(mover, "move", opt("move", randomMove(t, g, rng))), discordtest.Delivery{}); ans.Response == nil {
+			t.Fatalf("/move over HTTP: %d %s", ans.Status, ans.Body)
+		}
+	}
+	history := post(command(ann.ID, "history"), discordtest.Delivery{})
+	if history.Response == nil || history.Response.Type != discordtest.CallbackDeferredMessage {
+		t.Fatalf("/history over HTTP: %+v, want a deferral", history.Response)
+	}
+	replay := w.public(w.answerTo(history.Interaction))
+	gif := false
+	for _, a := range replay.Attachments {
+		gif = gif || strings.HasSuffix(a.Filename, ".gif")
+	}
+	if !gif || replay.Loading() {
+		t.Fatalf("/history over HTTP completed as %+v, want its GIF", replay)
 	}
 
 	// Refused: what an attacker could send.

@@ -327,7 +327,7 @@ func TestPanicsAreAnswered(t *testing.T) {
 		b.answer(i, time.Now(), func(r *discordgo.InteractionResponse) error {
 			got = append(got, r)
 			return nil
-		})
+		}, nil)
 		if len(got) != 1 {
 			t.Fatalf("%s: %d answers, want 1", typ, len(got))
 		}

@@ -15,6 +15,7 @@ import (
 // Discord's JSON error codes that the bot acts on
 // (topics/opcodes-and-status-codes.mdx, "JSON Error Codes").
 const (
+	errUnknownWebhook     = 10015 // an interaction's webhook Discord does not know (yet)
 	errMissingAccess      = 50001 // the bot cannot see the channel
 	errMissingPermissions = 50013 // it sees it but may not do that there
 	errThreadArchived     = 50083 // an archived thread (that is locked, since a post unarchives others)

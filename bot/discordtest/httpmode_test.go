@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -100,4 +101,40 @@ func TestHTTPInteractionsEndpoint(t *testing.T) {
 	if v := srv.Violations(); len(v) != 1 || !strings.HasPrefix(v[0], "endpoint:") {
 		t.Fatalf("violations = %v", v)
 	}
+}
+
+// TestInlineMultipartAnswerLimit: an endpoint's answer with files inline
+// fails above the size at which Discord fails it (discord-api-docs#5250);
+// a small one passes.
+func TestInlineMultipartAnswerLimit(t *testing.T) {
+	t.Parallel()
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
+	register(t, srv, newSession(t, srv, 0))
+	alice := srv.AddUser("Alice")
+	var size atomic.Int64
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{Content: "a file"}}
+		files := []*discordgo.File{{Name: "replay.gif", ContentType: "image/gif", Reader: strings.NewReader(strings.Repeat("G", int(size.Load())))}}
+		ct, body, err := discordgo.MultipartBodyWithJSON(resp, files)
+		if err != nil {
+			http.Error(w, err.Error(), 500)
+			return
+		}
+		w.Header().Set("Content-Type", ct)
+		_, _ = w.Write(body)
+	}))
+	t.Cleanup(hs.Close)
+	spec := discordtest.InteractionSpec{Type: discordtest.InteractionCommand, UserID: alice.ID, Name: "ping", Options: []discordtest.Option{{Name: "word", Value: "x"}}}
+	size.Store(20_000)
+	ans, err := srv.PostInteraction(testContext(t), hs.URL, spec, discordtest.Delivery{})
+	if err != nil || ans.Response == nil || len(ans.Response.Attachments) != 1 {
+		t.Fatalf("a 20 KB inline answer: %+v, %v", ans.Response, err)
+	}
+	noViolations(t, srv)
+	size.Store(300_000)
+	ans, err = srv.PostInteraction(testContext(t), hs.URL, spec, discordtest.Delivery{})
+	if err != nil || ans.Response != nil {
+		t.Fatalf("a 300 KB inline answer was taken: %+v, %v", ans.Response, err)
+	}
+	expectViolation(t, srv, 0, "too-large")
 }

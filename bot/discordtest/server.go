@@ -46,6 +46,12 @@ type Options struct {
 	// MaxUploadBytes bounds each uploaded file; zero means 10 MiB,
 	// Discord's limit for a guild without boosts.
 	MaxUploadBytes int64
+	// MaxInlineAnswerBytes bounds an HTTP interactions endpoint's answer
+	// that carries files inline (multipart); zero means 150 KB. Discord
+	// does not document the bound, but fails such answers above about
+	// that size (discord/discord-api-docs#5250): files belong in an edit
+	// after a deferral.
+	MaxInlineAnswerBytes int
 	// PrivilegedIntents are the privileged intents enabled for the
 	// application (IntentGuildMembers, IntentGuildPresences,
 	// IntentMessageContent). IDENTIFY asking for others is refused with
@@ -56,13 +62,16 @@ type Options struct {
 }
 
 const (
-	defaultHeartbeat  = 41250 * time.Millisecond
-	defaultDeadline   = 3 * time.Second
-	defaultTokenLife  = 15 * time.Minute
-	defaultMaxUpload  = 10 << 20
-	maxRequestBytes   = 100 << 20
-	sessionBufferSize = 10000
-	discordEpochMs    = 1420070400000
+	defaultHeartbeat = 41250 * time.Millisecond
+	defaultDeadline  = 3 * time.Second
+	defaultTokenLife = 15 * time.Minute
+	defaultMaxUpload = 10 << 20
+	// defaultMaxInlineAnswer is where inline multipart answers fail
+	// (discord/discord-api-docs#5250).
+	defaultMaxInlineAnswer = 150_000
+	maxRequestBytes        = 100 << 20
+	sessionBufferSize      = 10000
+	discordEpochMs         = 1420070400000
 )
 
 // Server is a fake Discord. Its methods are safe for concurrent use.
@@ -161,6 +170,9 @@ func New(opts Options) (*Server, error) {
 	}
 	if opts.MaxUploadBytes <= 0 {
 		opts.MaxUploadBytes = defaultMaxUpload
+	}
+	if opts.MaxInlineAnswerBytes <= 0 {
+		opts.MaxInlineAnswerBytes = defaultMaxInlineAnswer
 	}
 	if opts.BotName == "" {
 		opts.BotName = "Arbiter"
