@@ -148,7 +148,7 @@ func (b *Bot) Register(ctx context.Context) error {
 		}
 		appID = me.ID
 	}
-	cmds, err := appCommands(b.specs)
+	cmds, err := appCommands(b.specs, b.cfg.DevGuildID == "")
 	if err != nil {
 		return fmt.Errorf("register commands: %w", err)
 	}

@@ -456,7 +456,7 @@ func TestRegistration(t *testing.T) {
 	w := newWorld(t, false)
 	first := w.start(procOptions{})
 	want := commands.CommandSet(w.reg.Names())
-	check := func(got []discordtest.AppCommand) {
+	check := func(got []discordtest.AppCommand, contexts []int) {
 		t.Helper()
 		if len(got) != len(want) {
 			t.Fatalf("%d commands registered, want %d", len(got), len(want))
@@ -464,8 +464,8 @@ func TestRegistration(t *testing.T) {
 		byName := map[string]discordtest.AppCommand{}
 		for _, c := range got {
 			byName[c.Name] = c
-			if !slices.Equal(c.Contexts, []int{0}) {
-				t.Errorf("/%s usable in %v, want guilds only", c.Name, c.Contexts)
+			if !slices.Equal(c.Contexts, contexts) {
+				t.Errorf("/%s usable in %v, want %v (guilds only; a guild's commands say nothing)", c.Name, c.Contexts, contexts)
 			}
 		}
 		play := byName["play"]
@@ -484,13 +484,13 @@ func TestRegistration(t *testing.T) {
 			t.Errorf("/move's option does not autocomplete")
 		}
 	}
-	check(w.srv.Commands(w.srv.Guild().ID))
+	check(w.srv.Commands(w.srv.Guild().ID), nil)
 	if n := len(w.srv.Commands("")); n != 0 {
 		t.Errorf("%d global commands with a development guild", n)
 	}
 	first.stop() // one process at a time on an embedded store
 	w.start(procOptions{global: true})
-	check(w.srv.Commands(""))
+	check(w.srv.Commands(""), []int{0})
 	puts := 0
 	for _, c := range w.srv.Calls() {
 		if c.Route == discordtest.RouteGuildCommandsPut || c.Route == discordtest.RouteGlobalCommandsPut {

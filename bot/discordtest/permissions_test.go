@@ -169,3 +169,22 @@ func TestThreadsAsDiscordDoesThem(t *testing.T) {
 		t.Errorf("post in a private thread the bot is not in: %v, want 403 50001", err)
 	}
 }
+
+// TestContextsOnGlobalCommandsOnly: application-commands.mdx gives
+// `contexts` to globally-scoped commands only; on a guild's command it is
+// flagged.
+func TestContextsOnGlobalCommandsOnly(t *testing.T) {
+	t.Parallel()
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
+	s := newSession(t, srv, 0)
+	guildOnly := &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild}
+	cmd := []*discordgo.ApplicationCommand{{Name: "x", Description: "d", Contexts: guildOnly}}
+	if _, err := s.ApplicationCommandBulkOverwrite(srv.AppID(), "", cmd); err != nil {
+		t.Fatal(err)
+	}
+	noViolations(t, srv)
+	if _, err := s.ApplicationCommandBulkOverwrite(srv.AppID(), srv.Guild().ID, cmd); err != nil {
+		t.Fatal(err)
+	}
+	expectViolation(t, srv, 0, "ignored-field")
+}
