@@ -298,8 +298,12 @@ func splitAPIPath(p string) (int, []string, error) {
 }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path == "/gateway" || r.URL.Path == "/gateway/" {
-		s.serveGateway(w, r)
+	switch r.URL.Path {
+	case "/gateway", "/gateway/":
+		s.serveGateway(w, r, false)
+		return
+	case resumePath, resumePath + "/":
+		s.serveGateway(w, r, true)
 		return
 	}
 	s.serveREST(w, r)

@@ -517,4 +517,7 @@ type Session struct {
 	Resumes   int
 	// Heartbeats counts the heartbeats received on the attached websocket.
 	Heartbeats int
+	// ResumesOffURL counts the RESUMEs sent elsewhere than on READY's
+	// resume_gateway_url (discordgo v0.29 resumes on the first URL).
+	ResumesOffURL int
 }
