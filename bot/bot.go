@@ -179,7 +179,13 @@ func (b *Bot) Run(ctx context.Context) error {
 	if err := b.s.Open(); err != nil {
 		return fmt.Errorf("open the gateway: %w", err)
 	}
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		b.keepAlive(ctx)
+	}()
 	<-ctx.Done()
+	<-watched
 	b.closing.Store(true)
 	err := b.s.Close()
 	b.Wait()

@@ -591,3 +591,50 @@ func BenchmarkCommandRoundTrip(b *testing.B) {
 	}
 	b.ReportMetric(float64(latency.Microseconds())/float64(b.N), "µs-to-answer/op")
 }
+
+// TestGatewayAcksStopMidGame: mid-game the gateway connection turns
+// zombie (heartbeats unacknowledged, nothing dispatched). The bot notices
+// within an interval and a half, closes with a code that keeps the
+// session, and resumes it: the move sent meanwhile is replayed and
+// answered, and the game goes on, all in one session.
+func TestGatewayAcksStopMidGame(t *testing.T) {
+	w := newWorldWith(t, false, discordtest.Options{Token: token, HeartbeatInterval: 200 * time.Millisecond})
+	p := w.start(procOptions{gateway: true})
+	ann, bob := w.srv.AddUser("Ann"), w.srv.AddUser("Bob")
+	ch := w.general
+	rng := rand.New(rand.NewPCG(15, 16))
+	move := func() discordtest.Interaction {
+		g := p.game(ch)
+		in, err := w.srv.SendCommand(g.Players[g.State.ToMove()].UserID, ch, "move", opt("move", randomMove(t, g, rng)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return in
+	}
+	w.public(w.do(ann.ID, ch, "play", opt("game", "sixes"), opt("opponent", bob.ID)))
+	w.public(w.do(bob.ID, ch, "accept"))
+	w.public(w.answerTo(move()))
+	// A few heartbeats in, so that the bot knows the interval.
+	if _, err := w.srv.WaitForSession(w.ctx(), func(s discordtest.Session) bool { return s.Heartbeats >= 4 }); err != nil {
+		t.Fatal(err)
+	}
+
+	w.srv.StopHeartbeatAcks()
+	in := move() // dispatched into the dead connection
+	w.public(w.answerTo(in))
+	closed, err := w.srv.WaitForGateway(w.ctx(), func(e discordtest.GatewayEvent) bool { return e.FromClient && e.CloseCode != 0 })
+	if err != nil || closed.CloseCode == 1000 || closed.CloseCode == 1001 {
+		t.Fatalf("the dead connection was closed with %+v, %v; want a code that keeps the session", closed, err)
+	}
+	for range 3 {
+		w.public(w.answerTo(move()))
+	}
+	if g := p.game(ch); g == nil || len(g.Moves) != 5 {
+		t.Fatalf("after the reconnect the game is %+v, want 5 moves", g)
+	}
+	ss := w.srv.Sessions()
+	if len(ss) != 1 || ss[0].Resumes != 1 || len(w.srv.Identifies()) != 1 {
+		t.Errorf("sessions %+v, identifies %d: want the session resumed, not a new one", ss, len(w.srv.Identifies()))
+	}
+	w.noViolations()
+}

@@ -38,7 +38,13 @@ type world struct {
 // newWorld starts a fake Discord, and a redis-server when withRedis.
 func newWorld(t testing.TB, withRedis bool) *world {
 	t.Helper()
-	srv := discordtest.Start(t, discordtest.Options{Token: token})
+	return newWorldWith(t, withRedis, discordtest.Options{Token: token})
+}
+
+// newWorldWith is newWorld with a fake Discord configured by opts.
+func newWorldWith(t testing.TB, withRedis bool, opts discordtest.Options) *world {
+	t.Helper()
+	srv := discordtest.Start(t, opts)
 	w := &world{t: t, srv: srv, reg: games.Registry(), log: testLogger(t), general: srv.Guild().DefaultChannelID}
 	if withRedis {
 		w.redis = redistest.Start(t, redistest.Options{})
