@@ -237,7 +237,7 @@ func privateByNature(i *discordgo.Interaction) bool {
 	switch i.Type {
 	case discordgo.InteractionApplicationCommand:
 		switch i.ApplicationCommandData().Name {
-		case "help", "rules", "moves", "games", "stats":
+		case "help", "rules", "moves", "games", "stats", diagnoseSpec.Name:
 			return true
 		}
 	case discordgo.InteractionMessageComponent:

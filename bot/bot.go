@@ -131,7 +131,7 @@ func New(cfg Config, s *discordgo.Session, svc *commands.Service) *Bot {
 		cfg:   cfg,
 		s:     s,
 		svc:   svc,
-		specs: commands.CommandSet(svc.Registry().Names()),
+		specs: append(commands.CommandSet(svc.Registry().Names()), diagnoseSpec),
 		log:   cfg.Logger,
 		roles: newRoleNames(s, cfg.Now),
 	}

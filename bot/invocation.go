@@ -30,6 +30,9 @@ func (b *Bot) run(ctx context.Context, i *discordgo.Interaction) commands.Reply 
 		}
 		inv.Command, inv.Game, inv.Version = cmd, game, version
 	}
+	if inv.Command == diagnoseSpec.Name {
+		return b.diagnose(ctx, i, inv)
+	}
 	if postsLater(inv.Command) {
 		why, ch := b.reachable(ctx, i)
 		if why != "" {

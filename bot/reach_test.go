@@ -164,3 +164,34 @@ func TestLockedThread(t *testing.T) {
 	}
 	w.noViolations()
 }
+
+// TestDiagnose: /diagnose is for referees; it lists, privately, what the
+// bot may and may not do in the channel, and what to fix where.
+func TestDiagnose(t *testing.T) {
+	w := newWorld(t, false)
+	w.start(procOptions{gateway: true})
+	ref, _ := w.srv.AddRole("", "referee", 0)
+	ann, cat := w.srv.AddUser("Ann"), w.srv.AddUser("Cat", ref.ID)
+	w.private(w.do(ann.ID, w.general, "diagnose"), "for referees")
+	w.private(w.do(cat.ID, w.general, "diagnose"), "Nothing to fix here.")
+
+	bot, _ := w.srv.BotRole("")
+	if err := w.srv.SetOverwrites(w.general, discordtest.Overwrite{ID: bot.ID, Deny: discordtest.PermAttachFiles | discordtest.PermCreatePublicThreads}); err != nil {
+		t.Fatal(err)
+	}
+	got := w.do(cat.ID, w.general, "diagnose")
+	w.private(got, "❌ Attach Files")
+	if !strings.Contains(got.Content, "❌ Create Public Threads") || !strings.Contains(got.Content, "✅ Send Messages:") ||
+		!strings.Contains(got.Content, "give Arbiter's role Create Public Threads, Attach Files in this channel's settings") {
+		t.Errorf("/diagnose = %q", got.Content)
+	}
+	th, err := w.srv.StartThread(ann.ID, w.general, "a thread", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.srv.SetThreadState(th.ID, false, true); err != nil {
+		t.Fatal(err)
+	}
+	w.private(w.do(cat.ID, th.ID, "diagnose"), "This thread is locked")
+	w.noViolations()
+}
