@@ -356,7 +356,8 @@ func (s *Server) violateLocked(kind, format string, args ...any) {
 // Violations lists every breach of Discord's rules the fake saw, oldest
 // first, each as "kind: detail". Kinds: late-response, duplicate-response,
 // unanswered, token-invalid, expired-token, invalid-request, too-large,
-// archived-thread, not-found, forbidden, unauthorized, ignored-flag,
+// archived-thread, not-found, forbidden (50001 and 50013 included),
+// unauthorized, ignored-flag, ignored-field,
 // unsupported, gateway, endpoint (an HTTP interactions endpoint refused a
 // genuine request). An interaction still unanswered after its deadline
 // is reported as unanswered when Violations is called.
