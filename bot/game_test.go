@@ -251,14 +251,7 @@ func TestReconnectMidGame(t *testing.T) {
 	ann, bob := w.srv.AddUser("Ann"), w.srv.AddUser("Bob")
 	ch := w.general
 	rng := rand.New(rand.NewPCG(7, 8))
-	move := func() discordtest.Interaction {
-		g := p.game(ch)
-		in, err := w.srv.SendCommand(g.Players[g.State.ToMove()].UserID, ch, "move", opt("move", randomMove(t, g, rng)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return in
-	}
+	move := func() discordtest.Interaction { return w.sendMove(p, ch, rng) }
 	w.public(w.do(ann.ID, ch, "play", opt("game", "sixes"), opt("opponent", bob.ID)))
 	w.public(w.do(bob.ID, ch, "accept"))
 	w.public(w.answerTo(move()))
@@ -603,14 +596,7 @@ func TestGatewayAcksStopMidGame(t *testing.T) {
 	ann, bob := w.srv.AddUser("Ann"), w.srv.AddUser("Bob")
 	ch := w.general
 	rng := rand.New(rand.NewPCG(15, 16))
-	move := func() discordtest.Interaction {
-		g := p.game(ch)
-		in, err := w.srv.SendCommand(g.Players[g.State.ToMove()].UserID, ch, "move", opt("move", randomMove(t, g, rng)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return in
-	}
+	move := func() discordtest.Interaction { return w.sendMove(p, ch, rng) }
 	w.public(w.do(ann.ID, ch, "play", opt("game", "sixes"), opt("opponent", bob.ID)))
 	w.public(w.do(bob.ID, ch, "accept"))
 	w.public(w.answerTo(move()))
@@ -637,4 +623,16 @@ func TestGatewayAcksStopMidGame(t *testing.T) {
 		t.Errorf("sessions %+v, identifies %d: want the session resumed, not a new one", ss, len(w.srv.Identifies()))
 	}
 	w.noViolations()
+}
+
+// sendMove sends a random legal /move by the player to move in channel's
+// game, without waiting for its answer.
+func (w *world) sendMove(p *proc, channel string, rng *rand.Rand) discordtest.Interaction {
+	w.t.Helper()
+	g := p.game(channel)
+	in, err := w.srv.SendCommand(g.Players[g.State.ToMove()].UserID, channel, "move", opt("move", randomMove(w.t, g, rng)))
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return in
 }
