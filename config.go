@@ -29,6 +29,7 @@ type config struct {
 	LogLevel         slog.Level    // LOG_LEVEL: debug, info, warn or error
 	BotMoveTime      time.Duration // BOT_MOVE_TIME: overrides each game's bot time per move
 	TurnTime         time.Duration // TURN_TIME: a person's default time per move, default 2d
+	APIAddr          string        // API_ADDR: serve the programs' API and the live wall here; unset: off
 }
 
 // loadConfig reads the configuration. A malformed value is an error naming
@@ -45,6 +46,7 @@ func loadConfig() (config, error) {
 		RedisURL:         os.Getenv("REDIS_URL"),
 		DataDir:          envOr("DATA_DIR", "./data"),
 		RefereeRole:      os.Getenv("REFEREE_ROLE"),
+		APIAddr:          os.Getenv("API_ADDR"),
 		ShardCount:       1,
 	}
 	var errs []error

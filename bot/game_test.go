@@ -82,8 +82,8 @@ func TestStudentsPlayWholeGame(t *testing.T) {
 	if len(last.Pings.Roles) != 0 || last.Pings.Everyone {
 		t.Errorf("the result pinged %+v", last.Pings)
 	}
-	if len(last.Buttons()) != 0 {
-		t.Errorf("a finished game's board has buttons: %+v", last.Buttons())
+	if b := last.Buttons(); len(b) != 1 || b[0].Label != "Rematch" {
+		t.Errorf("a finished game's board has buttons %+v, want Rematch only", b)
 	}
 	// Pressed after the game: nothing to act on, said privately.
 	w.private(w.press(bob.ID, accepted.ID, staleResign), "no game in this channel")
@@ -462,7 +462,7 @@ func TestRegistration(t *testing.T) {
 			}
 		}
 		play := byName["play"]
-		if len(play.Options) != 7 || play.Options[0].Name != "game" || !play.Options[0].Required || len(play.Options[0].Choices) != len(w.reg.Names()) {
+		if len(play.Options) != 9 || play.Options[0].Name != "game" || !play.Options[0].Required || len(play.Options[0].Choices) != len(w.reg.Names()) {
 			t.Errorf("/play options = %+v", play.Options)
 		}
 		for _, o := range play.Options {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -53,6 +54,7 @@ type Service struct {
 	now    func() time.Time
 	// inFlight counts the bot turns being thought about or posted.
 	inFlight atomic.Int64
+	hooks    hooks // observers and program presence (programs.go)
 }
 
 // New returns the game flow over st, posting later messages through
@@ -117,15 +119,35 @@ func (s *Service) handlers() map[string]handler {
 		"leaderboard": s.leaderboard,
 		"referee":     s.referee,
 		"settings":    s.settings,
+		"rematch":     s.rematch,
+		// Buttons only: the resignation's confirmation.
+		"resign-confirm": s.resignConfirmed,
+		"cancel":         s.cancel,
+		"token":          s.token,
 	}
 }
 
 // Handle answers an invocation. It never panics on bad input; every
-// refusal is private and says why.
+// refusal is private and says why. A typed command's options (not a
+// button's) are checked first, as CheckOptions does.
 func (s *Service) Handle(ctx context.Context, inv Invocation) Reply {
 	h, ok := s.handlers()[strings.ToLower(inv.Command)]
 	if !ok {
-		return refuse("there is no command /%s; /help lists them", inv.Command)
+		return refuse("there is no command /%s; /help lists them", clip(inv.Command, 30))
+	}
+	if inv.Version == 0 { // a typed command, not a button
+		inv.Options = maps.Clone(inv.Options)
+		if inv.Options == nil {
+			inv.Options = map[string]string{}
+		}
+		var missing *MissingOptionError
+		err := CheckOptions(CommandSet(s.reg.Names()), &inv)
+		if errors.As(err, &missing) && missing.Command == "move" {
+			err = nil // /move's own refusal gives an example in the game's notation
+		}
+		if err != nil {
+			return refuse("%v", err)
+		}
 	}
 	return h(ctx, inv)
 }

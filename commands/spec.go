@@ -57,6 +57,8 @@ func CommandSet(gameNames []string) []CommandSpec {
 			{Name: "time", Description: "time per move for people, e.g. 45s, 10m, 2d (default 2d)", Type: OptString},
 			options,
 			{Name: "thread", Description: "open a thread for the game", Type: OptBoolean},
+			{Name: "program", Description: "the opponent's program plays (no opponent: your program plays the bot)", Type: OptBoolean},
+			{Name: "myprogram", Description: "your program plays instead of you", Type: OptBoolean},
 		}},
 		{Name: "accept", Description: "accept the challenge waiting for you here"},
 		{Name: "decline", Description: "decline the challenge waiting for you here"},
@@ -71,8 +73,9 @@ func CommandSet(gameNames []string) []CommandSpec {
 			{Name: "from", Description: "only the moves of the piece on this square", Type: OptString},
 		}},
 		{Name: "resign", Description: "resign the game"},
+		{Name: "rematch", Description: "play the last game here again, sides swapped"},
 		{Name: "draw", Description: "offer a draw, or accept the one offered"},
-		{Name: "undo", Description: "take back your last move (unrated games: against the bot, or with the opponent's consent)"},
+		{Name: "undo", Description: "take back your last move: with the opponent's consent, or against the bot in unrated games"},
 		{Name: "history", Description: "the moves of this game or an archived one, with its record and replay", Options: []OptionSpec{
 			{Name: "game", Description: "an archived game's id (from /games)", Type: OptString},
 		}},
@@ -85,6 +88,10 @@ func CommandSet(gameNames []string) []CommandSpec {
 		{Name: "leaderboard", Description: "the best rated players of a game in this server", Options: []OptionSpec{game(true)}},
 		{Name: "settings", Description: "this channel's settings", Options: []OptionSpec{
 			{Name: "board", Description: "how boards are drawn in this channel", Type: OptString, Choices: []Choice{{"text", "text"}, {"emoji", "emoji"}, {"image", "image"}}},
+		}},
+		{Name: "token", Description: "a token for your own program to play through arbiter bridge", Subcommands: []CommandSpec{
+			{Name: "new", Description: "make your program token (shown once, to you only)"},
+			{Name: "revoke", Description: "end your program token at once"},
 		}},
 		{Name: "referee", Description: "referee tools", Subcommands: []CommandSpec{
 			{Name: "start", Description: "start a match between two students", Options: []OptionSpec{

@@ -134,7 +134,7 @@ func (s *Service) playBotTurn(ctx context.Context, worker string, job *store.Job
 		s.log.Warn("bot move not saved; it will be thought again", "channel", g.Channel, "err", err)
 		return
 	}
-	msg := s.moveMessage(g, fmt.Sprintf("%s plays **%s**.", seatTitle(g, seat), shown), notes)
+	msg := s.moveMessage(g, moveHeader(g, seat, "plays", shown), notes)
 	// The move is saved: announce it even when shutdown begins meanwhile.
 	postCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()

@@ -113,6 +113,9 @@ type Flow struct {
 	// Style is how the game's board is drawn in messages (text, emoji or
 	// image), from the channel's setting when the game began.
 	Style string `json:"style,omitempty"`
+	// Takebacks records each move taken back, in words, for the game's
+	// record.
+	Takebacks []string `json:"takebacks,omitempty"`
 }
 
 // Wake returns when the clock should next look at the game: the earlier of
