@@ -132,7 +132,7 @@ func (b *Bot) reachable(ctx context.Context, i *discordgo.Interaction) (string, 
 // are refused, and the channel's game paused, where it cannot post.
 func postsLater(command string) bool {
 	switch command {
-	case "play", "accept", "move", "undo", "draw":
+	case "play", "rematch", "accept", "move", "undo", "draw":
 		return true
 	}
 	return false
