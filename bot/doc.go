@@ -59,10 +59,10 @@
 //
 // One list (permissions.go) names every permission the bot needs and why;
 // the invite link's integer (InvitePermissions) and the README's table are
-// made from it. A command whose game goes on with the bot's posts (/play,
-// /rematch, /accept, /move, /undo, /draw) is first checked against the permissions
-// Discord sends with the interaction (app_permissions) and the channel's
-// kind: where the bot cannot post, the invoker is told privately and exactly
+// made from it. A command whose game goes on with the bot's posts
+// (/play, /rematch, /accept, /move, /undo, /draw) is first checked against
+// the permissions Discord sends with the interaction (app_permissions) and
+// the channel's kind: where the bot cannot post, the invoker is told privately and exactly
 // what it lacks and where, and the channel's game is paused
 // (commands.Service.PauseUnreachable). A later post refused with 50001 or
 // 50013, or in a locked thread, is a commands.UnreachableError saying the
