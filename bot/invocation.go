@@ -34,11 +34,18 @@ func (b *Bot) run(ctx context.Context, i *discordgo.Interaction) commands.Reply 
 		return b.diagnose(ctx, i, inv)
 	}
 	if postsLater(inv.Command) {
-		why, ch := b.reachable(ctx, i)
-		if why != "" {
+		var extra int64
+		if inv.Command == "play" && inv.Options["thread"] == "true" {
+			extra = newThreadPermissions
+		}
+		why, blocked, ch := b.reachable(ctx, i, extra)
+		if blocked {
 			if err := b.svc.PauseUnreachable(ctx, inv.Channel, why); err != nil {
 				b.log.Error("game of an unreachable channel not paused", "channel", inv.Channel, "err", err)
 			}
+			why += gameWaits
+		}
+		if why != "" {
 			return privateText(why)
 		}
 		if inv.Command == "play" && ch != nil && ch.IsThread() {

@@ -59,6 +59,10 @@ func PermissionsTable() string {
 	return b.String()
 }
 
+// newThreadPermissions is what /play thread:true takes besides posting in
+// the channel: opening a public thread and posting in it.
+const newThreadPermissions = discordgo.PermissionCreatePublicThreads | discordgo.PermissionSendMessagesInThreads
+
 // postPermissions is what posting a game's messages in a channel takes:
 // in a thread, Send Messages in Threads takes Send Messages's place
 // (Discord's topics/threads.mdx, "Permissions").
@@ -95,36 +99,43 @@ func cannotPost(channel, missing string, thread bool) string {
 	if thread {
 		where = "the settings of the thread's channel (Permissions), for Arbiter's role"
 	}
-	return fmt.Sprintf("I can't post in <#%s>: I need %s there. A server admin can grant it in %s; until then the game waits (paused, nothing is lost), and a referee's `/referee resume` goes on once it is fixed.", channel, missing, where)
+	return fmt.Sprintf("I can't post in <#%s>: I need %s there. A server admin can grant it in %s.", channel, missing, where)
 }
+
+// gameWaits is added to what the invoker is told when the channel's game
+// was paused for it.
+const gameWaits = " Until then a game here waits (paused, nothing is lost); a referee's `/referee resume` goes on once it is fixed."
 
 // lockedThread is what the invoker is told when a game's thread is locked.
 func lockedThread(channel string) string {
-	return fmt.Sprintf("I can't post in <#%s>: the thread is locked. A moderator can unlock it (or give Arbiter's role Manage Threads); until then the game waits (paused, nothing is lost), and a referee's `/referee resume` goes on once it is fixed.", channel)
+	return fmt.Sprintf("I can't post in <#%s>: the thread is locked. A moderator can unlock it (or give Arbiter's role Manage Threads).", channel)
 }
 
 // reachable says what stops the bot from posting in the interaction's
 // channel, from the permissions Discord sent with it (app_permissions,
 // interactions/receiving-and-responding.mdx) and the channel's kind;
-// "" when nothing does. It returns the channel when it looked it up.
-func (b *Bot) reachable(ctx context.Context, i *discordgo.Interaction) (string, *discordgo.Channel) {
+// "" when nothing does. extra are permissions the command needs besides
+// posting (a new thread's); blocked reports whether posting itself is
+// what fails, so that the channel's game must wait. It returns the
+// channel when it looked it up.
+func (b *Bot) reachable(ctx context.Context, i *discordgo.Interaction, extra int64) (why string, blocked bool, ch *discordgo.Channel) {
 	have := i.AppPermissions
 	if have&discordgo.PermissionViewChannel == 0 {
-		return cannotPost(i.ChannelID, missingNames(have, postPermissions(false)), false), nil
+		return cannotPost(i.ChannelID, missingNames(have, postPermissions(false)|extra), false), true, nil
 	}
 	ch, err := b.channel(ctx, i.ChannelID)
 	if err != nil {
 		b.log.Warn("channel not looked up", "channel", i.ChannelID, "err", redact(err))
-		return "", nil
+		return "", false, nil
 	}
 	thread := ch.IsThread()
-	if missing := missingNames(have, postPermissions(thread)); missing != "" {
-		return cannotPost(i.ChannelID, missing, thread), ch
+	if missing := missingNames(have, postPermissions(thread)|extra); missing != "" {
+		return cannotPost(i.ChannelID, missing, thread), missingNames(have, postPermissions(thread)) != "", ch
 	}
 	if thread && ch.ThreadMetadata != nil && ch.ThreadMetadata.Locked && have&discordgo.PermissionManageThreads == 0 {
-		return lockedThread(i.ChannelID), ch
+		return lockedThread(i.ChannelID), true, ch
 	}
-	return "", ch
+	return "", false, ch
 }
 
 // postsLater reports whether a command's game goes on with messages the

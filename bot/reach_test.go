@@ -195,3 +195,22 @@ func TestDiagnose(t *testing.T) {
 	w.private(w.do(cat.ID, th.ID, "diagnose"), "This thread is locked")
 	w.noViolations()
 }
+
+// TestPlayInThreadWithoutCreateThreads: /play thread:true where the bot
+// may post but not open threads is refused before anything is made,
+// naming the permission.
+func TestPlayInThreadWithoutCreateThreads(t *testing.T) {
+	w := newWorld(t, false)
+	p := w.start(procOptions{gateway: true})
+	ann, bob := w.srv.AddUser("Ann"), w.srv.AddUser("Bob")
+	bot, _ := w.srv.BotRole("")
+	if err := w.srv.SetOverwrites(w.general, discordtest.Overwrite{ID: bot.ID, Deny: discordtest.PermCreatePublicThreads}); err != nil {
+		t.Fatal(err)
+	}
+	w.private(w.do(ann.ID, w.general, "play", opt("game", "sixes"), opt("opponent", bob.ID), opt("thread", true)),
+		"I need Create Public Threads there")
+	if th := w.srv.Threads(w.general); len(th) != 0 || p.game(w.general) != nil {
+		t.Fatalf("threads %v, game %v: want nothing made", th, p.game(w.general))
+	}
+	w.noViolations()
+}
