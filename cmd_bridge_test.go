@@ -143,8 +143,8 @@ func TestBridgePlaysAWholeGame(t *testing.T) {
 			net.cut() // a network loss: the bridge reconnects by itself
 		}
 		g, ok := load()
-		if !ok {
-			break
+		if !ok || g.Status != store.Active {
+			break // over (a finished game stays in its channel until it is archived)
 		}
 		seat := g.State.ToMove()
 		if g.Players[seat].Kind == store.Human {
@@ -166,10 +166,12 @@ func TestBridgePlaysAWholeGame(t *testing.T) {
 		waitFor(t, 20*time.Second, "the program moves", func() bool { g2, ok := load(); return !ok || g2.Version != g.Version })
 		programMoves++
 	}
-	sums, _, err := st.Archived(ctx, "g1", 0, 1)
-	if err != nil || len(sums) != 1 {
-		t.Fatalf("archive: %v %v", sums, err)
-	}
+	var sums []store.Summary
+	waitFor(t, 5*time.Second, "the game is archived", func() bool {
+		var err error
+		sums, _, err = st.Archived(ctx, "g1", 0, 1)
+		return err == nil && len(sums) == 1
+	})
 	fin, err := st.LoadArchived(ctx, "g1", sums[0].ID)
 	if err != nil {
 		t.Fatal(err)

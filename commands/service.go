@@ -84,7 +84,9 @@ func New(cfg Config, st store.Store, reg *rules.Registry, notify Notifier, log *
 	if now == nil {
 		now = time.Now
 	}
-	return &Service{store: st, reg: reg, notify: notify, cfg: cfg, log: log, now: now}
+	s := &Service{store: st, reg: reg, cfg: cfg, log: log, now: now}
+	s.notify = pausingNotifier{Notifier: notify, s: s}
+	return s
 }
 
 // BotTurnsInFlight returns how many bot turns this process's workers are

@@ -1,4 +1,4 @@
-package fakediscord
+package discordtest
 
 import (
 	"fmt"
@@ -62,6 +62,9 @@ func (s *Server) handleChannelGet(q *request) (*reply, *apiError) {
 	if err != nil {
 		return nil, err
 	}
+	if err := s.requireLocked(ch, 0); err != nil {
+		return nil, err
+	}
 	return ok(s.channelJSONLocked(ch)), nil
 }
 
@@ -94,6 +97,9 @@ func (s *Server) handleChannelEdit(q *request) (*reply, *apiError) {
 		if ch.Type != ChannelText {
 			return nil, errCannotExecuteOnChannelType()
 		}
+		if err := s.requireLocked(ch, PermManageChannels); err != nil {
+			return nil, err
+		}
 		if p.Archived.Set || p.Locked.Set || p.AutoArchiveDuration.Set {
 			return nil, formError("archived", "BASE_TYPE_INVALID", "Thread fields apply to threads only")
 		}
@@ -105,6 +111,9 @@ func (s *Server) handleChannelEdit(q *request) (*reply, *apiError) {
 		}
 		s.dispatchGuildLocked(ch.GuildID, IntentGuilds, "CHANNEL_UPDATE", s.channelJSONLocked(ch))
 		return ok(s.channelJSONLocked(ch)), nil
+	}
+	if err := s.threadEditAllowedLocked(ch, &p); err != nil {
+		return nil, err
 	}
 	unarchive := p.Archived.Set && !p.Archived.V
 	if ch.Archived && !unarchive {
@@ -136,6 +145,12 @@ func (s *Server) handleMessagesList(q *request) (*reply, *apiError) {
 	ch, err := s.channelLocked(q.params["channel_id"])
 	if err != nil {
 		return nil, err
+	}
+	if err := s.requireLocked(ch, 0); err != nil {
+		return nil, err
+	}
+	if s.channelPermissionsLocked(ch, s.bot.ID)&PermReadMessageHistory == 0 {
+		return ok([]wireMessage{}), nil // "no messages will be returned"
 	}
 	limit := 50
 	if v := q.query.Get("limit"); v != "" {
@@ -178,14 +193,21 @@ func (s *Server) handleMessageCreate(q *request) (*reply, *apiError) {
 	if err != nil {
 		return nil, err
 	}
-	if ch.IsThread() && ch.Archived {
-		return nil, archivedThread()
+	need := sendPermission(ch)
+	if len(q.files) > 0 {
+		need |= PermAttachFiles
+	}
+	if err := s.requireLocked(ch, need); err != nil {
+		return nil, err
 	}
 	p, err := parsePayload(q.body)
 	if err != nil {
 		return nil, err
 	}
 	if err := s.checkPayload(p, q.files); err != nil {
+		return nil, err
+	}
+	if err := s.postableThreadLocked(ch); err != nil {
 		return nil, err
 	}
 	m := &Message{ID: s.newIDLocked(), ChannelID: ch.ID, GuildID: ch.GuildID, AuthorID: s.bot.ID, CreatedAt: s.nowLocked()}
@@ -233,6 +255,9 @@ func (s *Server) routeMessageLocked(q *request) (*Channel, *Message, *apiError) 
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := s.requireLocked(ch, 0); err != nil {
+		return nil, nil, err
+	}
 	m, err := s.visibleMessageLocked(ch, q.params["message_id"])
 	if err != nil {
 		return nil, nil, err
@@ -258,6 +283,9 @@ func (s *Server) handleMessageEdit(q *request) (*reply, *apiError) {
 	}
 	if ch.IsThread() && ch.Archived {
 		return nil, archivedThread()
+	}
+	if ch.IsThread() && ch.Locked && s.channelPermissionsLocked(ch, s.bot.ID)&PermManageThreads == 0 {
+		return nil, missingPermissions() // threads.mdx, "Locked Threads"
 	}
 	edited, err := s.editedCopy(m, q)
 	if err != nil {
@@ -318,12 +346,14 @@ func (p *threadPayload) duration() int {
 	return defaultThreadArchiveMinute
 }
 
-func (s *Server) newThreadLocked(id string, parent *Channel, typ int, p *threadPayload) *Channel {
+// newThreadLocked makes a thread of parent whose creator (and only
+// member) is owner.
+func (s *Server) newThreadLocked(id string, parent *Channel, typ int, p *threadPayload, owner string) *Channel {
 	now := s.nowLocked()
 	t := &Channel{
-		ID: id, Type: typ, GuildID: parent.GuildID, Name: p.Name, ParentID: parent.ID, OwnerID: s.bot.ID,
+		ID: id, Type: typ, GuildID: parent.GuildID, Name: p.Name, ParentID: parent.ID, OwnerID: owner,
 		AutoArchiveDuration: p.duration(), ArchiveTimestamp: now, LastActivity: now,
-		Members: []string{s.bot.ID}, CreatedAt: now,
+		Members: []string{owner}, CreatedAt: now,
 	}
 	s.channels[t.ID] = t
 	s.chanOrder = append(s.chanOrder, t.ID)
@@ -360,7 +390,14 @@ func (s *Server) handleThreadCreate(q *request) (*reply, *apiError) {
 	case q.version >= 10:
 		return nil, required("type")
 	}
-	t := s.newThreadLocked(s.newIDLocked(), parent, typ, &p)
+	need := PermCreatePublicThreads
+	if typ == ChannelPrivateThread {
+		need = PermCreatePrivateThreads
+	}
+	if err := s.requireLocked(parent, need); err != nil {
+		return nil, err
+	}
+	t := s.newThreadLocked(s.newIDLocked(), parent, typ, &p, s.bot.ID)
 	return created(s.channelJSONLocked(t)), nil
 }
 
@@ -388,7 +425,10 @@ func (s *Server) handleThreadFromMessage(q *request) (*reply, *apiError) {
 	if err := p.check(); err != nil {
 		return nil, err
 	}
-	t := s.newThreadLocked(m.ID, parent, ChannelPublicThread, &p)
+	if err := s.requireLocked(parent, PermCreatePublicThreads); err != nil {
+		return nil, err
+	}
+	t := s.newThreadLocked(m.ID, parent, ChannelPublicThread, &p, s.bot.ID)
 	t.StarterMessageID = m.ID
 	m.ThreadID = t.ID
 	return created(s.channelJSONLocked(t)), nil
@@ -401,6 +441,9 @@ func (s *Server) handleThreadMemberAdd(q *request) (*reply, *apiError) {
 	}
 	if !t.IsThread() {
 		return nil, errCannotExecuteOnChannelType()
+	}
+	if err := s.requireLocked(t, 0); err != nil {
+		return nil, err
 	}
 	if t.Archived {
 		return nil, archivedThread()
@@ -420,7 +463,11 @@ func (s *Server) handleThreadMemberAdd(q *request) (*reply, *apiError) {
 }
 
 func (s *Server) handleTyping(q *request) (*reply, *apiError) {
-	if _, err := s.channelLocked(q.params["channel_id"]); err != nil {
+	ch, err := s.channelLocked(q.params["channel_id"])
+	if err != nil {
+		return nil, err
+	}
+	if err := s.requireLocked(ch, sendPermission(ch)); err != nil {
 		return nil, err
 	}
 	return noContent(), nil

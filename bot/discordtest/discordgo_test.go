@@ -1,4 +1,4 @@
-package fakediscord_test
+package discordtest_test
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"arbiter/bot/fakediscord"
+	"arbiter/bot/discordtest"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -20,7 +20,7 @@ import (
 const token = "test-token"
 
 // newSession makes a discordgo session aimed at the fake, not yet open.
-func newSession(t *testing.T, srv *fakediscord.Server, intents discordgo.Intent) *discordgo.Session {
+func newSession(t *testing.T, srv *discordtest.Server, intents discordgo.Intent) *discordgo.Session {
 	t.Helper()
 	s, err := discordgo.New("Bot " + token)
 	if err != nil {
@@ -35,7 +35,7 @@ func newSession(t *testing.T, srv *fakediscord.Server, intents discordgo.Intent)
 
 // open opens a session and closes it when the test ends (before the
 // server, which Start registered earlier).
-func open(t *testing.T, srv *fakediscord.Server, s *discordgo.Session) {
+func open(t *testing.T, srv *discordtest.Server, s *discordgo.Session) {
 	t.Helper()
 	if err := s.Open(); err != nil {
 		t.Fatalf("open gateway session: %v", err)
@@ -87,7 +87,7 @@ var testCommands = []*discordgo.ApplicationCommand{
 }
 
 // register bulk-overwrites the test commands in the start guild.
-func register(t *testing.T, srv *fakediscord.Server, s *discordgo.Session) {
+func register(t *testing.T, srv *discordtest.Server, s *discordgo.Session) {
 	t.Helper()
 	got, err := s.ApplicationCommandBulkOverwrite(srv.AppID(), srv.Guild().ID, testCommands)
 	if err != nil {
@@ -98,7 +98,7 @@ func register(t *testing.T, srv *fakediscord.Server, s *discordgo.Session) {
 	}
 }
 
-func noViolations(t *testing.T, srv *fakediscord.Server) {
+func noViolations(t *testing.T, srv *discordtest.Server) {
 	t.Helper()
 	if v := srv.Violations(); len(v) > 0 {
 		t.Fatalf("violations:\n%s", strings.Join(v, "\n"))
@@ -107,7 +107,7 @@ func noViolations(t *testing.T, srv *fakediscord.Server) {
 
 // expectViolation checks that exactly one new violation of kind appeared
 // since before.
-func expectViolation(t *testing.T, srv *fakediscord.Server, before int, kind string) {
+func expectViolation(t *testing.T, srv *discordtest.Server, before int, kind string) {
 	t.Helper()
 	v := srv.Violations()
 	if len(v) != before+1 || !strings.HasPrefix(v[len(v)-1], kind+":") {
@@ -129,7 +129,7 @@ func restCode(err error) (int, int) {
 
 func TestSlashCommandRoundTrip(t *testing.T) {
 	t.Parallel()
-	srv := fakediscord.Start(t, fakediscord.Options{Token: token})
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
 	s := newSession(t, srv, discordgo.IntentsGuilds)
 	register(t, srv, s)
 	alice := srv.AddUser("Alice")
@@ -163,7 +163,7 @@ func TestSlashCommandRoundTrip(t *testing.T) {
 	}
 
 	ctx := testContext(t)
-	resp, err := srv.Invoke(ctx, alice.ID, "", "ping", fakediscord.Option{Name: "word", Value: "hi"}, fakediscord.Option{Name: "who", Value: bob.ID})
+	resp, err := srv.Invoke(ctx, alice.ID, "", "ping", discordtest.Option{Name: "word", Value: "hi"}, discordtest.Option{Name: "who", Value: bob.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func TestSlashCommandRoundTrip(t *testing.T) {
 	if data.Resolved == nil || data.Resolved.Users[bob.ID] == nil || data.Resolved.Members[bob.ID] == nil {
 		t.Errorf("resolved = %+v, want Bob as user and member", data.Resolved)
 	}
-	if resp.Type != fakediscord.CallbackMessage || resp.Content != "pong hi <@"+bob.ID+">" {
+	if resp.Type != discordtest.CallbackMessage || resp.Content != "pong hi <@"+bob.ID+">" {
 		t.Fatalf("response = %+v", resp)
 	}
 	m, ok := srv.Message(resp.MessageID)
@@ -188,7 +188,7 @@ func TestSlashCommandRoundTrip(t *testing.T) {
 	if !slices.Equal(m.Pings.Users, []string{bob.ID}) {
 		t.Errorf("pings = %v, want only Bob", m.Pings.Users)
 	}
-	call, err := srv.WaitForCall(ctx, func(c fakediscord.Call) bool { return c.Route == fakediscord.RouteInteractionCallback })
+	call, err := srv.WaitForCall(ctx, func(c discordtest.Call) bool { return c.Route == discordtest.RouteInteractionCallback })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +200,7 @@ func TestSlashCommandRoundTrip(t *testing.T) {
 
 func TestSubcommandAndChoices(t *testing.T) {
 	t.Parallel()
-	srv := fakediscord.Start(t, fakediscord.Options{Token: token})
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
 	s := newSession(t, srv, discordgo.IntentsGuilds)
 	register(t, srv, s)
 	alice := srv.AddUser("Alice")
@@ -213,7 +213,7 @@ func TestSubcommandAndChoices(t *testing.T) {
 	})
 	open(t, srv, s)
 	ctx := testContext(t)
-	style := fakediscord.Option{Name: "style", Options: []fakediscord.Option{{Name: "style", Value: "png"}}}
+	style := discordtest.Option{Name: "style", Options: []discordtest.Option{{Name: "style", Value: "png"}}}
 	resp, err := srv.Invoke(ctx, alice.ID, "", "board", style)
 	if err != nil {
 		t.Fatal(err)
@@ -221,7 +221,7 @@ func TestSubcommandAndChoices(t *testing.T) {
 	if resp.Content != "style=png" || !resp.Ephemeral() {
 		t.Fatalf("response = %q ephemeral=%v", resp.Content, resp.Ephemeral())
 	}
-	bad := fakediscord.Option{Name: "style", Options: []fakediscord.Option{{Name: "style", Value: "gif"}}}
+	bad := discordtest.Option{Name: "style", Options: []discordtest.Option{{Name: "style", Value: "gif"}}}
 	if _, err := srv.SendCommand(alice.ID, "", "board", bad); err == nil {
 		t.Fatal("a value outside the registered choices was dispatched")
 	}
@@ -230,7 +230,7 @@ func TestSubcommandAndChoices(t *testing.T) {
 
 func TestInvocationsDiscordWouldNotSend(t *testing.T) {
 	t.Parallel()
-	srv := fakediscord.Start(t, fakediscord.Options{Token: token})
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
 	s := newSession(t, srv, discordgo.IntentsGuilds)
 	register(t, srv, s)
 	perm := int64(discordgo.PermissionManageGuild)
@@ -242,14 +242,14 @@ func TestInvocationsDiscordWouldNotSend(t *testing.T) {
 	tests := []struct {
 		name string
 		cmd  string
-		opts []fakediscord.Option
+		opts []discordtest.Option
 	}{
 		{"unregistered command", "nope", nil},
-		{"unknown option", "ping", []fakediscord.Option{{Name: "word", Value: "x"}, {Name: "extra", Value: "y"}}},
-		{"wrong type", "ping", []fakediscord.Option{{Name: "word", Value: 3}}},
-		{"missing required", "play", []fakediscord.Option{{Name: "level", Value: 2}}},
-		{"focused outside autocomplete", "play", []fakediscord.Option{{Name: "game", Value: "hi", Focused: true}}},
-		{"unknown user", "ping", []fakediscord.Option{{Name: "word", Value: "x"}, {Name: "who", Value: "123"}}},
+		{"unknown option", "ping", []discordtest.Option{{Name: "word", Value: "x"}, {Name: "extra", Value: "y"}}},
+		{"wrong type", "ping", []discordtest.Option{{Name: "word", Value: 3}}},
+		{"missing required", "play", []discordtest.Option{{Name: "level", Value: 2}}},
+		{"focused outside autocomplete", "play", []discordtest.Option{{Name: "game", Value: "hi", Focused: true}}},
+		{"unknown user", "ping", []discordtest.Option{{Name: "word", Value: "x"}, {Name: "who", Value: "123"}}},
 		{"hidden by default_member_permissions", "admin", nil},
 	}
 	for _, tc := range tests {
@@ -264,7 +264,7 @@ func TestInvocationsDiscordWouldNotSend(t *testing.T) {
 
 func TestLateResponseIsViolation(t *testing.T) {
 	t.Parallel()
-	srv := fakediscord.Start(t, fakediscord.Options{Token: token})
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
 	s := newSession(t, srv, discordgo.IntentsGuilds)
 	register(t, srv, s)
 	alice := srv.AddUser("Alice")
@@ -278,11 +278,11 @@ func TestLateResponseIsViolation(t *testing.T) {
 		})
 	})
 	open(t, srv, s)
-	in, err := srv.SendCommand(alice.ID, "", "ping", fakediscord.Option{Name: "word", Value: "x"})
+	in, err := srv.SendCommand(alice.ID, "", "ping", discordtest.Option{Name: "word", Value: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := srv.WaitForGateway(testContext(t), func(e fakediscord.GatewayEvent) bool {
+	if _, err := srv.WaitForGateway(testContext(t), func(e discordtest.GatewayEvent) bool {
 		return e.Type == "INTERACTION_CREATE"
 	}); err != nil {
 		t.Fatal(err)
@@ -307,7 +307,7 @@ func TestLateResponseIsViolation(t *testing.T) {
 
 func TestSecondResponseIsRefused(t *testing.T) {
 	t.Parallel()
-	srv := fakediscord.Start(t, fakediscord.Options{Token: token})
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
 	s := newSession(t, srv, discordgo.IntentsGuilds)
 	register(t, srv, s)
 	alice := srv.AddUser("Alice")
@@ -321,7 +321,7 @@ func TestSecondResponseIsRefused(t *testing.T) {
 		errs <- s.InteractionRespond(i.Interaction, r)
 	})
 	open(t, srv, s)
-	if _, err := srv.SendCommand(alice.ID, "", "ping", fakediscord.Option{Name: "word", Value: "x"}); err != nil {
+	if _, err := srv.SendCommand(alice.ID, "", "ping", discordtest.Option{Name: "word", Value: "x"}); err != nil {
 		t.Fatal(err)
 	}
 	if status, code := restCode(<-errs); status != 400 || code != 40060 {
@@ -332,7 +332,7 @@ func TestSecondResponseIsRefused(t *testing.T) {
 
 func TestDeferThenFollowupAndTokenExpiry(t *testing.T) {
 	t.Parallel()
-	srv := fakediscord.Start(t, fakediscord.Options{Token: token})
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
 	s := newSession(t, srv, discordgo.IntentsGuilds)
 	register(t, srv, s)
 	alice := srv.AddUser("Alice")
@@ -348,7 +348,7 @@ func TestDeferThenFollowupAndTokenExpiry(t *testing.T) {
 	})
 	open(t, srv, s)
 	ctx := testContext(t)
-	in, err := srv.SendCommand(alice.ID, "", "ping", fakediscord.Option{Name: "word", Value: "x"})
+	in, err := srv.SendCommand(alice.ID, "", "ping", discordtest.Option{Name: "word", Value: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -400,7 +400,7 @@ func ptr[T any](v T) *T { return &v }
 
 func TestAutocompleteChoicesLimit(t *testing.T) {
 	t.Parallel()
-	srv := fakediscord.Start(t, fakediscord.Options{Token: token})
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
 	s := newSession(t, srv, discordgo.IntentsGuilds)
 	register(t, srv, s)
 	alice := srv.AddUser("Alice")
@@ -434,7 +434,7 @@ func TestAutocompleteChoicesLimit(t *testing.T) {
 	open(t, srv, s)
 	ctx := testContext(t)
 
-	in, err := srv.SendAutocomplete(alice.ID, "", "play", fakediscord.Option{Name: "game", Value: "hi", Focused: true})
+	in, err := srv.SendAutocomplete(alice.ID, "", "play", discordtest.Option{Name: "game", Value: "hi", Focused: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -442,7 +442,7 @@ func TestAutocompleteChoicesLimit(t *testing.T) {
 		t.Fatalf("25 choices refused: %v", err)
 	}
 	resp, err := srv.WaitForResponse(ctx, in.ID)
-	if err != nil || len(resp.Choices) != 25 || resp.Type != fakediscord.CallbackAutocomplete {
+	if err != nil || len(resp.Choices) != 25 || resp.Type != discordtest.CallbackAutocomplete {
 		t.Fatalf("autocomplete response = %+v, %v", resp, err)
 	}
 	if v := <-focusedValues; v != "hi" {
@@ -450,7 +450,7 @@ func TestAutocompleteChoicesLimit(t *testing.T) {
 	}
 
 	// An integer option's partial input still arrives as a string.
-	if _, err := srv.SendAutocomplete(alice.ID, "", "play", fakediscord.Option{Name: "game", Value: "hique"}, fakediscord.Option{Name: "level", Value: 3, Focused: true}); err != nil {
+	if _, err := srv.SendAutocomplete(alice.ID, "", "play", discordtest.Option{Name: "game", Value: "hique"}, discordtest.Option{Name: "level", Value: 3, Focused: true}); err != nil {
 		t.Fatal(err)
 	}
 	if v := <-focusedValues; v != "3" {
@@ -464,7 +464,7 @@ func TestAutocompleteChoicesLimit(t *testing.T) {
 
 func TestReconnectResumesAndReplaysMissedEvents(t *testing.T) {
 	t.Parallel()
-	srv := fakediscord.Start(t, fakediscord.Options{Token: token})
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
 	s := newSession(t, srv, discordgo.IntentsGuilds)
 	register(t, srv, s)
 	alice := srv.AddUser("Alice")
@@ -485,11 +485,11 @@ func TestReconnectResumesAndReplaysMissedEvents(t *testing.T) {
 
 	srv.RequestReconnect()
 	// Dispatched while the bot reconnects: kept and replayed on RESUME.
-	in, err := srv.SendCommand(alice.ID, "", "ping", fakediscord.Option{Name: "word", Value: "missed"})
+	in, err := srv.SendCommand(alice.ID, "", "ping", discordtest.Option{Name: "word", Value: "missed"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := srv.WaitForGateway(ctx, func(e fakediscord.GatewayEvent) bool { return e.Type == "RESUMED" }); err != nil {
+	if _, err := srv.WaitForGateway(ctx, func(e discordtest.GatewayEvent) bool { return e.Type == "RESUMED" }); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := srv.WaitForResponse(ctx, in.ID); err != nil {
@@ -502,12 +502,12 @@ func TestReconnectResumesAndReplaysMissedEvents(t *testing.T) {
 	if n := len(srv.Identifies()); n != 1 {
 		t.Errorf("%d identifies, want 1 (the bot should resume, not identify)", n)
 	}
-	resume, err := srv.WaitForGateway(ctx, func(e fakediscord.GatewayEvent) bool { return e.FromClient && e.Op == 6 })
+	resume, err := srv.WaitForGateway(ctx, func(e discordtest.GatewayEvent) bool { return e.FromClient && e.Op == 6 })
 	if err != nil || !bytes.Contains(resume.Data, []byte(before.ID)) {
 		t.Fatalf("RESUME frame = %s, %v", resume.Data, err)
 	}
 	// Live events still flow after the resume.
-	if _, err := srv.Invoke(ctx, alice.ID, "", "ping", fakediscord.Option{Name: "word", Value: "live"}); err != nil {
+	if _, err := srv.Invoke(ctx, alice.ID, "", "ping", discordtest.Option{Name: "word", Value: "live"}); err != nil {
 		t.Fatal(err)
 	}
 	mu.Lock()
@@ -520,7 +520,7 @@ func TestReconnectResumesAndReplaysMissedEvents(t *testing.T) {
 
 func TestDroppedConnectionResumes(t *testing.T) {
 	t.Parallel()
-	srv := fakediscord.Start(t, fakediscord.Options{Token: token})
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
 	s := newSession(t, srv, discordgo.IntentsGuilds)
 	register(t, srv, s)
 	alice := srv.AddUser("Alice")
@@ -532,7 +532,7 @@ func TestDroppedConnectionResumes(t *testing.T) {
 	open(t, srv, s)
 	ctx := testContext(t)
 	srv.DropConnections()
-	in, err := srv.SendCommand(alice.ID, "", "ping", fakediscord.Option{Name: "word", Value: "x"})
+	in, err := srv.SendCommand(alice.ID, "", "ping", discordtest.Option{Name: "word", Value: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -547,7 +547,7 @@ func TestDroppedConnectionResumes(t *testing.T) {
 
 func TestInvalidSessionReidentifies(t *testing.T) {
 	t.Parallel()
-	srv := fakediscord.Start(t, fakediscord.Options{Token: token})
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
 	s := newSession(t, srv, discordgo.IntentsGuilds)
 	register(t, srv, s)
 	alice := srv.AddUser("Alice")
@@ -561,7 +561,7 @@ func TestInvalidSessionReidentifies(t *testing.T) {
 	ctx := testContext(t)
 	old := srv.Sessions()[0]
 	srv.InvalidateSession(false)
-	fresh, err := srv.WaitForSession(ctx, func(ss fakediscord.Session) bool { return ss.ID != old.ID && ss.Connected })
+	fresh, err := srv.WaitForSession(ctx, func(ss discordtest.Session) bool { return ss.ID != old.ID && ss.Connected })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -573,7 +573,7 @@ func TestInvalidSessionReidentifies(t *testing.T) {
 			t.Fatalf("old session %s still valid", old.ID)
 		}
 	}
-	if _, err := srv.Invoke(ctx, alice.ID, "", "ping", fakediscord.Option{Name: "word", Value: "x"}); err != nil {
+	if _, err := srv.Invoke(ctx, alice.ID, "", "ping", discordtest.Option{Name: "word", Value: "x"}); err != nil {
 		t.Fatalf("command after re-identify on %s: %v", fresh.ID, err)
 	}
 	noViolations(t, srv)
@@ -581,11 +581,11 @@ func TestInvalidSessionReidentifies(t *testing.T) {
 
 func TestRateLimitIsRetried(t *testing.T) {
 	t.Parallel()
-	srv := fakediscord.Start(t, fakediscord.Options{Token: token})
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
 	s := newSession(t, srv, 0)
 	channel := srv.Guild().DefaultChannelID
 	for _, global := range []bool{false, true} {
-		srv.InjectRateLimit(fakediscord.RateLimit{Route: fakediscord.RouteMessageCreate, RetryAfter: 300 * time.Millisecond, Global: global})
+		srv.InjectRateLimit(discordtest.RateLimit{Route: discordtest.RouteMessageCreate, RetryAfter: 300 * time.Millisecond, Global: global})
 		start := len(srv.Calls())
 		m, err := s.ChannelMessageSend(channel, "after the limit")
 		if err != nil {
@@ -602,7 +602,7 @@ func TestRateLimitIsRetried(t *testing.T) {
 			t.Errorf("global=%v: message = %+v", global, got)
 		}
 	}
-	if err := srv.InjectFailure(fakediscord.RouteMessageCreate, 502, 1); err != nil {
+	if err := srv.InjectFailure(discordtest.RouteMessageCreate, 502, 1); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.ChannelMessageSend(channel, "after a 502"); err != nil {
@@ -613,7 +613,7 @@ func TestRateLimitIsRetried(t *testing.T) {
 
 func TestMessageLimits(t *testing.T) {
 	t.Parallel()
-	srv := fakediscord.Start(t, fakediscord.Options{Token: token, MaxUploadBytes: 1024})
+	srv := discordtest.Start(t, discordtest.Options{Token: token, MaxUploadBytes: 1024})
 	s := newSession(t, srv, 0)
 	channel := srv.Guild().DefaultChannelID
 	button := func(id, label string) discordgo.MessageComponent {
@@ -691,7 +691,7 @@ func TestMessageLimits(t *testing.T) {
 
 func TestAllowedMentionsRecorded(t *testing.T) {
 	t.Parallel()
-	srv := fakediscord.Start(t, fakediscord.Options{Token: token})
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
 	s := newSession(t, srv, 0)
 	alice, bob := srv.AddUser("Alice"), srv.AddUser("Bob")
 	role, err := srv.AddRole("", "Referee", 0)
@@ -752,7 +752,7 @@ func TestAllowedMentionsRecorded(t *testing.T) {
 
 func TestButtonsAndUpdateMessage(t *testing.T) {
 	t.Parallel()
-	srv := fakediscord.Start(t, fakediscord.Options{Token: token})
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
 	s := newSession(t, srv, discordgo.IntentsGuilds)
 	alice := srv.AddUser("Alice")
 	pressed := make(chan *discordgo.InteractionCreate, 1)
@@ -813,10 +813,18 @@ func TestButtonsAndUpdateMessage(t *testing.T) {
 
 func TestThreadsArchiveAndUnarchive(t *testing.T) {
 	t.Parallel()
-	srv := fakediscord.Start(t, fakediscord.Options{Token: token})
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
 	s := newSession(t, srv, discordgo.IntentsGuilds)
 	open(t, srv, s)
 	channel := srv.Guild().DefaultChannelID
+	if _, err := s.ThreadStart(channel, "default type", 0, 60); !isCode(err, 403, 50013) {
+		t.Fatalf("private thread without Create Private Threads: %v, want 50013", err)
+	}
+	expectViolation(t, srv, 0, "forbidden")
+	bot, _ := srv.BotRole("")
+	if err := srv.SetRolePermissions(bot.ID, bot.Permissions|discordtest.PermCreatePrivateThreads); err != nil {
+		t.Fatal(err)
+	}
 
 	private, err := s.ThreadStart(channel, "default type", 0, 60)
 	if err != nil {
@@ -843,27 +851,31 @@ func TestThreadsArchiveAndUnarchive(t *testing.T) {
 	if err != nil || fromMsg.ID != start.ID {
 		t.Fatalf("thread from message = %+v, %v; want the message's ID", fromMsg, err)
 	}
-	noViolations(t, srv)
+	expectViolation(t, srv, 0, "forbidden") // the same one: nothing new
 	if _, err := s.MessageThreadStart(channel, start.ID, "again", 1440); err == nil {
 		t.Fatal("a second thread on one message was created")
 	}
-	expectViolation(t, srv, 0, "invalid-request")
+	expectViolation(t, srv, 1, "invalid-request")
 
 	srv.Advance(7*24*time.Hour + time.Minute)
 	if th, _ := srv.Channel(thread.ID); !th.Archived {
 		t.Fatal("a week of silence did not archive the thread")
 	}
 	ctx := testContext(t)
-	if _, err := srv.WaitForGateway(ctx, func(e fakediscord.GatewayEvent) bool {
+	if _, err := srv.WaitForGateway(ctx, func(e discordtest.GatewayEvent) bool {
 		return e.Type == "THREAD_UPDATE" && bytes.Contains(e.Data, []byte(thread.ID))
 	}); err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.ChannelMessageSend(thread.ID, "still there?")
-	if status, code := restCode(err); status != 400 || code != 50083 {
-		t.Fatalf("send to archived thread: %v, want 400 Thread is archived", err)
+	// threads.mdx: "Sending a message will automatically unarchive the
+	// thread, unless the thread has been locked by a moderator."
+	if _, err := s.ChannelMessageSend(thread.ID, "still there?"); err != nil {
+		t.Fatalf("send to an archived thread: %v, want it unarchived by the post", err)
 	}
-	expectViolation(t, srv, 1, "archived-thread")
+	if th, _ := srv.Channel(thread.ID); th.Archived {
+		t.Fatal("a post left its thread archived")
+	}
+	srv.Advance(7*24*time.Hour + time.Minute)
 	archived := false
 	if _, err := s.ChannelEdit(thread.ID, &discordgo.ChannelEdit{Archived: &archived}); err != nil {
 		t.Fatal(err)
@@ -871,14 +883,14 @@ func TestThreadsArchiveAndUnarchive(t *testing.T) {
 	if _, err := s.ChannelMessageSend(thread.ID, "back"); err != nil {
 		t.Fatalf("send after unarchive: %v", err)
 	}
-	if th, _ := srv.Channel(thread.ID); th.Archived || th.MessageCount != 2 {
+	if th, _ := srv.Channel(thread.ID); th.Archived || th.MessageCount != 3 {
 		t.Fatalf("thread after unarchive = %+v", th)
 	}
 }
 
 func TestPrivilegedIntentRefused(t *testing.T) {
 	t.Parallel()
-	srv := fakediscord.Start(t, fakediscord.Options{Token: token})
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
 	s := newSession(t, srv, discordgo.IntentsGuilds|discordgo.IntentMessageContent)
 	s.ShouldReconnectOnError = false
 	if err := s.Open(); err == nil {
@@ -886,7 +898,7 @@ func TestPrivilegedIntentRefused(t *testing.T) {
 		t.Fatal("IDENTIFY with MESSAGE_CONTENT was accepted")
 	}
 	expectViolation(t, srv, 0, "gateway")
-	ev, err := srv.WaitForGateway(testContext(t), func(e fakediscord.GatewayEvent) bool { return e.CloseCode != 0 })
+	ev, err := srv.WaitForGateway(testContext(t), func(e discordtest.GatewayEvent) bool { return e.CloseCode != 0 })
 	if err != nil || ev.CloseCode != 4014 {
 		t.Fatalf("close = %+v, %v; want 4014", ev, err)
 	}
@@ -894,9 +906,9 @@ func TestPrivilegedIntentRefused(t *testing.T) {
 
 func TestShardsGetTheirGuildsInteractions(t *testing.T) {
 	t.Parallel()
-	srv := fakediscord.Start(t, fakediscord.Options{Token: token})
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
 	g0 := srv.Guild()
-	var g1 fakediscord.Guild
+	var g1 discordtest.Guild
 	for range 100 {
 		srv.Advance(time.Millisecond)
 		g := srv.AddGuild("Other")
@@ -933,14 +945,14 @@ func TestShardsGetTheirGuildsInteractions(t *testing.T) {
 	}
 	ctx := testContext(t)
 	for id := range 2 {
-		if _, err := srv.WaitForSession(ctx, func(ss fakediscord.Session) bool {
+		if _, err := srv.WaitForSession(ctx, func(ss discordtest.Session) bool {
 			return ss.Shard == [2]int{id, 2} && ss.Connected && ss.Heartbeats > 0
 		}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, g := range []fakediscord.Guild{g0, g1} {
-		if _, err := srv.Invoke(ctx, alice.ID, g.DefaultChannelID, "ping", fakediscord.Option{Name: "word", Value: "x"}); err != nil {
+	for _, g := range []discordtest.Guild{g0, g1} {
+		if _, err := srv.Invoke(ctx, alice.ID, g.DefaultChannelID, "ping", discordtest.Option{Name: "word", Value: "x"}); err != nil {
 			t.Fatal(err)
 		}
 		if got := <-seen[shard(g.ID)]; got != g.ID {
@@ -958,7 +970,7 @@ func shard(guildID string) int {
 
 func TestHTTPClientReachesFakeFromAnyHost(t *testing.T) {
 	t.Parallel()
-	srv := fakediscord.Start(t, fakediscord.Options{Token: token})
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
 	client := srv.HTTPClient()
 	for _, url := range []string{"https://discord.com/api/v9/users/@me", "https://discordapp.com/api/v10/users/@me"} {
 		req, _ := http.NewRequest(http.MethodGet, url, nil)
@@ -998,7 +1010,7 @@ func TestHTTPClientReachesFakeFromAnyHost(t *testing.T) {
 // the recorded initial response, through a real discordgo session: the part
 // of Discord's 3-second budget that the fake and discordgo take.
 func BenchmarkInteractionRoundTrip(b *testing.B) {
-	srv, err := fakediscord.New(fakediscord.Options{Token: token})
+	srv, err := discordtest.New(discordtest.Options{Token: token})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -1027,7 +1039,7 @@ func BenchmarkInteractionRoundTrip(b *testing.B) {
 		b.Fatal(err)
 	}
 	alice := srv.AddUser("Alice")
-	word := fakediscord.Option{Name: "word", Value: "x"}
+	word := discordtest.Option{Name: "word", Value: "x"}
 	var latency time.Duration
 	for b.Loop() {
 		resp, err := srv.Invoke(ctx, alice.ID, "", "ping", word)
@@ -1037,4 +1049,10 @@ func BenchmarkInteractionRoundTrip(b *testing.B) {
 		latency += resp.Latency
 	}
 	b.ReportMetric(float64(latency.Microseconds())/float64(b.N), "µs-to-answer/op")
+}
+
+// isCode reports whether err is a REST error with this status and code.
+func isCode(err error, status, code int) bool {
+	st, c := restCode(err)
+	return st == status && c == code
 }

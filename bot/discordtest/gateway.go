@@ -1,4 +1,4 @@
-package fakediscord
+package discordtest
 
 import (
 	"bytes"
@@ -46,8 +46,18 @@ const (
 	closeDisallowedIntents    = 4014
 )
 
+// resumePath is where READY's resume_gateway_url points: a URL distinct
+// from the one GET /gateway names, as Discord's is (events/gateway.mdx,
+// "Ready Event", "Resuming").
+const resumePath = "/resume-gateway"
+
 type gwConn struct {
-	id         int
+	id int
+	// resumeURL: the connection was opened on resume_gateway_url.
+	resumeURL bool
+	// zombie: the server stopped answering on it (StopHeartbeatAcks): no
+	// heartbeat ACK, no dispatch; events wait for a RESUME elsewhere.
+	zombie     bool
 	ws         *websocket.Conn
 	out        chan outFrame
 	closed     bool // out is closed
@@ -76,9 +86,12 @@ type sessionRec struct {
 	compress bool
 	seq      int64
 	resumes  int
-	invalid  bool
-	events   []storedEvent
-	conn     *gwConn
+	// resumesOffURL counts RESUMEs sent on a connection not opened on
+	// resume_gateway_url, which Discord says to use.
+	resumesOffURL int
+	invalid       bool
+	events        []storedEvent
+	conn          *gwConn
 }
 
 type gatewayFrame struct {
@@ -94,6 +107,7 @@ func (s *Server) sessionsLocked() []Session {
 		out = append(out, Session{
 			ID: ss.id, Shard: ss.shard, Intents: ss.intents, Compress: ss.compress,
 			Connected: ss.conn != nil, Invalid: ss.invalid, Seq: ss.seq, Resumes: ss.resumes,
+			ResumesOffURL: ss.resumesOffURL,
 		})
 		if ss.conn != nil {
 			out[len(out)-1].Heartbeats = ss.conn.heartbeats
@@ -132,7 +146,7 @@ func (s *Server) routeSessionsLocked(guildID string) []*sessionRec {
 func (s *Server) dispatchGuildLocked(guildID string, intent int, event string, data any) {
 	raw, err := json.Marshal(data)
 	if err != nil {
-		s.log.Error("fakediscord: encode event", "event", event, "err", err)
+		s.log.Error("discordtest: encode event", "event", event, "err", err)
 		return
 	}
 	for _, ss := range s.routeSessionsLocked(guildID) {
@@ -153,7 +167,7 @@ func (s *Server) dispatchRawLocked(ss *sessionRec, event string, data []byte) {
 		ss.events = slices.Delete(ss.events, 0, len(ss.events)-sessionBufferSize)
 	}
 	connID := 0
-	if ss.conn != nil {
+	if ss.conn != nil && !ss.conn.zombie {
 		connID = ss.conn.id
 		s.sendLocked(ss.conn, outFrame{data: frame, binary: ss.conn.compress})
 	}
@@ -179,7 +193,7 @@ func (s *Server) sendLocked(c *gwConn, f outFrame) {
 	select {
 	case c.out <- f:
 	default:
-		s.log.Warn("fakediscord: gateway client too slow, dropping connection", "conn", c.id)
+		s.log.Warn("discordtest: gateway client too slow, dropping connection", "conn", c.id)
 		s.closeOutLocked(c)
 	}
 }
@@ -210,11 +224,11 @@ func (s *Server) detachLocked(c *gwConn) {
 	c.session = nil
 }
 
-func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
+func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request, resumeURL bool) {
 	up := websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}
 	ws, err := up.Upgrade(w, r, nil)
 	if err != nil {
-		s.log.Warn("fakediscord: websocket upgrade", "err", err)
+		s.log.Warn("discordtest: websocket upgrade", "err", err)
 		return
 	}
 	s.mu.Lock()
@@ -224,7 +238,7 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.connSeq++
-	c := &gwConn{id: s.connSeq, ws: ws, out: make(chan outFrame, 4096)}
+	c := &gwConn{id: s.connSeq, ws: ws, out: make(chan outFrame, 4096), resumeURL: resumeURL}
 	s.conns[c] = struct{}{}
 	s.wg.Add(2)
 	go s.writeLoop(c)
@@ -242,7 +256,7 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 	default:
 		s.sendOpLocked(c, opHello, map[string]any{
 			"heartbeat_interval": s.opts.HeartbeatInterval.Milliseconds(),
-			"_trace":             []string{"[\"fakediscord\"]"},
+			"_trace":             []string{"[\"discordtest\"]"},
 		})
 	}
 	s.notifyLocked()
@@ -368,7 +382,9 @@ func (s *Server) handleFrameLocked(c *gwConn, data []byte) {
 	switch f.Op {
 	case opHeartbeat:
 		c.heartbeats++
-		s.sendOpLocked(c, opHeartbeatACK, nil)
+		if !c.zombie {
+			s.sendOpLocked(c, opHeartbeatACK, nil)
+		}
 	case opIdentify:
 		s.identifyLocked(c, f.D)
 	case opResume:
@@ -472,7 +488,7 @@ func (s *Server) identifyLocked(c *gwConn, d json.RawMessage) {
 		"user":                    wireSelf{wireUser: userJSON(&s.bot), Verified: true},
 		"guilds":                  unavailable,
 		"session_id":              ss.id,
-		"resume_gateway_url":      s.wsURL,
+		"resume_gateway_url":      s.ResumeGatewayURL(),
 		"shard":                   ss.shard,
 		"application":             map[string]any{"id": s.opts.AppID, "flags": 0},
 		"private_channels":        []any{},
@@ -482,7 +498,7 @@ func (s *Server) identifyLocked(c *gwConn, d json.RawMessage) {
 		"geo_ordered_rtc_regions": []any{},
 		"user_settings":           map[string]any{},
 		"session_type":            "normal",
-		"_trace":                  []string{"[\"fakediscord\"]"},
+		"_trace":                  []string{"[\"discordtest\"]"},
 	}
 	raw, _ := json.Marshal(ready)
 	s.dispatchRawLocked(ss, "READY", raw)
@@ -528,12 +544,15 @@ func (s *Server) resumeLocked(c *gwConn, d json.RawMessage) {
 	}
 	ss.conn, c.session, c.compress = c, ss, ss.compress
 	ss.resumes++
+	if !c.resumeURL {
+		ss.resumesOffURL++
+	}
 	for _, ev := range ss.events {
 		if ev.seq > r.Seq {
 			s.sendLocked(c, outFrame{data: ev.frame, binary: c.compress})
 		}
 	}
-	s.dispatchRawLocked(ss, "RESUMED", json.RawMessage(`{"_trace":["[\"fakediscord\"]"]}`))
+	s.dispatchRawLocked(ss, "RESUMED", json.RawMessage(`{"_trace":["[\"discordtest\"]"]}`))
 }
 
 // RequestReconnect sends RECONNECT (op 7) on every connected session and
@@ -580,6 +599,26 @@ func (s *Server) DropConnections() {
 		s.detachLocked(c)
 		s.sendLocked(c, outFrame{drop: true})
 		s.closeOutLocked(c)
+	}
+	s.notifyLocked()
+}
+
+// ResumeGatewayURL is the URL that READY names as resume_gateway_url:
+// the same server, another path than GatewayURL.
+func (s *Server) ResumeGatewayURL() string { return "ws://" + s.addr + resumePath }
+
+// StopHeartbeatAcks makes every open gateway connection a zombie, as a
+// failed network path or a stuck Discord node does: heartbeats get no ACK
+// and dispatches stop, though the socket stays open. The events are kept
+// for the session and replayed when the client RESUMEs on a new
+// connection (events/gateway.mdx, "Heartbeat Interval": a client that
+// gets no ACK between two heartbeats must reconnect and resume). New
+// connections are served normally.
+func (s *Server) StopHeartbeatAcks() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for c := range s.conns {
+		c.zombie = true
 	}
 	s.notifyLocked()
 }

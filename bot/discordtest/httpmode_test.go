@@ -1,4 +1,4 @@
-package fakediscord_test
+package discordtest_test
 
 import (
 	"encoding/json"
@@ -7,17 +7,18 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
-	"arbiter/bot/fakediscord"
+	"arbiter/bot/discordtest"
 
 	"github.com/bwmarrin/discordgo"
 )
 
 // endpoint is a minimal HTTP interactions endpoint, as a bot would write
 // it: verify the signature, refuse stale timestamps, answer PING with PONG.
-func endpoint(t *testing.T, srv *fakediscord.Server) string {
+func endpoint(t *testing.T, srv *discordtest.Server) string {
 	key := srv.PublicKey()
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !discordgo.VerifyInteraction(r, key) {
@@ -52,25 +53,25 @@ func endpoint(t *testing.T, srv *fakediscord.Server) string {
 
 func TestHTTPInteractionsEndpoint(t *testing.T) {
 	t.Parallel()
-	srv := fakediscord.Start(t, fakediscord.Options{Token: token})
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
 	register(t, srv, newSession(t, srv, 0))
 	alice := srv.AddUser("Alice")
 	url := endpoint(t, srv)
 	ctx := testContext(t)
 
-	ping, err := srv.PostPing(ctx, url, fakediscord.Delivery{})
-	if err != nil || ping.Status != 200 || ping.Response == nil || ping.Response.Type != fakediscord.CallbackPong {
+	ping, err := srv.PostPing(ctx, url, discordtest.Delivery{})
+	if err != nil || ping.Status != 200 || ping.Response == nil || ping.Response.Type != discordtest.CallbackPong {
 		t.Fatalf("PING = %+v, %v; want 200 PONG", ping, err)
 	}
-	spec := fakediscord.InteractionSpec{Type: fakediscord.InteractionCommand, UserID: alice.ID, Name: "ping", Options: []fakediscord.Option{{Name: "word", Value: "x"}}}
-	ans, err := srv.PostInteraction(ctx, url, spec, fakediscord.Delivery{})
+	spec := discordtest.InteractionSpec{Type: discordtest.InteractionCommand, UserID: alice.ID, Name: "ping", Options: []discordtest.Option{{Name: "word", Value: "x"}}}
+	ans, err := srv.PostInteraction(ctx, url, spec, discordtest.Delivery{})
 	if err != nil || ans.Status != 200 || ans.Response == nil || ans.Response.Content != "over http: ping" {
 		t.Fatalf("command = %+v, %v", ans, err)
 	}
 	if m, ok := srv.Message(ans.Response.MessageID); !ok || m.InteractionID != ans.Interaction.ID {
 		t.Fatalf("response message = %+v", m)
 	}
-	for name, d := range map[string]fakediscord.Delivery{
+	for name, d := range map[string]discordtest.Delivery{
 		"unsigned":  {Unsigned: true},
 		"tampered":  {Tamper: true},
 		"wrong key": {WrongKey: true},
@@ -87,17 +88,53 @@ func TestHTTPInteractionsEndpoint(t *testing.T) {
 	noViolations(t, srv)
 
 	// An endpoint that refuses a genuine request is a violation.
-	if _, err := srv.PostPing(ctx, url, fakediscord.Delivery{}); err != nil {
+	if _, err := srv.PostPing(ctx, url, discordtest.Delivery{}); err != nil {
 		t.Fatal(err)
 	}
 	bad := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "nope", http.StatusUnauthorized)
 	}))
 	defer bad.Close()
-	if ans, err := srv.PostPing(ctx, bad.URL, fakediscord.Delivery{}); err != nil || ans.Status != 401 {
+	if ans, err := srv.PostPing(ctx, bad.URL, discordtest.Delivery{}); err != nil || ans.Status != 401 {
 		t.Fatalf("bad endpoint = %+v, %v", ans, err)
 	}
 	if v := srv.Violations(); len(v) != 1 || !strings.HasPrefix(v[0], "endpoint:") {
 		t.Fatalf("violations = %v", v)
 	}
+}
+
+// TestInlineMultipartAnswerLimit: an endpoint's answer with files inline
+// fails above the size at which Discord fails it (discord-api-docs#5250);
+// a small one passes.
+func TestInlineMultipartAnswerLimit(t *testing.T) {
+	t.Parallel()
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
+	register(t, srv, newSession(t, srv, 0))
+	alice := srv.AddUser("Alice")
+	var size atomic.Int64
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{Content: "a file"}}
+		files := []*discordgo.File{{Name: "replay.gif", ContentType: "image/gif", Reader: strings.NewReader(strings.Repeat("G", int(size.Load())))}}
+		ct, body, err := discordgo.MultipartBodyWithJSON(resp, files)
+		if err != nil {
+			http.Error(w, err.Error(), 500)
+			return
+		}
+		w.Header().Set("Content-Type", ct)
+		_, _ = w.Write(body)
+	}))
+	t.Cleanup(hs.Close)
+	spec := discordtest.InteractionSpec{Type: discordtest.InteractionCommand, UserID: alice.ID, Name: "ping", Options: []discordtest.Option{{Name: "word", Value: "x"}}}
+	size.Store(20_000)
+	ans, err := srv.PostInteraction(testContext(t), hs.URL, spec, discordtest.Delivery{})
+	if err != nil || ans.Response == nil || len(ans.Response.Attachments) != 1 {
+		t.Fatalf("a 20 KB inline answer: %+v, %v", ans.Response, err)
+	}
+	noViolations(t, srv)
+	size.Store(300_000)
+	ans, err = srv.PostInteraction(testContext(t), hs.URL, spec, discordtest.Delivery{})
+	if err != nil || ans.Response != nil {
+		t.Fatalf("a 300 KB inline answer was taken: %+v, %v", ans.Response, err)
+	}
+	expectViolation(t, srv, 0, "too-large")
 }

@@ -1,4 +1,4 @@
-package fakediscord_test
+package discordtest_test
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"arbiter/bot/fakediscord"
+	"arbiter/bot/discordtest"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gorilla/websocket"
@@ -30,7 +30,7 @@ func (f frame) typ() string {
 }
 
 // dial opens a raw gateway connection and reads HELLO.
-func dial(t *testing.T, srv *fakediscord.Server) *websocket.Conn {
+func dial(t *testing.T, srv *discordtest.Server) *websocket.Conn {
 	t.Helper()
 	ws, _, err := srv.Dialer().Dial(srv.GatewayURL()+"/?v=9&encoding=json", nil)
 	if err != nil {
@@ -127,7 +127,7 @@ func identify(t *testing.T, ws *websocket.Conn, intents int) (sessionID string, 
 
 func TestGatewayProtocol(t *testing.T) {
 	t.Parallel()
-	srv := fakediscord.Start(t, fakediscord.Options{Token: token})
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
 	rest := newSession(t, srv, 0)
 	register(t, srv, rest)
 	alice := srv.AddUser("Alice")
@@ -153,10 +153,10 @@ func TestGatewayProtocol(t *testing.T) {
 	if err := a.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(4000, "bye")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := srv.WaitForSession(testContext(t), func(s fakediscord.Session) bool { return s.ID == session && !s.Connected }); err != nil {
+	if _, err := srv.WaitForSession(testContext(t), func(s discordtest.Session) bool { return s.ID == session && !s.Connected }); err != nil {
 		t.Fatal(err)
 	}
-	in, err := srv.SendCommand(alice.ID, "", "ping", fakediscord.Option{Name: "word", Value: "x"})
+	in, err := srv.SendCommand(alice.ID, "", "ping", discordtest.Option{Name: "word", Value: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestGatewayProtocol(t *testing.T) {
 	if err := c.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, "")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := srv.WaitForSession(testContext(t), func(s fakediscord.Session) bool { return s.ID == session && s.Invalid }); err != nil {
+	if _, err := srv.WaitForSession(testContext(t), func(s discordtest.Session) bool { return s.ID == session && s.Invalid }); err != nil {
 		t.Fatal(err)
 	}
 	d := dial(t, srv)
@@ -205,7 +205,7 @@ func TestGatewayProtocol(t *testing.T) {
 
 func TestGatewayRefusals(t *testing.T) {
 	t.Parallel()
-	srv := fakediscord.Start(t, fakediscord.Options{Token: token})
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
 	tests := []struct {
 		name string
 		d    map[string]any
@@ -230,7 +230,7 @@ func TestGatewayRefusals(t *testing.T) {
 
 func TestGatewayClosesSilentClient(t *testing.T) {
 	t.Parallel()
-	srv := fakediscord.Start(t, fakediscord.Options{Token: token, HeartbeatInterval: 100 * time.Millisecond})
+	srv := discordtest.Start(t, discordtest.Options{Token: token, HeartbeatInterval: 100 * time.Millisecond})
 	ws := dial(t, srv)
 	identify(t, ws, 0)
 	if code := closeCode(t, ws); code != 4009 {
@@ -240,12 +240,12 @@ func TestGatewayClosesSilentClient(t *testing.T) {
 
 func TestDiscordgoHeartbeats(t *testing.T) {
 	t.Parallel()
-	srv := fakediscord.Start(t, fakediscord.Options{Token: token, HeartbeatInterval: 100 * time.Millisecond})
+	srv := discordtest.Start(t, discordtest.Options{Token: token, HeartbeatInterval: 100 * time.Millisecond})
 	s := newSession(t, srv, 0)
 	open(t, srv, s)
 	ctx := testContext(t)
 	heartbeats := 0
-	_, err := srv.WaitForGateway(ctx, func(e fakediscord.GatewayEvent) bool {
+	_, err := srv.WaitForGateway(ctx, func(e discordtest.GatewayEvent) bool {
 		if e.FromClient && e.Op == 1 {
 			heartbeats++
 		}
@@ -254,7 +254,7 @@ func TestDiscordgoHeartbeats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := srv.WaitForGateway(ctx, func(e fakediscord.GatewayEvent) bool { return e.Op == 11 }); err != nil {
+	if _, err := srv.WaitForGateway(ctx, func(e discordtest.GatewayEvent) bool { return e.Op == 11 }); err != nil {
 		t.Fatal(err)
 	}
 	if ss := srv.Sessions(); len(ss) != 1 || !ss[0].Connected || ss[0].Resumes != 0 {
@@ -264,7 +264,7 @@ func TestDiscordgoHeartbeats(t *testing.T) {
 
 func TestSessionCloseThenReopen(t *testing.T) {
 	t.Parallel()
-	srv := fakediscord.Start(t, fakediscord.Options{Token: token})
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
 	s := newSession(t, srv, discordgo.IntentsGuilds)
 	open(t, srv, s)
 	first := srv.Sessions()[0].ID

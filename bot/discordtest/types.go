@@ -1,4 +1,4 @@
-package fakediscord
+package discordtest
 
 import (
 	"encoding/json"
@@ -86,10 +86,12 @@ const (
 	PermCreatePrivateThreads int64 = 1 << 36
 
 	// PermBotDefault is what the bot's own role in each guild may do: what
-	// the invite link of a game bot asks for.
+	// the invite link of a game bot asks for, and no more (no Manage
+	// Threads, no Create Private Threads: a real server grants neither
+	// unless asked).
 	PermBotDefault = PermViewChannel | PermSendMessages | PermSendMessagesInThreads |
-		PermCreatePublicThreads | PermCreatePrivateThreads | PermManageThreads | PermEmbedLinks |
-		PermAttachFiles | PermReadMessageHistory | PermAddReactions | PermUseApplicationCommand
+		PermCreatePublicThreads | PermEmbedLinks | PermAttachFiles | PermReadMessageHistory |
+		PermUseApplicationCommand
 
 	// PermEveryoneDefault is what a new guild's @everyone role may do.
 	PermEveryoneDefault = PermViewChannel | PermSendMessages | PermEmbedLinks |
@@ -154,6 +156,9 @@ type Channel struct {
 	Members             []string // a thread's members (user IDs)
 	StarterMessageID    string   // set for a thread started from a message
 	MessageCount        int
+
+	// Overwrites are a text channel's permission overwrites (SetOverwrites).
+	Overwrites []Overwrite
 
 	CreatedAt time.Time
 }
@@ -512,4 +517,7 @@ type Session struct {
 	Resumes   int
 	// Heartbeats counts the heartbeats received on the attached websocket.
 	Heartbeats int
+	// ResumesOffURL counts the RESUMEs sent elsewhere than on READY's
+	// resume_gateway_url (discordgo v0.29 resumes on the first URL).
+	ResumesOffURL int
 }

@@ -1,4 +1,4 @@
-package fakediscord
+package discordtest
 
 import (
 	"maps"
@@ -125,6 +125,15 @@ func (s *Server) channelJSONLocked(c *Channel) wireChannel {
 		topic := c.Topic
 		w.Position, w.Topic = &pos, &topic
 		w.PermissionOverwrites = []any{}
+		for _, o := range c.Overwrites {
+			typ := 0
+			if o.Member {
+				typ = 1
+			}
+			w.PermissionOverwrites = append(w.PermissionOverwrites, map[string]any{
+				"id": o.ID, "type": typ, "allow": strconv.FormatInt(o.Allow, 10), "deny": strconv.FormatInt(o.Deny, 10),
+			})
+		}
 	case ChannelDM:
 		w.Name = ""
 		for _, id := range c.Members {

@@ -1,4 +1,4 @@
-package fakediscord
+package discordtest
 
 import (
 	"context"
@@ -404,8 +404,9 @@ func (s *Server) buildInteractionLocked(spec InteractionSpec) (*interactionRec, 
 		w.GuildID, w.GuildLocale, w.Context = g.ID, "en-US", 0
 		member := s.memberJSONLocked(g, g.members[user.ID], true, true)
 		w.Member = &member
-		botPerms, _ := s.permissionsLocked(g, s.bot.ID)
-		w.AppPermissions = strconv.FormatInt(botPerms, 10)
+		// receiving-and-responding.mdx, "Interaction Object": the app's
+		// permissions in the interaction's channel, overwrites included.
+		w.AppPermissions = strconv.FormatInt(s.channelPermissionsLocked(ch, s.bot.ID), 10)
 		w.AuthorizingIntegrationOwners = map[string]string{"0": g.ID}
 	} else {
 		u := userJSON(user)

@@ -1,4 +1,4 @@
-package fakediscord
+package discordtest
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -169,6 +170,12 @@ func (s *Server) post(ctx context.Context, endpoint string, in *interactionRec, 
 	if resp.StatusCode != http.StatusOK {
 		in.failed = true
 		s.violateLocked("endpoint", "interactions endpoint answered %d to genuine interaction %s (%s)", resp.StatusCode, in.ID, in.describe())
+		return ans, nil
+	}
+	if ct := resp.Header.Get("Content-Type"); strings.HasPrefix(ct, "multipart/") && len(raw) > s.opts.MaxInlineAnswerBytes {
+		in.failed = true
+		s.violateLocked("too-large", "interactions endpoint answer to %s (%s): %d bytes of multipart inline, over the %d at which Discord fails it (discord-api-docs#5250); defer and upload by an edit",
+			in.ID, in.describe(), len(raw), s.opts.MaxInlineAnswerBytes)
 		return ans, nil
 	}
 	q := &request{method: http.MethodPost, path: "interactions endpoint answer", query: url.Values{},

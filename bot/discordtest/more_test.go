@@ -1,11 +1,11 @@
-package fakediscord_test
+package discordtest_test
 
 import (
 	"bytes"
 	"strings"
 	"testing"
 
-	"arbiter/bot/fakediscord"
+	"arbiter/bot/discordtest"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -16,7 +16,7 @@ func png(name string, size int) *discordgo.File {
 
 func TestAttachmentsOnResponsesAndEdits(t *testing.T) {
 	t.Parallel()
-	srv := fakediscord.Start(t, fakediscord.Options{Token: token})
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
 	s := newSession(t, srv, discordgo.IntentsGuilds)
 	register(t, srv, s)
 	alice := srv.AddUser("Alice")
@@ -33,7 +33,7 @@ func TestAttachmentsOnResponsesAndEdits(t *testing.T) {
 		}
 	})
 	open(t, srv, s)
-	resp, err := srv.Invoke(testContext(t), alice.ID, "", "ping", fakediscord.Option{Name: "word", Value: "x"})
+	resp, err := srv.Invoke(testContext(t), alice.ID, "", "ping", discordtest.Option{Name: "word", Value: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestAttachmentsOnResponsesAndEdits(t *testing.T) {
 	}
 	calls := srv.Calls()
 	last := calls[len(calls)-1]
-	if last.Route != fakediscord.RouteMessageEdit || len(last.Files) != 1 || !strings.Contains(string(last.Body), `"attachments":[]`) {
+	if last.Route != discordtest.RouteMessageEdit || len(last.Files) != 1 || !strings.Contains(string(last.Body), `"attachments":[]`) {
 		t.Fatalf("recorded edit = %+v", last)
 	}
 	noViolations(t, srv)
@@ -71,7 +71,7 @@ func TestAttachmentsOnResponsesAndEdits(t *testing.T) {
 
 func TestCommandRegistrationChecks(t *testing.T) {
 	t.Parallel()
-	srv := fakediscord.Start(t, fakediscord.Options{Token: token})
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
 	s := newSession(t, srv, 0)
 	str := discordgo.ApplicationCommandOptionString
 	opt := func(name string, required bool) *discordgo.ApplicationCommandOption {
@@ -139,7 +139,7 @@ func TestCommandRegistrationChecks(t *testing.T) {
 
 func TestDMCommandAndSelectMenu(t *testing.T) {
 	t.Parallel()
-	srv := fakediscord.Start(t, fakediscord.Options{Token: token})
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
 	s := newSession(t, srv, discordgo.IntentsGuilds)
 	if _, err := s.ApplicationCommandBulkOverwrite(srv.AppID(), "", testCommands); err != nil {
 		t.Fatal(err)
@@ -172,7 +172,7 @@ func TestDMCommandAndSelectMenu(t *testing.T) {
 	})
 	open(t, srv, s)
 	ctx := testContext(t)
-	in, err := srv.SendInteraction(fakediscord.InteractionSpec{Type: fakediscord.InteractionCommand, UserID: alice.ID, DM: true, Name: "ping", Options: []fakediscord.Option{{Name: "word", Value: "x"}}})
+	in, err := srv.SendInteraction(discordtest.InteractionSpec{Type: discordtest.InteractionCommand, UserID: alice.ID, DM: true, Name: "ping", Options: []discordtest.Option{{Name: "word", Value: "x"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,10 +180,10 @@ func TestDMCommandAndSelectMenu(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := srv.SendInteraction(fakediscord.InteractionSpec{Type: fakediscord.InteractionComponent, UserID: alice.ID, MessageID: resp.MessageID, CustomID: "game", Values: []string{"chess"}}); err == nil {
+	if _, err := srv.SendInteraction(discordtest.InteractionSpec{Type: discordtest.InteractionComponent, UserID: alice.ID, MessageID: resp.MessageID, CustomID: "game", Values: []string{"chess"}}); err == nil {
 		t.Fatal("a value that is not an option was selected")
 	}
-	sel, err := srv.SendInteraction(fakediscord.InteractionSpec{Type: fakediscord.InteractionComponent, UserID: alice.ID, MessageID: resp.MessageID, CustomID: "game", Values: []string{"sixes"}})
+	sel, err := srv.SendInteraction(discordtest.InteractionSpec{Type: discordtest.InteractionComponent, UserID: alice.ID, MessageID: resp.MessageID, CustomID: "game", Values: []string{"sixes"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestDMCommandAndSelectMenu(t *testing.T) {
 
 func TestEphemeralOnChannelMessageIsFlagged(t *testing.T) {
 	t.Parallel()
-	srv := fakediscord.Start(t, fakediscord.Options{Token: token})
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
 	s := newSession(t, srv, 0)
 	m, err := s.ChannelMessageSendComplex(srv.Guild().DefaultChannelID, &discordgo.MessageSend{Content: "secret", Flags: discordgo.MessageFlagsEphemeral})
 	if err != nil {

@@ -1,4 +1,4 @@
-package fakediscord
+package discordtest
 
 import (
 	"context"
@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -47,6 +46,12 @@ type Options struct {
 	// MaxUploadBytes bounds each uploaded file; zero means 10 MiB,
 	// Discord's limit for a guild without boosts.
 	MaxUploadBytes int64
+	// MaxInlineAnswerBytes bounds an HTTP interactions endpoint's answer
+	// that carries files inline (multipart); zero means 150 KB. Discord
+	// does not document the bound, but fails such answers above about
+	// that size (discord/discord-api-docs#5250): files belong in an edit
+	// after a deferral.
+	MaxInlineAnswerBytes int
 	// PrivilegedIntents are the privileged intents enabled for the
 	// application (IntentGuildMembers, IntentGuildPresences,
 	// IntentMessageContent). IDENTIFY asking for others is refused with
@@ -57,13 +62,16 @@ type Options struct {
 }
 
 const (
-	defaultHeartbeat  = 41250 * time.Millisecond
-	defaultDeadline   = 3 * time.Second
-	defaultTokenLife  = 15 * time.Minute
-	defaultMaxUpload  = 10 << 20
-	maxRequestBytes   = 100 << 20
-	sessionBufferSize = 10000
-	discordEpochMs    = 1420070400000
+	defaultHeartbeat = 41250 * time.Millisecond
+	defaultDeadline  = 3 * time.Second
+	defaultTokenLife = 15 * time.Minute
+	defaultMaxUpload = 10 << 20
+	// defaultMaxInlineAnswer is where inline multipart answers fail
+	// (discord/discord-api-docs#5250).
+	defaultMaxInlineAnswer = 150_000
+	maxRequestBytes        = 100 << 20
+	sessionBufferSize      = 10000
+	discordEpochMs         = 1420070400000
 )
 
 // Server is a fake Discord. Its methods are safe for concurrent use.
@@ -126,9 +134,17 @@ type memberRec struct {
 	joinedAt time.Time
 }
 
+// TB is the part of testing.TB that Start uses; *testing.T and *testing.B
+// meet it. The package names it itself so that it need not import testing.
+type TB interface {
+	Helper()
+	Fatalf(format string, args ...any)
+	Cleanup(func())
+}
+
 // Start starts a Server for a test and closes it when the test ends. It
 // fails the test if the server cannot start.
-func Start(tb testing.TB, opts Options) *Server {
+func Start(tb TB, opts Options) *Server {
 	tb.Helper()
 	s, err := New(opts)
 	if err != nil {
@@ -154,6 +170,9 @@ func New(opts Options) (*Server, error) {
 	}
 	if opts.MaxUploadBytes <= 0 {
 		opts.MaxUploadBytes = defaultMaxUpload
+	}
+	if opts.MaxInlineAnswerBytes <= 0 {
+		opts.MaxInlineAnswerBytes = defaultMaxInlineAnswer
 	}
 	if opts.BotName == "" {
 		opts.BotName = "Arbiter"
@@ -330,14 +349,15 @@ func (s *Server) notifyLocked() {
 
 func (s *Server) violateLocked(kind, format string, args ...any) {
 	v := kind + ": " + fmt.Sprintf(format, args...)
-	s.log.Warn("fakediscord violation", "violation", v)
+	s.log.Warn("discordtest violation", "violation", v)
 	s.violations = append(s.violations, v)
 }
 
 // Violations lists every breach of Discord's rules the fake saw, oldest
 // first, each as "kind: detail". Kinds: late-response, duplicate-response,
 // unanswered, token-invalid, expired-token, invalid-request, too-large,
-// archived-thread, not-found, forbidden, unauthorized, ignored-flag,
+// archived-thread, not-found, forbidden (50001 and 50013 included),
+// unauthorized, ignored-flag, ignored-field,
 // unsupported, gateway, endpoint (an HTTP interactions endpoint refused a
 // genuine request). An interaction still unanswered after its deadline
 // is reported as unanswered when Violations is called.
@@ -528,6 +548,7 @@ func (s *Server) Threads(channelID string) []Channel {
 func cloneChannel(c *Channel) Channel {
 	out := *c
 	out.Members = slices.Clone(c.Members)
+	out.Overwrites = slices.Clone(c.Overwrites)
 	return out
 }
 

@@ -1,4 +1,4 @@
-package fakediscord
+package discordtest
 
 import (
 	"encoding/json"
@@ -340,6 +340,11 @@ func (s *Server) buildCommand(path string, in *commandIn, scope string) (*AppCom
 		return nil, formError(at("default_member_permissions"), "BASE_TYPE_INVALID", err.Error())
 	}
 	c.DefaultMemberPermissions = perms
+	if scope != "" && in.Contexts != nil {
+		// application-commands.mdx, "Application Command Object":
+		// contexts is "only for globally-scoped commands".
+		s.violateLocked("ignored-field", "%s: contexts on a guild command is for global commands only", at("contexts"))
+	}
 	for i, ctx := range c.Contexts {
 		if ctx < 0 || ctx > 2 {
 			return nil, formError(at("contexts."+strconv.Itoa(i)), "BASE_TYPE_CHOICES", "Value must be one of {0, 1, 2}.")

@@ -1,4 +1,4 @@
-package fakediscord
+package discordtest
 
 import (
 	"bytes"
@@ -298,8 +298,12 @@ func splitAPIPath(p string) (int, []string, error) {
 }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path == "/gateway" || r.URL.Path == "/gateway/" {
-		s.serveGateway(w, r)
+	switch r.URL.Path {
+	case "/gateway", "/gateway/":
+		s.serveGateway(w, r, false)
+		return
+	case resumePath, resumePath + "/":
+		s.serveGateway(w, r, true)
 		return
 	}
 	s.serveREST(w, r)
@@ -397,7 +401,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	s.notifyLocked()
 	s.mu.Unlock()
 
-	s.log.Debug("fakediscord rest", "method", r.Method, "path", call.Path, "status", rep.status)
+	s.log.Debug("discordtest rest", "method", r.Method, "path", call.Path, "status", rep.status)
 	for k, v := range hdr {
 		w.Header()[k] = v
 	}
