@@ -193,11 +193,24 @@ func TestFilesOfATournament(t *testing.T) {
 		t.Errorf("standings.csv:\n%s", csvText)
 	}
 	var kinds []EventKind
+	var main []Event
+	moved := 0
 	for _, e := range events {
 		kinds = append(kinds, e.Kind)
+		if e.Kind == Moved {
+			moved++
+			if e.Position == nil || e.Position.Ply() == 0 {
+				t.Errorf("a move event without its position")
+			}
+			continue
+		}
+		main = append(main, e)
 	}
-	if len(events) != 5 || events[4].Kind != Finished || events[3].Done != 2 || len(events[3].Standings) != 2 {
+	if len(main) != 5 || main[4].Kind != Finished || main[3].Done != 2 || len(main[3].Standings) != 2 || len(main[3].Cross) != 2 {
 		t.Errorf("events %v", kinds)
+	}
+	if moved != sum.Results[0].Plies+sum.Results[1].Plies {
+		t.Errorf("%d move events for %d plies", moved, sum.Results[0].Plies+sum.Results[1].Plies)
 	}
 }
 
