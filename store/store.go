@@ -9,7 +9,8 @@
 // key of one guild the tag {g:<guild>}, so on a Redis Cluster each lives on
 // one slot; no command of the store names keys of two slots:
 //
-//	{ch:C}:game               hash: id, version, status, token, record (JSON, schema 1)
+//	{ch:C}:game               hash: id, version, status, token, record (JSON, schema 2, without its moves)
+//	{ch:C}:moves              list: the game's moves, one JSON move an element
 //	{ch:C}:damaged:<ms>       a damaged record moved aside by Quarantine
 //	{ch:C}:settings           hash: the channel's settings (ChannelSetting)
 //	{g:G}:seq                 the guild's archive id counter
@@ -19,8 +20,10 @@
 //	{g:G}:ratings:<game>      hash: player -> rating record (JSON)
 //	{g:G}:board:<game>        sorted set: player by rating
 //	{g:G}:rated:<game>        set: archive ids whose result is in the ratings
-//	{arbiter}:deadlines       sorted set: "<channel>/<id>/<version>" by wake time (ms)
-//	{arbiter}:botq            stream of bot turns, consumer group "workers"
+//	{arbiter}:deadlines       sorted set: "<channel>/<id>/<version>" by wake time (ms), partition 0
+//	{arbiter}:botq            stream of bot turns, consumer group "workers", partition 0
+//	{arbiter-P}:deadlines     the same for partition P (1 <= P < Config.Partitions)
+//	{arbiter-P}:botq          the same for partition P
 //	{arbiter}:lock:<name>     a lock's holder token, with an expiry
 //
 // # Versions
@@ -60,9 +63,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"log/slog"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -90,6 +95,16 @@ type Config struct {
 	// ClaimTimeout is how long a claimed bot turn may go without an ack
 	// (or ExtendBotTurn) before another worker may claim it. Default 2m.
 	ClaimTimeout time.Duration
+	// Cluster says that RedisURL names a Redis Cluster, in the form of
+	// go-redis's ParseClusterURL: redis://host:port?addr=host2:port2&...
+	Cluster bool
+	// Partitions is how many bot-turn streams and deadline index sorted
+	// sets the store spreads its channels over (by hash tag), so that no
+	// one cluster node serves them all. Default 1 on one Redis, 16 on a
+	// cluster. Partition 0 keeps the single-Redis key names, so a store
+	// may grow its partitions; it must never shrink them (the games of a
+	// dropped partition would not be served).
+	Partitions int
 	// SaveEvery is how often the embedded backend writes its data file
 	// when something changed. Default 2s.
 	SaveEvery time.Duration
@@ -108,6 +123,9 @@ type Redis struct {
 	now          func() time.Time
 	emb          *embedded // nil on Redis
 	stats        *counter
+	cluster      bool // rdb is a cluster client: no command may span two slots
+	parts        int  // the partitions of the queue and the deadline index
+	next         atomic.Uint32
 }
 
 // Stats counts the store's traffic since Open.
@@ -152,6 +170,24 @@ func OpenRedis(ctx context.Context, cfg Config) (*Redis, error) {
 	}
 	if s.now == nil {
 		s.now = time.Now
+	}
+	s.parts = cfg.Partitions
+	if s.parts <= 0 {
+		s.parts = 1
+		if cfg.Cluster {
+			s.parts = 16
+		}
+	}
+	if cfg.Cluster {
+		if err := s.openCluster(cfg); err != nil {
+			return nil, err
+		}
+		if err := s.ensureQueue(ctx); err != nil {
+			_ = s.Close(ctx)
+			return nil, fmt.Errorf("open store: %w", err)
+		}
+		s.log.Info("store: using Redis Cluster", "addr", redactURL(cfg.RedisURL), "partitions", s.parts)
+		return s, nil
 	}
 
 	var opts *redis.Options
@@ -215,6 +251,32 @@ func tune(o *redis.Options) {
 	}
 }
 
+// openCluster makes the store's client a Redis Cluster client for the
+// cluster cfg.RedisURL names.
+func (s *Redis) openCluster(cfg Config) error {
+	o, err := redis.ParseClusterURL(cfg.RedisURL)
+	if err != nil {
+		return fmt.Errorf("open store: %w: REDIS_URL does not read as a cluster's (redis://host:port?addr=host2:port2): %v", ErrInvalid, err)
+	}
+	o.Protocol = 2
+	o.DisableIdentity = true
+	o.ContextTimeoutEnabled = true
+	if o.DialTimeout == 0 {
+		o.DialTimeout = time.Second
+	}
+	if o.MaxRetries == 0 {
+		o.MaxRetries = 2
+	}
+	if o.ReadTimeout == 0 {
+		o.ReadTimeout = 3 * time.Second
+	}
+	client := redis.NewClusterClient(o)
+	client.AddHook(s.stats)
+	s.rdb = client
+	s.cluster = true
+	return nil
+}
+
 // redactURL hides a password in a Redis URL for the log.
 func redactURL(raw string) string {
 	u, err := url.Parse(raw)
@@ -252,7 +314,8 @@ func (s *Redis) op(ctx context.Context, extra time.Duration) (context.Context, c
 
 // Keys. See the package comment for the layout.
 
-func gameKey(channel string) string { return "{ch:" + channel + "}:game" }
+func gameKey(channel string) string  { return "{ch:" + channel + "}:game" }
+func movesKey(channel string) string { return "{ch:" + channel + "}:moves" }
 func damagedKey(channel string, at time.Time) string {
 	return fmt.Sprintf("{ch:%s}:damaged:%d", channel, at.UnixMilli())
 }
@@ -269,10 +332,47 @@ func deadlineMember(channel, id string, v int64) string {
 }
 
 const (
-	deadlinesKey = "{arbiter}:deadlines"
-	queueKey     = "{arbiter}:botq"
+	deadlinesKey = "{arbiter}:deadlines" // partition 0
+	queueKey     = "{arbiter}:botq"      // partition 0
 	queueGroup   = "workers"
 )
+
+// part returns the partition of channel's deadline entries and bot turns.
+func (s *Redis) part(channel string) int {
+	if s.parts == 1 {
+		return 0
+	}
+	return int(crc32.ChecksumIEEE([]byte(channel)) % uint32(s.parts))
+}
+
+// partTag returns the hash tag of partition p's keys: "{arbiter}" for 0,
+// "{arbiter-p}" for the others, each its own slot.
+func partTag(p int) string {
+	if p == 0 {
+		return "{arbiter}"
+	}
+	return "{arbiter-" + strconv.Itoa(p) + "}"
+}
+
+// deadlinesPart and queuePart are partition p's deadline index and
+// bot-turn stream.
+func deadlinesPart(p int) string { return partTag(p) + ":deadlines" }
+func queuePart(p int) string     { return partTag(p) + ":botq" }
+
+// deadlineKey is the deadline index partition of channel.
+func (s *Redis) deadlineKey(channel string) string { return deadlinesPart(s.part(channel)) }
+
+// rotation returns the partitions in the order one call should serve
+// them: starting at a different one each call, so that no partition waits
+// behind the others.
+func (s *Redis) rotation() []int {
+	first := int(s.next.Add(1)) % s.parts
+	order := make([]int, s.parts)
+	for i := range order {
+		order[i] = (first + i) % s.parts
+	}
+	return order
+}
 
 // newToken returns a random token for write idempotency and locks.
 func newToken() string {
@@ -342,7 +442,7 @@ func mayChange(cmd redis.Cmder) bool {
 	case "get", "hget", "hmget", "hgetall", "exists", "type", "pttl", "ping",
 		"zrange", "zrangebyscore", "zrevrange", "zscore", "zcard", "zrevrank",
 		"smembers", "sismember", "srandmember", "xpending", "xinfo", "xlen", "xrange", "keys", "scan",
-		"watch", "unwatch":
+		"watch", "unwatch", "multi", "exec", "lrange", "llen":
 		return false
 	case "xreadgroup":
 		// A read of the worker's own pending jobs ("0") answers an empty

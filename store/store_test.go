@@ -321,7 +321,7 @@ func TestDamagedRecords(t *testing.T) {
 		must(raw.HSet(ctx, key(0), "record", "{not json").Err())
 		rec, err := raw.HGet(ctx, key(1), "record").Result()
 		must(err)
-		must(raw.HSet(ctx, key(1), "record", strings.Replace(rec, `"schema":1`, `"schema":7`, 1)).Err())
+		must(raw.HSet(ctx, key(1), "record", strings.Replace(rec, `"schema":2`, `"schema":7`, 1)).Err())
 		rec, err = raw.HGet(ctx, key(2), "record").Result()
 		must(err)
 		i := strings.Index(rec, `"state":"`) + len(`"state":"`)
