@@ -18,3 +18,7 @@ const (
 // EncodeRecord returns the stored form of g, for tests that write records
 // by hand.
 func EncodeRecord(g *Game) ([]byte, error) { return encodeGame(g) }
+
+// MovesKey returns the key of the move list of the game in channel, for
+// tests.
+func MovesKey(channel string) string { return movesKey(channel) }
