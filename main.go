@@ -24,15 +24,16 @@ type subcommand struct {
 // cmd_<name>.go file.
 func subcommands() map[string]subcommand {
 	return map[string]subcommand{
-		"default": {"the console without DISCORD_TOKEN, else the bot", runDefault},
-		"console": {"play in a terminal: commands from standard input, one a line (/play game:sixes, /move a1 c1, /as NAME)", runConsole},
-		"perft":   {"count move sequences from a position: perft GAME DEPTH [--moves M1;M2] [--set k=v] [--divide] [--bench]", runPerft},
-		"status":  {"play moves and print the board and result: status GAME [--moves M1;M2] [--set k=v]", runStatus},
-		"match":   {"play a match between two players: match GAME --p1 SPEC --p2 SPEC [--games N] [--movetime D] [--set k=v] [--seed S] [--json]", runMatch},
-		"engine":  {"serve Arbiter's engine over the engine protocol on stdin/stdout: engine [GAME] [--level L] [--hash MB] [--seed S]", runEngine},
-		"bench":   {"measure perft and search speed, depth in 1 s and move-time overruns: bench [--json]", runBench},
-		"bot":     {"run Arbiter on Discord (needs DISCORD_TOKEN): bot [--http ADDR] [--workers N]", runBot},
-		"worker":  {"think about bot turns for the bot, against its REDIS_URL: worker [--name NAME] [--workers N]", runWorker},
+		"default":  {"the console without DISCORD_TOKEN, else the bot", runDefault},
+		"console":  {"play in a terminal: commands from standard input, one a line (/play game:sixes, /move a1 c1, /as NAME)", runConsole},
+		"perft":    {"count move sequences from a position: perft GAME DEPTH [--moves M1;M2] [--set k=v] [--divide] [--bench]", runPerft},
+		"status":   {"play moves and print the board and result: status GAME [--moves M1;M2] [--set k=v]", runStatus},
+		"match":    {"play a match between two players: match GAME --p1 SPEC --p2 SPEC [--games N] [--movetime D] [--set k=v] [--seed S] [--json]", runMatch},
+		"engine":   {"serve Arbiter's engine over the engine protocol on stdin/stdout: engine [GAME] [--level L] [--hash MB] [--seed S]", runEngine},
+		"bench":    {"measure perft and search speed, depth in 1 s and move-time overruns: bench [--json]", runBench},
+		"bot":      {"run Arbiter on Discord (needs DISCORD_TOKEN): bot [--http ADDR] [--workers N]", runBot},
+		"loadtest": {"drive the command path with many channels and measure it: loadtest [--channels N] [--bots B] [--clients C] [--duration D] [--store embedded|redis|cluster] [--plot FILE.png]", runLoadtest},
+		"worker":   {"think about bot turns for the bot, against its REDIS_URL: worker [--name NAME] [--workers N]", runWorker},
 	}
 }
 

@@ -306,6 +306,23 @@ func (s *Redis) Stats() Stats {
 	return Stats{Commands: s.stats.commands.Load(), RoundTrips: s.stats.roundTrips.Load()}
 }
 
+// GameMemory returns the bytes Redis uses for the game in channel: its
+// hash and its move list (MEMORY USAGE, sampled as Redis does).
+func (s *Redis) GameMemory(ctx context.Context, channel string) (int64, error) {
+	caller := ctx
+	ctx, cancel := s.op(ctx, 0)
+	defer cancel()
+	var total int64
+	for _, key := range []string{gameKey(channel), movesKey(channel)} {
+		n, err := s.rdb.MemoryUsage(ctx, key).Result()
+		if err != nil && !errors.Is(err, redis.Nil) {
+			return 0, fail(caller, "measure the game in channel "+channel, err)
+		}
+		total += n
+	}
+	return total, nil
+}
+
 // op returns the context for one store operation, bounded by the store's
 // timeout plus extra.
 func (s *Redis) op(ctx context.Context, extra time.Duration) (context.Context, context.CancelFunc) {
