@@ -391,4 +391,6 @@ func (r Result) Summary(storeName string) string {
 		mem, r.ProcessBytesPerGame)
 }
 
-func ms(d time.Duration) string { return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 2, 64) + "ms" }
+func ms(d time.Duration) string {
+	return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 2, 64) + "ms"
+}
