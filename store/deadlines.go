@@ -75,15 +75,15 @@ func (s *Redis) Due(ctx context.Context, now time.Time, limit int) ([]*Game, err
 		return nil, fail(caller, "read the deadline index", failed)
 	}
 	if len(parsed) > 0 {
-		// One transaction per channel's slot: a record and its move list
-		// are read at the same version.
-		_, _ = s.rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
+		// One script a channel: a record and its move list are read at
+		// the same version.
+		_ = s.pipeScripts(ctx, func(pipe redis.Pipeliner, retry bool) {
+			clear(reads)
 			for _, e := range parsed {
 				if _, ok := reads[e.channel]; !ok {
-					reads[e.channel] = readGame(ctx, pipe, e.channel)
+					reads[e.channel] = readGame(ctx, pipe, e.channel, retry)
 				}
 			}
-			return nil
 		})
 	}
 
@@ -95,10 +95,7 @@ func (s *Redis) Due(ctx context.Context, now time.Time, limit int) ([]*Game, err
 	)
 	for _, e := range parsed {
 		read := reads[e.channel]
-		vals, err := read.hash.Result()
-		if err == nil {
-			err = read.moves.Err()
-		}
+		vals, _, err := read.fields()
 		if err != nil && !wrongType(err) {
 			s.log.Warn("store: a game of the deadline index does not load; it waits", "channel", e.channel, "err", err)
 			continue

@@ -200,8 +200,8 @@ func (s *Redis) casResult(ctx context.Context, add func(pipe redis.Pipeliner, re
 	for {
 		pipe := s.rdb.Pipeline()
 		cmd := add(pipe, retry)
-		_, _ = pipe.Exec(ctx)
-		for _, c := range pipe.Cmds() {
+		cmds, _ := pipe.Exec(ctx)
+		for _, c := range cmds {
 			if c != cmd && c.Err() != nil && !unavailable(c.Err()) {
 				s.log.Error("store: index update failed", "command", c.Name(), "err", c.Err())
 			}
@@ -305,9 +305,8 @@ func (s *Redis) Load(ctx context.Context, channel string) (*Game, error) {
 	ctx, cancel := s.op(ctx, 0)
 	defer cancel()
 	var read gameRead
-	_, err := s.rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
-		read = readGame(ctx, pipe, channel)
-		return nil
+	err := s.pipeScripts(ctx, func(pipe redis.Pipeliner, retry bool) {
+		read = readGame(ctx, pipe, channel, retry)
 	})
 	if err != nil && !wrongType(err) {
 		return nil, fail(caller, "load game in channel "+channel, err)
@@ -315,35 +314,71 @@ func (s *Redis) Load(ctx context.Context, channel string) (*Game, error) {
 	return s.gameFromRead(channel, read)
 }
 
-// gameRead is the pending read of a channel's game in a pipeline: the
-// hash's fields and the move list. Run it in a transaction (TxPipeline)
-// so that both are of the same version.
-type gameRead struct {
-	hash  *redis.SliceCmd
-	moves *redis.StringSliceCmd
+// loadScript reads a game at one version: KEYS[1] its hash, KEYS[2] its
+// move list. It returns the hash's id, version and record (nil where
+// absent) and the move list.
+var loadScript = redis.NewScript(loadScriptSource)
+
+const loadScriptSource = `
+local h = redis.call('HMGET', KEYS[1], 'id', 'version', 'record')
+local moves = {}
+if h[3] then moves = redis.call('LRANGE', KEYS[2], 0, -1) end
+return {h[1], h[2], h[3], moves}
+`
+
+// gameRead is the pending read of a channel's game in a pipeline.
+type gameRead struct{ cmd *redis.Cmd }
+
+// readGame adds the read of channel's game to pipe: one script, so that
+// the record and the move list are of the same version, and one slot.
+func readGame(ctx context.Context, pipe redis.Pipeliner, channel string, retry bool) gameRead {
+	return gameRead{runScript(ctx, pipe, loadScript, retry, []string{gameKey(channel), movesKey(channel)})}
 }
 
-// readGame adds the read of channel's game to pipe.
-func readGame(ctx context.Context, pipe redis.Pipeliner, channel string) gameRead {
-	return gameRead{
-		hash:  pipe.HMGet(ctx, gameKey(channel), "id", "version", "record"),
-		moves: pipe.LRange(ctx, movesKey(channel), 0, -1),
+// pipeScripts runs the pipeline add fills, once with EVALSHA and again
+// with EVAL if Redis does not know a script. It returns the first
+// command error.
+func (s *Redis) pipeScripts(ctx context.Context, add func(pipe redis.Pipeliner, retry bool)) error {
+	for retry := false; ; retry = true {
+		pipe := s.rdb.Pipeline()
+		add(pipe, retry)
+		cmds, err := pipe.Exec(ctx)
+		if !retry && err != nil && slices.ContainsFunc(cmds, func(c redis.Cmder) bool { return redis.HasErrorPrefix(c.Err(), "NOSCRIPT") }) {
+			continue
+		}
+		return err
 	}
+}
+
+// fields returns the read's hash values (id, version, record) and move
+// list.
+func (r gameRead) fields() ([]any, []string, error) {
+	vals, err := r.cmd.Slice()
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(vals) != 4 {
+		return nil, nil, fmt.Errorf("the load script answered %d values", len(vals))
+	}
+	raw, _ := vals[3].([]any)
+	list := make([]string, 0, len(raw))
+	for _, v := range raw {
+		el, _ := v.(string)
+		list = append(list, el)
+	}
+	return vals[:3], list, nil
 }
 
 // gameFromRead decodes a game read by readGame.
 func (s *Redis) gameFromRead(channel string, read gameRead) (*Game, error) {
-	vals, err := read.hash.Result()
-	if err == nil {
-		_, err = read.moves.Result()
-	}
+	vals, list, err := read.fields()
 	if wrongType(err) {
 		return nil, &DamagedError{Channel: channel, Err: errors.New("its keys hold something that is not a game record")}
 	}
 	if err != nil {
 		return nil, err
 	}
-	return s.gameFromHash(channel, vals, read.moves.Val())
+	return s.gameFromHash(channel, vals, list)
 }
 
 // gameFromHash decodes the values of HMGET id version record, with the

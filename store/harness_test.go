@@ -22,6 +22,9 @@ type env struct {
 	t    *testing.T
 	name string
 	srv  *redistest.Server // nil for the embedded backend
+	// cluster is the shared Redis Cluster (flushed for each test), nil
+	// for the other backends.
+	cluster *redistest.Cluster
 	dir  string            // the embedded backend's data directory
 	reg  *rules.Registry
 }
@@ -43,6 +46,9 @@ func (e *env) config() store.Config {
 	cfg := store.Config{Registry: e.reg, Logger: quietLogger(), DataDir: e.dir, SaveEvery: 100 * time.Millisecond}
 	if e.srv != nil {
 		cfg.RedisURL = e.srv.URL()
+	}
+	if e.cluster != nil {
+		cfg.RedisURL, cfg.Cluster, cfg.Partitions = e.cluster.URL(), true, 1
 	}
 	return cfg
 }

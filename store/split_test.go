@@ -15,7 +15,7 @@ import (
 // (each from an older version of a game that moved on) add nothing to the
 // deadline index and leave the live entry's time alone.
 func TestLosingSaveLeavesNoDeadline(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, e *env) {
+	forEachBackendAndCluster(t, func(t *testing.T, e *env) {
 		ctx := ctxT(t)
 		s := e.open()
 		g := newGame(t, e.reg, "hique", "1", "1")
@@ -64,7 +64,7 @@ func TestLosingSaveLeavesNoDeadline(t *testing.T) {
 // and rewrites a record that holds no moves (only the state's packed
 // moves, a few bytes each); an undo trims the list; the game reads back whole.
 func TestMoveAppends(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, e *env) {
+	forEachBackendAndCluster(t, func(t *testing.T, e *env) {
 		ctx := ctxT(t)
 		s := e.open()
 		g := newGame(t, e.reg, "sixes", "1", "1")
@@ -140,7 +140,7 @@ func moveTexts(moves []store.Move) []string {
 // inside its record) loads, and its next save writes the move list and a
 // schema 2 record without moves.
 func TestSchema1GameMigrates(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, e *env) {
+	forEachBackendAndCluster(t, func(t *testing.T, e *env) {
 		ctx := ctxT(t)
 		s := e.open()
 		g := newGame(t, e.reg, "upthrust", "1", "1")
@@ -198,7 +198,7 @@ func TestSchema1GameMigrates(t *testing.T) {
 // TestShortMoveListIsDamage: a move list shorter than its record says is
 // reported as damage, not played on.
 func TestShortMoveListIsDamage(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, e *env) {
+	forEachBackendAndCluster(t, func(t *testing.T, e *env) {
 		ctx := ctxT(t)
 		s := e.open()
 		g := newGame(t, e.reg, "hiya", "1", "1")

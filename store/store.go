@@ -471,7 +471,10 @@ func mayChange(cmd redis.Cmder) bool {
 		return c.Err() == nil && slices.ContainsFunc(c.Val(), func(st redis.XStream) bool { return len(st.Messages) > 0 })
 	case "evalsha":
 		args := cmd.Args()
-		return len(args) < 2 || args[1] != renewScript.Hash()
+		return len(args) < 2 || (args[1] != renewScript.Hash() && args[1] != loadScript.Hash())
+	case "eval":
+		args := cmd.Args()
+		return len(args) < 2 || args[1] != loadScriptSource
 	case "xautoclaim":
 		c, ok := cmd.(*redis.XAutoClaimCmd)
 		if !ok || cmd.Err() != nil {

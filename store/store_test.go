@@ -13,7 +13,7 @@ import (
 )
 
 func TestCreateLoadSave(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, e *env) {
+	forEachBackendAndCluster(t, func(t *testing.T, e *env) {
 		ctx := ctxT(t)
 		s := e.open()
 		rng := rand.New(rand.NewPCG(1, 2))
@@ -96,7 +96,7 @@ func TestInvalidArguments(t *testing.T) {
 }
 
 func TestConflict(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, e *env) {
+	forEachBackendAndCluster(t, func(t *testing.T, e *env) {
 		ctx := ctxT(t)
 		s := e.open()
 		rng := rand.New(rand.NewPCG(3, 4))
@@ -120,7 +120,7 @@ func TestConflict(t *testing.T) {
 }
 
 func TestArchive(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, e *env) {
+	forEachBackendAndCluster(t, func(t *testing.T, e *env) {
 		ctx := ctxT(t)
 		s := e.open()
 		rng := rand.New(rand.NewPCG(5, 6))
@@ -226,7 +226,7 @@ func TestInterruptedArchive(t *testing.T) {
 }
 
 func TestDeadlines(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, e *env) {
+	forEachBackendAndCluster(t, func(t *testing.T, e *env) {
 		ctx := ctxT(t)
 		s := e.open()
 		rng := rand.New(rand.NewPCG(7, 8))
@@ -296,7 +296,7 @@ func TestDeadlines(t *testing.T) {
 }
 
 func TestDamagedRecords(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, e *env) {
+	forEachBackendAndCluster(t, func(t *testing.T, e *env) {
 		ctx := ctxT(t)
 		s := e.open()
 		good := newGame(t, e.reg, "sixes", "100", "1")
@@ -405,7 +405,7 @@ func TestLock(t *testing.T) {
 }
 
 func TestRatings(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, e *env) {
+	forEachBackendAndCluster(t, func(t *testing.T, e *env) {
 		ctx := ctxT(t)
 		s := e.open()
 		players := []string{"1001", "1002"}
@@ -491,7 +491,7 @@ func TestClosed(t *testing.T) {
 // TestRunning: the guild's running games are listed, and a game leaves
 // the list when it finishes.
 func TestRunning(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, e *env) {
+	forEachBackendAndCluster(t, func(t *testing.T, e *env) {
 		ctx := ctxT(t)
 		s := e.open()
 		for _, c := range []struct{ channel, guild string }{{"11", "7"}, {"12", "7"}, {"13", "8"}} {
@@ -520,7 +520,7 @@ func TestRunning(t *testing.T) {
 
 // TestChannelSettings: a channel's settings are kept apart from its games.
 func TestChannelSettings(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, e *env) {
+	forEachBackendAndCluster(t, func(t *testing.T, e *env) {
 		ctx := ctxT(t)
 		s := e.open()
 		if v, err := s.ChannelSetting(ctx, "5", "board"); err != nil || v != "" {

@@ -308,6 +308,19 @@ func (c *Cluster) MasterOf(key string) (string, error) {
 	return "", fmt.Errorf("no live node knows the master of %q", key)
 }
 
+// FlushAll empties every master (and so its replica).
+func (c *Cluster) FlushAll(ctx context.Context) error {
+	opts, err := redis.ParseClusterURL(c.URL())
+	if err != nil {
+		return err
+	}
+	client := redis.NewClusterClient(opts)
+	defer client.Close()
+	return client.ForEachMaster(ctx, func(ctx context.Context, m *redis.Client) error {
+		return m.FlushAll(ctx).Err()
+	})
+}
+
 // Kill stops the node at addr with SIGKILL, as a crash would.
 func (c *Cluster) Kill(addr string) error {
 	for _, n := range c.nodes {
