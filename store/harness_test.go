@@ -25,8 +25,8 @@ type env struct {
 	// cluster is the shared Redis Cluster (flushed for each test), nil
 	// for the other backends.
 	cluster *redistest.Cluster
-	dir  string            // the embedded backend's data directory
-	reg  *rules.Registry
+	dir     string // the embedded backend's data directory
+	reg     *rules.Registry
 }
 
 // forEachBackend runs test against a real redis-server (skipped only when
