@@ -145,9 +145,15 @@ func (s *Redis) run(ctx context.Context, w *write) (int64, error) {
 	for _, el := range w.tail {
 		args = append(args, el)
 	}
-	res, err := s.casResult(ctx, func(pipe redis.Pipeliner, retry bool) *redis.Cmd {
-		return runScript(ctx, pipe, saveScript, retry, keys, args...)
-	})
+	var res int64
+	var err error
+	if s.waitReplicas > 0 {
+		res, err = s.saveAndWait(ctx, keys, args)
+	} else {
+		res, err = s.casResult(ctx, func(pipe redis.Pipeliner, retry bool) *redis.Cmd {
+			return runScript(ctx, pipe, saveScript, retry, keys, args...)
+		})
+	}
 	if err != nil || res != 1 || !s.cluster || (wake == "" && w.replaced == "") {
 		return res, err
 	}
@@ -196,16 +202,16 @@ func runScript(ctx context.Context, pipe redis.Pipeliner, script *redis.Script, 
 // with EVALSHA and again with EVAL if Redis does not know the script. It
 // returns the script's integer result.
 func (s *Redis) casResult(ctx context.Context, add func(pipe redis.Pipeliner, retry bool) *redis.Cmd) (int64, error) {
+	return casOn(ctx, s.rdb, add)
+}
+
+// casOn is casResult on client.
+func casOn(ctx context.Context, client redis.Cmdable, add func(pipe redis.Pipeliner, retry bool) *redis.Cmd) (int64, error) {
 	retry := false
 	for {
-		pipe := s.rdb.Pipeline()
+		pipe := client.Pipeline()
 		cmd := add(pipe, retry)
-		cmds, _ := pipe.Exec(ctx)
-		for _, c := range cmds {
-			if c != cmd && c.Err() != nil && !unavailable(c.Err()) {
-				s.log.Error("store: index update failed", "command", c.Name(), "err", c.Err())
-			}
-		}
+		_, _ = pipe.Exec(ctx)
 		n, err := cmd.Int64()
 		if err != nil && !retry && redis.HasErrorPrefix(err, "NOSCRIPT") {
 			retry = true
@@ -213,6 +219,50 @@ func (s *Redis) casResult(ctx context.Context, add func(pipe redis.Pipeliner, re
 		}
 		return n, err
 	}
+}
+
+// saveAndWait runs saveScript and then WAIT on the same connection, so
+// that the write is on cfg.WaitReplicas replicas before Save reports it:
+// a master that dies after the acknowledgement then loses nothing, since
+// the replica promoted in its place has it. On a cluster the pipeline goes
+// to the master of the game's slot; after a failover the first try finds
+// a dead or moved master, and the client reloads the cluster's layout and
+// tries once more.
+func (s *Redis) saveAndWait(ctx context.Context, keys []string, args []any) (int64, error) {
+	var lastErr error
+	for attempt := range 2 {
+		var client redis.Cmdable = s.rdb
+		if cc, ok := s.rdb.(*redis.ClusterClient); ok {
+			if attempt > 0 {
+				cc.ReloadState(ctx)
+			}
+			m, err := cc.MasterForKey(ctx, keys[0])
+			if err != nil {
+				lastErr = err
+				continue
+			}
+			client = m
+		}
+		var script *redis.Cmd
+		var wait *redis.Cmd
+		res, err := casOn(ctx, client, func(pipe redis.Pipeliner, retry bool) *redis.Cmd {
+			script = runScript(ctx, pipe, saveScript, retry, keys, args...)
+			wait = pipe.Do(ctx, "WAIT", s.waitReplicas, (s.timeout / 2).Milliseconds())
+			return script
+		})
+		if err != nil && (redis.HasErrorPrefix(err, "MOVED") || unavailable(err)) && s.cluster {
+			lastErr = err
+			continue
+		}
+		if err == nil && res == 1 {
+			if n, werr := wait.Int64(); werr != nil || n < int64(s.waitReplicas) {
+				s.log.Warn("store: a save is on its master but not on enough replicas; a failover now could lose it",
+					"key", keys[0], "replicas", n, "want", s.waitReplicas, "err", werr)
+			}
+		}
+		return res, err
+	}
+	return 0, lastErr
 }
 
 // Create stores a new game in g.Channel. g must be active, with its state,

@@ -105,6 +105,13 @@ type Config struct {
 	// may grow its partitions; it must never shrink them (the games of a
 	// dropped partition would not be served).
 	Partitions int
+	// WaitReplicas, when above 0, makes every Save wait (Redis WAIT, on
+	// the connection of the write) until that many replicas have the
+	// write, so that an acknowledged move survives its master's death
+	// and a replica's promotion. 0 (the default) acknowledges a move once
+	// its master has it: Redis replicates asynchronously, and a master
+	// that dies may take its last few milliseconds of writes with it.
+	WaitReplicas int
 	// SaveEvery is how often the embedded backend writes its data file
 	// when something changed. Default 2s.
 	SaveEvery time.Duration
@@ -125,6 +132,7 @@ type Redis struct {
 	stats        *counter
 	cluster      bool // rdb is a cluster client: no command may span two slots
 	parts        int  // the partitions of the queue and the deadline index
+	waitReplicas int  // replicas a save waits for
 	next         atomic.Uint32
 }
 
@@ -171,6 +179,7 @@ func OpenRedis(ctx context.Context, cfg Config) (*Redis, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	s.waitReplicas = cfg.WaitReplicas
 	s.parts = cfg.Partitions
 	if s.parts <= 0 {
 		s.parts = 1
@@ -272,6 +281,7 @@ func (s *Redis) openCluster(cfg Config) error {
 	}
 	client := redis.NewClusterClient(o)
 	client.AddHook(s.stats)
+	client.AddHook(reloadOnFault{client})
 	s.rdb = client
 	s.cluster = true
 	return nil
@@ -487,6 +497,35 @@ func mayChange(cmd redis.Cmder) bool {
 		return !ok || c.Val()
 	}
 	return true
+}
+
+// reloadOnFault is a go-redis hook that has a cluster client read the
+// cluster's layout again when a node does not answer: after a failover
+// the dead master's slots are served by its promoted replica, and the
+// client learns it here instead of dialling the dead node until a MOVED
+// reply happens to teach it.
+type reloadOnFault struct{ c *redis.ClusterClient }
+
+func (h reloadOnFault) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (h reloadOnFault) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		err := next(ctx, cmd)
+		if unavailable(err) {
+			h.c.ReloadState(ctx)
+		}
+		return err
+	}
+}
+
+func (h reloadOnFault) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		err := next(ctx, cmds)
+		if unavailable(err) || slices.ContainsFunc(cmds, func(c redis.Cmder) bool { return unavailable(c.Err()) }) {
+			h.c.ReloadState(ctx)
+		}
+		return err
+	}
 }
 
 // RouteClientLogs sends the Redis client library's own log lines (failed
