@@ -42,12 +42,34 @@
 // holding a connection), and it can refuse a late write and recognise a
 // retried one. BenchmarkCAS measures both.
 //
+// # Moves
+//
+// A running game's moves are a list beside its record: a Save appends the
+// moves the game gained since it was loaded (and trims what an undo took
+// back) and rewrites the record, which holds no moves, in the same script
+// as the compare-and-set. Load reads both with one script. A move's cost
+// in the store hardly depends on the game's length.
+//
 // # Deadlines
 //
-// The deadline index is a hint, kept so that it is never late: a save adds
-// the entry of the version it writes (ZADD LT) in the same round trip as
-// the compare-and-set, before it; entries of older versions are removed
-// lazily. Due reads the records themselves and cleans what it finds stale.
+// The deadline index is a hint. The entry of the version a save writes is
+// added only when the save applies, and the entry of the version it
+// replaces removed: on one Redis inside the save's script, so in the same
+// round trip and atomically; on a cluster, where the index partition is on
+// another slot, in a second round trip right after (should the process
+// die in between, the game's clock waits for its next save). Due reads
+// the records themselves and cleans what it finds stale.
+//
+// # Partitions and Redis Cluster
+//
+// The bot-turn queue and the deadline index are Config.Partitions streams
+// and sorted sets, by hash tag, a channel's by a hash of its name; workers
+// and the clock serve every partition, and a partition whose node does not
+// answer delays only its own games. With Config.Cluster the client is
+// go-redis's cluster client; no command or script names keys of two
+// slots (TestClusterOneSlotPerCommand checks each against the cluster).
+// Config.WaitReplicas makes each save wait for replicas (WAIT), so that a
+// failover loses no acknowledged move; see docs/performance.md.
 //
 // # Backends
 //
