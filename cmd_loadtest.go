@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime/pprof"
 	"time"
 
 	"gonum.org/v1/plot"
@@ -36,6 +37,7 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	plotFile := fs.String("plot", "", "run at 10, 100, 1,000... channels up to --channels and draw latency and throughput to this PNG")
 	botTime := fs.Duration("bot-time", time.Second, "the bot's time a move")
 	workersN := fs.Int("workers", 0, "bot-turn workers (default one per core)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the runs to this file (go tool pprof)")
 	if _, err := parseInterleaved(fs, args); err != nil {
 		return 2
 	}
@@ -85,6 +87,19 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			steps = append(steps, n)
 		}
 		steps = append(steps, *channels)
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fmt.Fprintf(stderr, "arbiter loadtest: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintf(stderr, "arbiter loadtest: %v\n", err)
+			return 1
+		}
+		defer pprof.StopCPUProfile()
 	}
 	var results []loadtest.Result
 	for _, n := range steps {

@@ -161,7 +161,7 @@ func Run(ctx context.Context, cfg Config, st store.Store, reg *rules.Registry) (
 	lats := make([][]time.Duration, cfg.Clients)
 	var clients sync.WaitGroup
 	var firstErr atomic.Value
-	for c := range cfg.Clients {
+	for c := range min(cfg.Clients, cfg.Channels) {
 		clients.Go(func() {
 			if err := d.client(runCtx, c, games, end, &lats[c]); err != nil {
 				firstErr.CompareAndSwap(nil, err)
