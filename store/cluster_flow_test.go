@@ -27,7 +27,7 @@ func TestClusterCommandPath(t *testing.T) {
 	e := &env{t: t, name: "cluster", cluster: sharedCluster(t), reg: games.Registry()}
 	s := e.open(func(cfg *store.Config) { cfg.Partitions = 4 })
 	ctx := ctxT(t)
-	res, err := loadtest.Run(ctx, loadtest.Config{Channels: 12, Bots: 3, Clients: 2, Duration: 2 * time.Second,
+	res, err := loadtest.Run(ctx, loadtest.Config{Channels: 8, Bots: 2, Clients: 2, Duration: time.Second,
 		Game: "hiya", BotGame: "sixes", BotMoveTime: 150 * time.Millisecond, BotLevel: 1, Workers: 2, Prefix: "cl"}, s, e.reg)
 	if err != nil {
 		t.Fatal(err)
@@ -40,8 +40,8 @@ func TestClusterCommandPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(running) < 12 {
-		t.Fatalf("%d games running, want the 12 student games and the bot games", len(running))
+	if len(running) < 8 {
+		t.Fatalf("%d games running, want the 8 student games and the bot games", len(running))
 	}
 	for _, g := range running {
 		checkReplays(t, e.reg, g)

@@ -13,6 +13,9 @@ import (
 // TestClusterForms: the harness's cluster serves every slot, with three
 // masters and three replicas.
 func TestClusterForms(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the store's cluster tests start the same harness under -short")
+	}
 	c := redistest.StartCluster(t, redistest.ClusterOptions{})
 	opts, err := redis.ParseClusterURL(c.URL())
 	if err != nil {
