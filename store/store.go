@@ -114,8 +114,11 @@ type Config struct {
 	// Timeout bounds each store operation; past it the operation fails
 	// with ErrUnavailable. Default 2s.
 	Timeout time.Duration
-	// ClaimTimeout is how long a claimed bot turn may go without an ack
-	// (or ExtendBotTurn) before another worker may claim it. Default 2m.
+	// ClaimTimeout bounds a bot turn's lease: how long a claimed turn may
+	// go without an ack (or ExtendBotTurn) before another worker, of any
+	// name, may claim it. Each turn's own lease is a quarter of its game's
+	// time per move, at least 1s, at most ClaimTimeout (Job.Lease).
+	// Default 2m.
 	ClaimTimeout time.Duration
 	// Cluster says that RedisURL names a Redis Cluster, in the form of
 	// go-redis's ParseClusterURL: redis://host:port?addr=host2:port2&...
