@@ -110,6 +110,11 @@ type Flow struct {
 	// Style is how the game's board is drawn in messages (text, emoji or
 	// image), from the channel's setting when the game began.
 	Style string `json:"style,omitempty"`
+	// TurnFrom is when the clock of the current turn started (store
+	// time); Outage is the end (Unix ms) of the last outage whose time
+	// was given back to this game.
+	TurnFrom time.Time `json:"turn_from,omitzero"`
+	Outage   int64     `json:"outage,omitempty"`
 }
 
 // Wake returns when the clock should next look at the game: the earlier of
