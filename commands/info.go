@@ -243,17 +243,19 @@ func (s *Service) settings(ctx context.Context, inv Invocation) Reply {
 		}
 		return Reply{Message: Message{Text: fmt.Sprintf("Boards in this channel are drawn as %s; /settings board:text|emoji|image changes it.", cur)}, Private: true}
 	}
+	if !s.isReferee(inv) {
+		return refuse("only referees (the %s role, or Manage Server) can change this channel's settings", s.refereeRoleName())
+	}
 	if !slices.Contains(boardStyles(), style) {
-		return refuse("board must be text, emoji or image, not %q", style)
+		return refuse("board must be text, emoji or image, not %.20q", style)
 	}
 	if err := s.store.SetChannelSetting(ctx, inv.Channel, "board", style); err != nil {
 		return s.storeRefusal(inv, err)
 	}
+	// A game going on keeps the style it began with: changing it would
+	// bump the game's version and void the players' buttons mid-move.
 	if g, err := s.store.Load(ctx, inv.Channel); err == nil && g.Status == store.Active && g.Flow.Style != style {
-		g.Flow.Style = style
-		if err := s.store.Save(ctx, g); err != nil && !errors.Is(err, store.ErrConflict) {
-			return s.storeRefusal(inv, err)
-		}
+		return Reply{Message: Message{Text: fmt.Sprintf("%s set this channel's boards to %s, from the next game on (the game going on keeps its style).", inv.User.Name, style)}}
 	}
 	return Reply{Message: Message{Text: fmt.Sprintf("%s set this channel's boards to %s.", inv.User.Name, style)}}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"arbiter/render"
 	"arbiter/rules"
@@ -141,9 +142,42 @@ func (s *Service) handlers() map[string]handler {
 func (s *Service) Handle(ctx context.Context, inv Invocation) Reply {
 	h, ok := s.handlers()[strings.ToLower(inv.Command)]
 	if !ok {
-		return refuse("there is no command /%s; /help lists them", inv.Command)
+		return refuse("there is no command /%.32s; /help lists them", inv.Command)
+	}
+	if err := checkOptions(inv); err != nil {
+		return refuse("%v", err)
 	}
 	return h(ctx, inv)
+}
+
+// Limits on what people type, so that no option costs more than it should
+// to parse, store or echo.
+const (
+	maxOptions     = 16  // options in one command
+	maxOptionText  = 200 // characters of most options
+	maxReasonText  = 500 // characters of a free-text reason
+	maxOptionNames = 32  // characters of an option's name
+)
+
+// checkOptions refuses an invocation with too many options or one too
+// long, saying which and what the limit is.
+func checkOptions(inv Invocation) error {
+	if len(inv.Options) > maxOptions {
+		return fmt.Errorf("that is %d options; a command takes at most %d", len(inv.Options), maxOptions)
+	}
+	for k, v := range inv.Options {
+		if len(k) > maxOptionNames {
+			return fmt.Errorf("option %.32q... has too long a name", k)
+		}
+		limit := maxOptionText
+		if k == "reason" {
+			limit = maxReasonText
+		}
+		if n := utf8.RuneCountInString(v); n > limit {
+			return fmt.Errorf("%s is %d characters long; at most %d", k, n, limit)
+		}
+	}
+	return nil
 }
 
 // Autocomplete suggests values for the focused option: for /move, the
@@ -239,4 +273,12 @@ func (s *Service) unknownOutcome(inv Invocation, err error) Reply {
 		return refuse("%s The channel has no game going on now (it may have ended): /history shows finished games.", head)
 	}
 	return refuse("%s The storage is still not reachable: look at /board in a moment before you try again.", head)
+}
+
+// refereeRoleName names who may referee, for refusals.
+func (s *Service) refereeRoleName() string {
+	if s.cfg.RefereeRole == "" {
+		return "referee"
+	}
+	return s.cfg.RefereeRole
 }
