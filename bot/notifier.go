@@ -39,16 +39,56 @@ func NewNotifier(s *discordgo.Session, log *slog.Logger) *Notifier {
 
 // Post sends msg to channel as a channel message, pinging only
 // msg.Mentions. A thread that auto-archived while a game waited is
-// unarchived first.
+// unarchived first. msg.Key goes as the message's nonce with
+// enforce_nonce, so that Discord creates one message however often the
+// same key is posted within a few minutes (a retried delivery).
 func (n *Notifier) Post(ctx context.Context, channel string, msg commands.Message) error {
-	if err := n.send(ctx, channel, outgoing(msg)); err != nil {
+	if err := n.send(ctx, channel, outgoing(msg), msg.Key); err != nil {
 		return fmt.Errorf("post to channel %s: %w", channel, err)
 	}
 	return nil
 }
 
-// send posts out to channel.
-func (n *Notifier) send(ctx context.Context, channel string, out message) error {
+// maxNonce is the longest nonce Discord takes.
+const maxNonce = 25
+
+// withNonce is a message to create with a nonce that Discord enforces:
+// "If enforce_nonce is true and nonce is present, it will be checked for
+// uniqueness in the past few minutes. If another message was created by
+// the same author with the same nonce, that message will be returned and
+// no new message will be created" (Create Message, Discord's API docs).
+type withNonce struct {
+	*discordgo.MessageSend
+	Nonce        string `json:"nonce"`
+	EnforceNonce bool   `json:"enforce_nonce"`
+}
+
+// create posts a channel message, with key as its enforced nonce when
+// there is one (discordgo's MessageSend has no nonce field).
+func (n *Notifier) create(channel string, data *discordgo.MessageSend, key string, opt discordgo.RequestOption) error {
+	if key == "" {
+		_, err := n.s.ChannelMessageSendComplex(channel, data, opt)
+		return err
+	}
+	if len(key) > maxNonce {
+		key = key[:maxNonce]
+	}
+	body := withNonce{MessageSend: data, Nonce: key, EnforceNonce: true}
+	endpoint := discordgo.EndpointChannelMessages(channel)
+	if len(data.Files) > 0 {
+		contentType, raw, err := discordgo.MultipartBodyWithJSON(body, data.Files)
+		if err != nil {
+			return err
+		}
+		_, err = n.s.RequestRaw("POST", endpoint, contentType, raw, endpoint, 0, opt)
+		return err
+	}
+	_, err := n.s.RequestWithBucketID("POST", endpoint, body, endpoint, opt)
+	return err
+}
+
+// send posts out to channel, with key as its nonce.
+func (n *Notifier) send(ctx context.Context, channel string, out message, key string) error {
 	opt := discordgo.WithContext(ctx)
 	thread, err := n.isThread(ctx, channel)
 	if err != nil {
@@ -59,13 +99,13 @@ func (n *Notifier) send(ctx context.Context, channel string, out message) error 
 			return err
 		}
 	}
-	_, err = n.s.ChannelMessageSendComplex(channel, out.send(), opt)
+	err = n.create(channel, out.send(), key, opt)
 	if thread && restCode(err) == errThreadArchived {
 		// It archived between the look and the post: once more.
 		if err := n.unarchive(ctx, channel, true); err != nil {
 			return err
 		}
-		_, err = n.s.ChannelMessageSendComplex(channel, out.send(), opt)
+		err = n.create(channel, out.send(), key, opt)
 	}
 	return err
 }

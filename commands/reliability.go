@@ -390,3 +390,21 @@ func recovered(f func()) (err error) {
 	f()
 	return nil
 }
+
+// FirstDelivery reports whether the interaction called id arrives for the
+// first time within window, across every process on the store (a key with
+// an expiry). A replayed request must not be answered twice. When the
+// store cannot say, it reports true: a rare replay answered twice is a
+// smaller harm than a real command refused.
+func (s *Service) FirstDelivery(ctx context.Context, id string, window time.Duration) bool {
+	sum := sha256.Sum256([]byte(id))
+	name := "ix-" + base64.RawURLEncoding.EncodeToString(sum[:18])
+	_, err := s.store.TryLock(ctx, name, window)
+	if errors.Is(err, store.ErrLocked) {
+		return false
+	}
+	if err != nil {
+		s.log.Warn("cannot tell whether an interaction was seen before; answering it", "id", id, "err", err)
+	}
+	return true
+}
