@@ -66,15 +66,23 @@ func (s *Service) history(ctx context.Context, inv Invocation) Reply {
 		return s.storeRefusal(inv, err)
 	}
 	opt := s.renderOptions(g, render.Standard)
-	record := render.Record(g.State, opt,
-		render.Tag{Key: "Id", Value: g.ID}, render.Tag{Key: "Started", Value: g.Created.UTC().Format("2006-01-02 15:04 MST")})
-	files := []File{{Name: fmt.Sprintf("%s-%s.txt", g.Name, g.ID), ContentType: "text/plain; charset=utf-8", Data: []byte(record)}}
-	if gif, err := render.GIF(g.State, opt); err == nil {
-		files = append(files, File{Name: fmt.Sprintf("%s-%s.gif", g.Name, g.ID), ContentType: "image/gif", Data: gif})
+	tags := []render.Tag{{Key: "Id", Value: g.ID}, {Key: "Started", Value: g.Created.UTC().Format("2006-01-02 15:04 MST")}}
+	var gifFile []File
+	replayNote := ""
+	if replay, err := s.replays.get(ctx, g, opt); err == nil {
+		gifFile = []File{{Name: fmt.Sprintf("%s-%s.gif", g.Name, g.ID), ContentType: "image/gif", Data: replay.Data}}
+		if replay.Every > 1 {
+			replayNote = fmt.Sprintf("the replay shows one position in every %d (%d frames for %d moves), the first and last always", replay.Every, replay.Frames, replay.Plies)
+			tags = append(tags, render.Tag{Key: "Replay", Value: replayNote})
+			replayNote = "\n(" + replayNote + ")"
+		}
 	} else {
 		s.log.Warn("replay not drawn", "game", g.ID, "err", err)
+		replayNote = "\n(the replay could not be drawn this time: " + err.Error() + ")"
 	}
-	text := fmt.Sprintf("%s #%s: %s against %s, %d moves.\n%s", s.title(g.Name), g.ID, seatTitle(g, rules.P1), seatTitle(g, rules.P2), len(g.Moves), numberedMoves(g))
+	record := render.Record(g.State, opt, tags...)
+	files := append([]File{{Name: fmt.Sprintf("%s-%s.txt", g.Name, g.ID), ContentType: "text/plain; charset=utf-8", Data: []byte(record)}}, gifFile...)
+	text := fmt.Sprintf("%s #%s: %s against %s, %d moves.%s\n%s", s.title(g.Name), g.ID, seatTitle(g, rules.P1), seatTitle(g, rules.P2), len(g.Moves), replayNote, numberedMoves(g))
 	if g.Status == store.Finished {
 		text += "\n" + resultText(g)
 	}

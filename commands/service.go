@@ -67,6 +67,8 @@ type Service struct {
 	// skewLogged says a large skew was logged.
 	skew       atomic.Int64
 	skewLogged atomic.Bool
+	// replays keeps the replays drawn for /history.
+	replays *replays
 }
 
 // New returns the game flow over st, posting later messages through
@@ -97,7 +99,7 @@ func New(cfg Config, st store.Store, reg *rules.Registry, notify Notifier, log *
 	if log == nil {
 		log = slog.Default()
 	}
-	s := &Service{store: st, reg: reg, notify: notify, cfg: cfg, log: log, now: now}
+	s := &Service{store: st, reg: reg, notify: notify, cfg: cfg, log: log, now: now, replays: newReplays()}
 	if now == nil {
 		s.now = s.storeNow
 	}
