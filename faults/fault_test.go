@@ -14,31 +14,36 @@ import (
 	"arbiter/store"
 )
 
-// TestWorkerKilledMidThink: the worker thinking about a bot turn is
-// SIGKILLed; another worker (under another name) takes the turn over and
-// the bot's move is played and announced exactly once.
-func TestWorkerKilledMidThink(t *testing.T) {
-	w := newWorld(t)
-	bot := w.start("bot", "bot", 0)
-	w1 := w.start("w1", "worker", 1, "BOT_MOVE_TIME=3s")
-	bot.ok("k", "ann", "/play game:sixes level:5 side:second")
-	waitFor(t, "the worker to start thinking", 10*time.Second, func() bool {
-		n, _ := w.rdb.HLen(context.Background(), "{arbiter}:attempts").Result()
-		return n > 0
-	})
-	time.Sleep(300 * time.Millisecond) // mid-think
-	w1.kill()
-	w.start("w2", "worker", 1, "BOT_MOVE_TIME=300ms")
-	waitFor(t, "the bot's move", 20*time.Second, func() bool {
-		g := w.game("k")
-		return g != nil && len(g.Moves) == 1
-	})
-	time.Sleep(time.Second) // room for a second (wrong) move or post
-	if g := w.game("k"); len(g.Moves) != 1 {
-		t.Fatalf("%d moves after one bot turn", len(g.Moves))
-	}
-	if n := w.sink.count("k", "plays"); n != 1 {
-		t.Fatalf("the bot's move was announced %d times, want 1", n)
+// TestKilledMidThink: the process thinking about a bot turn (a worker, or
+// the bot process with its own workers) is SIGKILLed mid-think; another
+// process (under another name) takes the turn over, and the bot's move is
+// played and announced exactly once.
+func TestKilledMidThink(t *testing.T) {
+	for _, role := range []string{"worker", "bot"} {
+		t.Run(role, func(t *testing.T) {
+			w := newWorld(t)
+			front := w.start("front", "bot", 0)
+			thinker := w.start("thinker", role, 1, "BOT_MOVE_TIME=3s")
+			front.ok("k", "ann", "/play game:sixes level:5 side:second")
+			waitFor(t, "the bot turn to be taken up", 10*time.Second, func() bool {
+				n, _ := w.rdb.HLen(context.Background(), "{arbiter}:attempts").Result()
+				return n > 0
+			})
+			time.Sleep(300 * time.Millisecond) // mid-think
+			thinker.kill()
+			w.start("other", role, 1, "BOT_MOVE_TIME=300ms")
+			waitFor(t, "the bot's move", 20*time.Second, func() bool {
+				g := w.game("k")
+				return g != nil && len(g.Moves) == 1
+			})
+			time.Sleep(time.Second) // room for a second (wrong) move or post
+			if g := w.game("k"); len(g.Moves) != 1 {
+				t.Fatalf("%d moves after one bot turn", len(g.Moves))
+			}
+			if n := w.sink.count("k", "plays"); n != 1 {
+				t.Fatalf("the bot's move was announced %d times, want 1", n)
+			}
+		})
 	}
 }
 
