@@ -40,7 +40,8 @@ const minThink = 20 * time.Millisecond
 // is not later than its game's limit while the queue wait stays under
 // the limit; at least minThink, so that it always finds a legal move.
 func thinkTime(limit time.Duration, queued, now time.Time) time.Duration {
-	return max(limit-now.Sub(queued)-botMargin, minThink)
+	waited := max(now.Sub(queued), 0) // a job "from the future": clocks disagree
+	return max(limit-waited-botMargin, minThink)
 }
 
 // queuedAt is when job was queued by the store's clock: a Redis stream
@@ -162,6 +163,7 @@ func (s *Service) playBotTurn(ctx context.Context, worker string, job *store.Job
 		return
 	}
 	limit := s.botMoveTime(g.Name)
+	waited := s.now().Sub(queuedAt(job))
 	budget := thinkTime(limit, queuedAt(job), s.now())
 	player, ok := players[bot.Level]
 	if !ok {
@@ -185,6 +187,11 @@ func (s *Service) playBotTurn(ctx context.Context, worker string, job *store.Job
 	g.State.Play(m)
 	g.Moves = append(g.Moves, store.Move{Text: text, Seat: seat, At: now})
 	notes := s.afterMove(g, now)
+	if waited > limit {
+		// The workers cannot keep up: say so rather than be late silently.
+		notes = append(notes, fmt.Sprintf("(Arbiter's bot workers are behind: this turn waited %s in the queue, past the game's %s a move.)",
+			spokenDuration(waited), spokenDuration(limit)))
+	}
 	// The move and its announcement are one change: the announcement goes
 	// through the outbox, so a crash after the save still posts it once.
 	err = s.commit(ctx, g, func(next *store.Game) *Message {
