@@ -8,14 +8,17 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/signal"
+	"os/user"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"arbiter/commands"
-	"arbiter/store"
 )
 
 // runDefault runs what plain `arbiter` (or `go run .`) should: the console
@@ -27,16 +30,23 @@ func runDefault(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return 2
 	}
 	if cfg.DiscordToken != "" {
-		if bot, ok := subcommands()["bot"]; ok {
-			return bot.run(ctx, args, stdout, stderr)
-		}
-		fmt.Fprintln(stderr, "arbiter: DISCORD_TOKEN is set, but this build has no Discord bot yet; starting the console")
+		return runBot(ctx, args, stdout, stderr)
 	}
 	return runConsole(ctx, args, stdout, stderr)
 }
 
+// maxConsoleLine is the longest line the console reads; a longer one is
+// refused whole.
+const maxConsoleLine = 64 * 1024
+
 // runConsole is `arbiter console`: the whole game flow in a terminal, read
-// from standard input one command a line, as a local user.
+// from standard input one command a line, as a local user. It goes through
+// package commands only, as the Discord bot does.
+//
+// The console takes interrupts itself: the first Ctrl-C stops waiting for
+// the bot (which goes on thinking; its move is shown when it comes), a
+// second in a row leaves. SIGTERM leaves at once. Every change is saved as
+// it is made, so a game in progress goes on at the next start.
 func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("console", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -49,17 +59,22 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "arbiter console: %v\n", err)
 		return 2
 	}
-	log := newLogger(stderr, max(cfg.LogLevel, slog.LevelWarn))
-	ctx, cancel := context.WithCancel(ctx)
+	signals := make(chan os.Signal, 4)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(signals)
+	// The parent's context ends on the first interrupt; the console decides
+	// itself what an interrupt means, from the signals above.
+	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
+	log := newLogger(stderr, max(cfg.LogLevel, slog.LevelWarn))
 	st, reg, err := openStore(ctx, cfg, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "arbiter console: %v\n", err)
 		return 1
 	}
 	defer closeStore(ctx, st, stderr, "arbiter console")
-	interactive := isTerminal(os.Stdin)
-	con := &console{out: stdout, users: map[string]string{}, filesDir: filepath.Join(cfg.DataDir, "files"), mention: regexp.MustCompile(`<[@#]([^>]+)>`)}
+	con := &console{out: stdout, users: map[string]string{}, filesDir: filepath.Join(cfg.DataDir, "files"),
+		mention: regexp.MustCompile(`<[@#]([^>]+)>`), interactive: isTerminal(os.Stdin)}
 	svc := commands.New(commands.Config{
 		RefereeRole: "referee",
 		TurnTime:    cfg.TurnTime,
@@ -70,56 +85,112 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		// The console takes commands: its clock beats the heartbeat.
 		TakesCommands: true,
 	}, st, reg, con, log, nil)
+	con.svc, con.specs = svc, commands.CommandSet(reg.Names())
 	defer runLoops(ctx, svc, true)()
 	defer cancel()
 
 	con.as(*name)
-	if interactive {
-		con.printf("Arbiter console: you are %s. Try /play game:sixes level:2, then /move a1 c1.\n/help lists the commands, /as NAME switches player, /quit leaves.\n", *name)
+	if con.interactive {
+		con.printf("Arbiter console: you are %s. Try /play game:sixes level:2, then /move a1 c1 (or just a1 c1).\n"+
+			"/help lists the commands, /as NAME switches player, /quit or Ctrl-C twice leaves; games are saved as you play.\n", *name)
 	}
-	specs := commands.CommandSet(reg.Names())
-	if _, err := st.Load(ctx, con.channel); interactive && err == nil {
-		con.printf("Your game goes on where you left it:\n")
-		con.run(ctx, svc, specs, "/board")
+	lines := readLines(os.Stdin, stderr)
+	first := func(ctx context.Context) {
+		if st, err := svc.Status(ctx, con.channel); err == nil && st.Game && con.interactive {
+			con.printf("Your game goes on where you left it:\n")
+			con.run(ctx, "/board")
+		}
 	}
-	in := bufio.NewScanner(os.Stdin)
-	in.Buffer(make([]byte, 64*1024), 64*1024)
-	for {
-		if interactive {
-			con.printf("%s> ", con.user.Name)
+	if !con.step(ctx, signals, first) {
+		return con.leave(ctx)
+	}
+	for !con.leaving() {
+		con.prompt()
+		var line string
+		ok, typedAhead := false, false
+		select {
+		case line, ok = <-lines:
+			// Read already: typed ahead while the last command ran. The
+			// terminal showed it then; it is shown again at its prompt.
+			typedAhead = true
+		default:
+			select {
+			case line, ok = <-lines:
+			case sig := <-signals:
+				if sig != os.Interrupt || con.interrupted {
+					return con.leave(ctx)
+				}
+				con.interrupted = true
+				con.printf("\n(Ctrl-C again leaves; your game is saved.)\n")
+				continue
+			}
 		}
-		if !in.Scan() {
-			break
+		if !ok {
+			return con.leave(ctx)
 		}
-		line := strings.TrimSpace(in.Text())
+		con.interrupted = false
+		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		if !interactive {
+		switch {
+		case !con.interactive:
 			con.printf("%s> %s\n", con.user.Name, line)
+		case typedAhead:
+			con.printf("%s\n", line)
 		}
-		if !con.local(line) {
-			con.run(ctx, svc, specs, line)
+		if !con.step(ctx, signals, func(ctx context.Context) { con.run(ctx, line) }) {
+			return con.leave(ctx)
 		}
-		if con.quit || ctx.Err() != nil {
-			break
-		}
-		con.waitForBot(ctx, svc, st)
 	}
-	return 0
+	return con.leave(ctx)
+}
+
+// readLines reads in's lines into a channel, closed at the end of input.
+// A line longer than maxConsoleLine is replaced by a note of its length.
+func readLines(in io.Reader, stderr io.Writer) <-chan string {
+	lines := make(chan string)
+	go func() {
+		defer close(lines)
+		r := bufio.NewReaderSize(in, 4096)
+		for {
+			line, err := r.ReadString('\n')
+			if len(line) > maxConsoleLine {
+				line = fmt.Sprintf("# a line of %d characters was left out: the console reads at most %d", len(line), maxConsoleLine)
+				fmt.Fprintln(stderr, line[2:])
+			}
+			if line != "" {
+				lines <- line
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return lines
 }
 
 // console is the terminal's side of the game flow: it is the Notifier
 // that prints later messages, and it keeps the local users.
 type console struct {
-	mu       sync.Mutex
-	out      io.Writer
-	user     commands.User
-	users    map[string]string // user id to name, for mentions
-	channel  string
-	filesDir string
-	quit     bool
-	mention  *regexp.Regexp // the mentions commands write: <@USER> and <#CHANNEL>
+	svc         *commands.Service
+	specs       []commands.CommandSpec
+	interactive bool           // standard input is a terminal: prompts, no echo
+	mention     *regexp.Regexp // the mentions commands write: <@USER> and <#CHANNEL>
+	filesDir    string
+
+	mu      sync.Mutex
+	out     io.Writer
+	user    commands.User
+	users   map[string]string // user id to name, for mentions
+	channel string
+	quit    bool
+	// interrupted says the last thing the user did was Ctrl-C; only the
+	// main loop touches it.
+	interrupted bool
+	busy        bool               // a command is being answered: posts wait
+	held        []commands.Message // posts that came while busy, shown after the answer
+	prompting   bool               // the prompt is on screen, waiting for a line
 }
 
 // as switches the local user.
@@ -146,23 +217,83 @@ func (c *console) local(line string) bool {
 			c.printf("You are now %s.\n", c.user.Name)
 		}
 	case "channel":
+		c.mu.Lock()
 		if ch := strings.TrimSpace(rest); ch != "" {
-			c.mu.Lock()
 			c.channel = ch
-			c.mu.Unlock()
 		}
-		c.printf("Channel: %s\n", c.channel)
+		ch := c.channel
+		c.mu.Unlock()
+		c.printf("Channel: %s\n", ch)
 	case "quit", "exit":
+		c.mu.Lock()
 		c.quit = true
+		c.mu.Unlock()
 	default:
 		return false
 	}
 	return true
 }
 
-// run parses and answers one command line.
-func (c *console) run(ctx context.Context, svc *commands.Service, specs []commands.CommandSpec, line string) {
-	inv, err := commands.ParseLine(line, specs)
+// leaving reports whether /quit was given.
+func (c *console) leaving() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.quit
+}
+
+// step runs do (a command) and then waits until the bot has answered,
+// while it watches for signals: an interrupt stops the wait (never the
+// command, which finishes and is saved), a second one or SIGTERM makes step
+// return false: the console leaves.
+func (c *console) step(ctx context.Context, signals <-chan os.Signal, do func(context.Context)) bool {
+	wait, stop := context.WithCancel(ctx)
+	defer stop()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		c.hold(true)
+		do(ctx)
+		c.hold(false)
+		c.waitForBot(wait)
+	}()
+	for {
+		select {
+		case <-done:
+			return !c.leaving()
+		case sig := <-signals:
+			if sig != os.Interrupt || c.interrupted {
+				stop()
+				<-done
+				return false
+			}
+			c.interrupted = true
+			stop()
+			c.printf("\n(Stopped waiting: the bot goes on thinking and its move shows here when it comes. Ctrl-C again leaves; your game is saved.)\n")
+		}
+	}
+}
+
+// leave says goodbye, naming the game that waits, and returns the exit
+// status.
+func (c *console) leave(ctx context.Context) int {
+	if st, err := c.svc.Status(ctx, c.channel); err == nil && st.Game && c.interactive {
+		c.printf("\nYour game is saved; run arbiter console again to go on with it.\n")
+	}
+	return 0
+}
+
+// run answers one command line: the console's own, a command, or a bare
+// move when a game is going on.
+func (c *console) run(ctx context.Context, line string) {
+	if c.local(line) {
+		return
+	}
+	line, ok := c.bareMove(ctx, line)
+	if !ok {
+		c.printf("%s is not a command, and there is no game here to play it in; /play starts one, /help lists the commands\n", clipText(line, 30))
+		return
+	}
+	inv, err := commands.ParseLine(line, c.specs)
 	if err != nil {
 		c.printf("%s\n", err)
 		return
@@ -181,19 +312,86 @@ func (c *console) run(ctx context.Context, svc *commands.Service, specs []comman
 			c.mu.Unlock()
 		}
 	}
-	reply := svc.Handle(ctx, inv)
+	reply := c.svc.Handle(ctx, inv)
 	c.show(reply.Message, reply.Private)
 }
 
-// Post prints a message that comes later (the bot's move, a reminder).
+// bareMove turns a line without a slash that names no command into /move
+// when a game is going on here ("a1 c1" plays a1 c1); false when there is
+// no game to play it in.
+func (c *console) bareMove(ctx context.Context, line string) (string, bool) {
+	if strings.HasPrefix(line, "/") {
+		return line, true
+	}
+	word, _, _ := strings.Cut(line, " ")
+	for _, spec := range c.specs {
+		if strings.EqualFold(spec.Name, word) {
+			return line, true
+		}
+	}
+	st, err := c.svc.Status(ctx, c.channel)
+	if err != nil || st.Game {
+		return "/move " + line, true // a store error is told by /move
+	}
+	return line, false
+}
+
+// clipText shortens s to about n bytes for an error message.
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
+}
+
+// hold makes posts wait while a command is answered (on), so that a reply
+// comes before the bot's answer to it; off shows what waited.
+func (c *console) hold(on bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.busy, c.prompting = on, false
+	if !on {
+		for _, msg := range c.held {
+			c.showLocked(msg, false)
+		}
+		c.held = nil
+	}
+}
+
+// prompt shows the prompt, at a terminal.
+func (c *console) prompt() {
+	if !c.interactive {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	fmt.Fprintf(c.out, "%s> ", c.user.Name)
+	c.prompting = true
+}
+
+// Post prints a message that comes later (the bot's move, a reminder):
+// after the answer to the command being run, or at once with the prompt
+// shown again under it.
 func (c *console) Post(_ context.Context, channel string, msg commands.Message) error {
 	c.mu.Lock()
-	here := channel == c.channel
-	c.mu.Unlock()
-	if !here {
+	defer c.mu.Unlock()
+	if channel != c.channel {
 		msg.Text = "[in " + channel + "] " + msg.Text
 	}
-	c.show(msg, false)
+	if c.busy {
+		c.held = append(c.held, msg)
+		return nil
+	}
+	if c.prompting {
+		fmt.Fprintln(c.out)
+	}
+	c.showLocked(msg, false)
+	if c.prompting {
+		fmt.Fprintf(c.out, "%s> ", c.user.Name)
+	}
 	return nil
 }
 
@@ -201,6 +399,11 @@ func (c *console) Post(_ context.Context, channel string, msg commands.Message) 
 func (c *console) show(msg commands.Message, private bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.showLocked(msg, private)
+}
+
+// showLocked is show with c.mu held.
+func (c *console) showLocked(msg commands.Message, private bool) {
 	text := c.mention.ReplaceAllStringFunc(msg.Text, func(m string) string {
 		id := m[2 : len(m)-1]
 		if m[1] == '#' { // a channel
@@ -238,19 +441,23 @@ func (c *console) printf(format string, args ...any) {
 	fmt.Fprintf(c.out, format, args...)
 }
 
-// waitForBot waits until no bot is to move in the console's channel and
-// no bot turn is being posted, so that the bot's move comes before the
-// next prompt and a piped script reads like a game.
-func (c *console) waitForBot(ctx context.Context, svc *commands.Service, st store.Store) {
+// waitForBot waits until the game here no longer waits for the bot, so
+// that the bot's move comes before the next prompt and a piped script
+// reads like a game; an interrupt (ctx) or two minutes end the wait.
+func (c *console) waitForBot(ctx context.Context) {
 	deadline := time.Now().Add(2 * time.Minute)
 	for ctx.Err() == nil && time.Now().Before(deadline) {
-		g, err := st.Load(ctx, c.channel)
-		botToMove := err == nil && g.Status == store.Active && !g.Flow.Challenge && !g.Flow.Paused &&
-			g.Players[g.State.ToMove()].Kind != store.Human
-		if !botToMove && svc.BotTurnsInFlight() == 0 {
+		c.mu.Lock()
+		ch := c.channel
+		c.mu.Unlock()
+		st, err := c.svc.Status(ctx, ch)
+		if err != nil || !st.BotToMove {
 			return
 		}
-		time.Sleep(20 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+		case <-time.After(20 * time.Millisecond):
+		}
 	}
 }
 
@@ -260,10 +467,14 @@ func isTerminal(f *os.File) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// defaultUserName is the console's user: $USER, or "you".
+// defaultUserName is the console's user: $USER, else the login name the
+// system knows, else "player".
 func defaultUserName() string {
 	if u := os.Getenv("USER"); u != "" {
 		return u
 	}
-	return "you"
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		return u.Username
+	}
+	return "player"
 }

@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -23,12 +25,21 @@ func runPerft(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	pos.register(fs)
 	divide := fs.Bool("divide", false, "first print each legal move with its count")
 	bench := fs.Bool("bench", false, "also print the time taken and nodes per second")
+	const usage = "usage: arbiter perft GAME DEPTH [--moves \"M1;M2;...\"] [--set key=value]... [--divide] [--bench]"
+	fs.SetOutput(io.Discard)
 	rest, err := parseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(stdout)
+		fmt.Fprintln(stdout, usage)
+		fs.PrintDefaults()
+		return 0
+	}
 	if err != nil {
+		fmt.Fprintf(stderr, "arbiter perft: %v\n%s\n", err, usage)
 		return 2
 	}
 	if len(rest) != 2 {
-		fmt.Fprintln(stderr, "usage: arbiter perft GAME DEPTH [--moves \"M1;M2;...\"] [--set key=value]... [--divide] [--bench]")
+		fmt.Fprintln(stderr, usage)
 		return 2
 	}
 	depth, err := strconv.Atoi(rest[1])
@@ -119,6 +130,19 @@ func (o *optionFlags) Set(s string) error {
 // parseInterleaved parses flags that may come before, between or after the
 // positional arguments, and returns the positional ones.
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	// A negative number ("-1") is an argument, not a flag: the subcommand
+	// says what is wrong with it.
+	if i := slices.IndexFunc(args, isNegativeNumber); i >= 0 {
+		head, err := parseInterleaved(fs, args[:i])
+		if err != nil {
+			return nil, err
+		}
+		tail, err := parseInterleaved(fs, args[i+1:])
+		if err != nil {
+			return nil, err
+		}
+		return append(append(head, args[i]), tail...), nil
+	}
 	var positional []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -130,4 +154,10 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 		positional = append(positional, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
+}
+
+// isNegativeNumber reports whether arg is a number with a minus sign.
+func isNegativeNumber(arg string) bool {
+	_, err := strconv.ParseFloat(arg, 64)
+	return len(arg) > 1 && arg[0] == '-' && err == nil
 }

@@ -1,24 +1,49 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"arbiter/store/redistest"
 )
 
-// buildArbiter builds the binary once for a test.
+// built is the arbiter binary the tests run, built once for the package's
+// tests into a directory TestMain removes.
+var built struct {
+	once     sync.Once
+	dir, bin string
+	err      error
+}
+
+// buildArbiter returns the binary, building it on first use.
 func buildArbiter(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "arbiter")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "arbiter-test-"); built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "arbiter")
+		if out, err := exec.Command("go", "build", "-o", built.bin, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.bin
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		_ = os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
 }
 
 // runConsoleBinary pipes script into `arbiter console` with env and returns the
@@ -41,6 +66,7 @@ func runConsoleBinary(t *testing.T, bin, script string, env ...string) string {
 // on the embedded store, and checks the transcript; a second run on the
 // same data directory finds the game as it was left.
 func TestConsoleTranscript(t *testing.T) {
+	t.Parallel()
 	bin := buildArbiter(t)
 	data := t.TempDir()
 	out := runConsoleBinary(t, bin, `
@@ -71,7 +97,7 @@ func TestConsoleTranscript(t *testing.T) {
 		t.Errorf("the bot's move came after the next command:\n%s", out)
 	}
 	again := runConsoleBinary(t, bin, "/board\n/resign\n/games\n", "DATA_DIR="+data)
-	for _, want := range []string{"Last: O ", "X (alice) resigns.", "O (Arbiter (level 1)) wins", "1 finished games"} {
+	for _, want := range []string{"Last: O ", "X (alice) resigns.", "O (Arbiter (level 1)) wins", "1 finished game;"} {
 		if !strings.Contains(again, want) {
 			t.Errorf("second run lacks %q:\n%s", want, again)
 		}
@@ -80,6 +106,7 @@ func TestConsoleTranscript(t *testing.T) {
 
 // TestConsoleOnRedis runs two people on one keyboard against a real Redis.
 func TestConsoleOnRedis(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t, redistest.Options{TCP: true})
 	bin := buildArbiter(t)
 	out := runConsoleBinary(t, bin, `
@@ -95,7 +122,7 @@ func TestConsoleOnRedis(t *testing.T) {
 `, "REDIS_URL="+srv.URL())
 	for _, want := range []string{
 		"alice challenges @bob to HiQUE",
-		"(only you) the challenge has not been accepted yet",
+		"(only you) @alice challenges you; /accept the challenge first",
 		"bob accepts.",
 		"(only you) it is @alice's turn, not yours",
 		"Black (alice) played 4 2 4 10.",

@@ -174,7 +174,8 @@ func (b *Bot) complete(ctx context.Context, i *discordgo.Interaction, ephemeral 
 }
 
 // privateByNature reports whether the interaction's reply is private
-// whatever happens: informational commands and the Refresh button.
+// whatever happens: informational commands, the Refresh button, and the
+// Resign button (which asks for confirmation) and its Cancel.
 func privateByNature(i *discordgo.Interaction) bool {
 	switch i.Type {
 	case discordgo.InteractionApplicationCommand:
@@ -184,7 +185,7 @@ func privateByNature(i *discordgo.Interaction) bool {
 		}
 	case discordgo.InteractionMessageComponent:
 		cmd, _, _, err := commands.ParseButton(i.MessageComponentData().CustomID)
-		return err != nil || cmd == "board"
+		return err != nil || cmd == "board" || cmd == "resign" || cmd == "cancel" // resign asks, privately
 	}
 	return false
 }

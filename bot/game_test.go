@@ -82,8 +82,8 @@ func TestStudentsPlayWholeGame(t *testing.T) {
 	if len(last.Pings.Roles) != 0 || last.Pings.Everyone {
 		t.Errorf("the result pinged %+v", last.Pings)
 	}
-	if len(last.Buttons()) != 0 {
-		t.Errorf("a finished game's board has buttons: %+v", last.Buttons())
+	if b := last.Buttons(); len(b) != 1 || b[0].Label != "Rematch" {
+		t.Errorf("a finished game's board has buttons %+v, want Rematch only", b)
 	}
 	// Pressed after the game: nothing to act on, said privately.
 	w.private(w.press(bob.ID, accepted.ID, staleResign), "no game in this channel")

@@ -29,25 +29,3 @@ func FuzzGameOptions(f *testing.F) {
 		}
 	})
 }
-
-// FuzzCheckOptions: any option map is either refused with a reason or
-// within the limits.
-func FuzzCheckOptions(f *testing.F) {
-	f.Add("move", "4 2 4 10", "reason", "late")
-	f.Add("move", strings.Repeat("é", 201), "", "")
-	f.Add(strings.Repeat("k", 40), "v", "reason", strings.Repeat("x", 501))
-	f.Fuzz(func(t *testing.T, k1, v1, k2, v2 string) {
-		inv := Invocation{Options: map[string]string{k1: v1, k2: v2}}
-		if err := checkOptions(inv); err != nil {
-			if err.Error() == "" {
-				t.Fatal("a refusal without a reason")
-			}
-			return
-		}
-		for k, v := range inv.Options {
-			if len(k) > maxOptionNames || len([]rune(v)) > maxReasonText {
-				t.Fatalf("accepted %q=%q", k, v)
-			}
-		}
-	})
-}

@@ -20,7 +20,7 @@ func (s *Service) load(ctx context.Context, inv Invocation) (*store.Game, *Reply
 		return nil, &r
 	}
 	if inv.Version != 0 && (inv.Version != g.Version || inv.Game != g.ID) {
-		msg := s.boardMessage(g, render.Standard, "That button belongs to an older state of the game; this is the board now.")
+		msg := s.boardMessage(g, viewFor(g, inv.User.ID), "That button belongs to an older state of the game; this is the board now.")
 		return nil, &Reply{Message: msg, Private: true}
 	}
 	return g, nil
@@ -121,6 +121,9 @@ func (s *Service) styledBoard(g *store.Game, view render.View, header, style str
 		msg.Text = strings.TrimSpace(header + "\n" + render.CodeBlock(render.Text(g.State, opt), s.cfg.Colour))
 	}
 	if g.Status != store.Active {
+		if g.Status == store.Finished && rematchable(g) {
+			msg.Buttons = []Button{{ID: buttonID("rematch", g), Label: "Rematch", Style: Primary}}
+		}
 		return msg
 	}
 	if g.Flow.Challenge {
@@ -155,7 +158,7 @@ func ParseButton(id string) (cmd, game string, version int64, err error) {
 		return "", "", 0, fmt.Errorf("button %q: no game version", id)
 	}
 	switch parts[0] {
-	case "accept", "decline", "board", "draw", "resign":
+	case "accept", "decline", "board", "draw", "resign", "resign-confirm", "cancel", "rematch", "undo":
 		return parts[0], parts[1], version, nil
 	}
 	return "", "", 0, fmt.Errorf("button %q: unknown action", id)
@@ -221,13 +224,14 @@ func (s *Service) afterMove(g *store.Game, now time.Time) []string {
 	var list rules.MoveList
 	for g.State.Status() == rules.Ongoing {
 		g.State.Moves(&list)
-		if list.N != 1 || g.State.FormatMove(list.Moves[0]) != "pass" {
+		if list.N != 1 || !rules.IsPass(g.State, list.Moves[0]) {
 			break
 		}
 		seat := g.State.ToMove()
 		notes = append(notes, fmt.Sprintf("%s has no legal move and passes.", seatTitle(g, seat)))
+		text := g.State.FormatMove(list.Moves[0])
 		g.State.Play(list.Moves[0])
-		g.Moves = append(g.Moves, store.Move{Text: "pass", Seat: seat, At: now})
+		g.Moves = append(g.Moves, store.Move{Text: text, Seat: seat, At: now})
 	}
 	if out := g.State.Outcome(); out.Result != rules.Ongoing {
 		s.finish(g, out.Result, out.Reason)

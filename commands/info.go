@@ -18,12 +18,12 @@ func (s *Service) board(ctx context.Context, inv Invocation) Reply {
 	if err != nil {
 		return s.storeRefusal(inv, err)
 	}
-	view := render.Standard
+	var view render.View
 	switch v := inv.Options["view"]; v {
-	case "", "first":
-		if v == "first" {
-			view = render.FromP1
-		}
+	case "":
+		view = viewFor(g, inv.User.ID)
+	case "first":
+		view = render.FromP1
 	case "second":
 		view = render.FromP2
 	case "mine":
@@ -67,6 +67,9 @@ func (s *Service) history(ctx context.Context, inv Invocation) Reply {
 	}
 	opt := s.renderOptions(g, render.Standard)
 	tags := []render.Tag{{Key: "Id", Value: g.ID}, {Key: "Started", Value: g.Created.UTC().Format("2006-01-02 15:04 MST")}}
+	for _, tb := range g.Flow.Takebacks {
+		tags = append(tags, render.Tag{Key: "Takeback", Value: tb})
+	}
 	var gifFile []File
 	replayNote := ""
 	if replay, err := s.replays.get(ctx, g, opt); err == nil {
@@ -83,6 +86,9 @@ func (s *Service) history(ctx context.Context, inv Invocation) Reply {
 	record := render.Record(g.State, opt, tags...)
 	files := append([]File{{Name: fmt.Sprintf("%s-%s.txt", g.Name, g.ID), ContentType: "text/plain; charset=utf-8", Data: []byte(record)}}, gifFile...)
 	text := fmt.Sprintf("%s #%s: %s against %s, %d moves.%s\n%s", s.title(g.Name), g.ID, seatTitle(g, rules.P1), seatTitle(g, rules.P2), len(g.Moves), replayNote, numberedMoves(g))
+	if len(g.Flow.Takebacks) > 0 {
+		text += "\nTaken back: " + strings.Join(g.Flow.Takebacks, "; ")
+	}
 	if g.Status == store.Finished {
 		text += "\n" + resultText(g)
 	}
@@ -135,7 +141,7 @@ func (s *Service) help(_ context.Context, _ Invocation) Reply {
 		"**Arbiter** referees HiQUE, Upthrust, Hi-Ya! and Sixes, and plays them too.",
 		"/play game:sixes: play the bot (level:1-5, side:first|second|random); add opponent:@someone to challenge a person, who can /accept or /decline.",
 		"/move move:c4 d4: play a move in the game's notation (the list autocompletes); /moves [from:square] lists the legal ones.",
-		"/board [style:text|emoji|image] [view:mine|first|second], /resign, /draw (offer or accept), /undo (unrated games).",
+		"/board [style:text|emoji|image] [view:mine|first|second], /resign, /draw (offer or accept), /undo (with the opponent's consent; against the bot, unrated games only), /rematch.",
 		"/history [game:id], /games, /stats [user], /leaderboard game:..., /rules game:...",
 		"Each move has a deadline (time:45s, 10m, 2d; default 2d): a reminder comes at half time and near the end; then the game is lost on time (or, with options:\"timeout=adjudicate\", decided by the game's scoring).",
 		"/settings board:text|emoji|image: how boards are drawn in this channel.",
@@ -168,11 +174,11 @@ func (s *Service) games(ctx context.Context, inv Invocation) Reply {
 	if total == 0 {
 		b.WriteString("No finished games in this server yet.")
 	} else {
-		fmt.Fprintf(&b, "%d finished games; the latest:\n", total)
+		fmt.Fprintf(&b, "%s; the latest:\n", plural(int(total), "finished game"))
 	}
 	for _, sum := range list {
 		fmt.Fprintf(&b, "#%s %s: %s vs %s, %s (%s), %d moves\n", sum.ID, s.title(sum.Name), plainName(sum.Players[0]), plainName(sum.Players[1]),
-			sum.Result, sum.Reason, sum.Moves)
+			resultWords(sum.Result, sum.Players), sum.Reason, sum.Moves)
 	}
 	return Reply{Message: Message{Text: strings.TrimSpace(b.String())}, Private: true}
 }
@@ -266,4 +272,16 @@ func (s *Service) settings(ctx context.Context, inv Invocation) Reply {
 		return Reply{Message: Message{Text: fmt.Sprintf("%s set this channel's boards to %s, from the next game on (the game going on keeps its style).", inv.User.Name, style)}}
 	}
 	return Reply{Message: Message{Text: fmt.Sprintf("%s set this channel's boards to %s.", inv.User.Name, style)}}
+}
+
+// resultWords says a result with the winner's name: "alice won", "draw",
+// "no result".
+func resultWords(r rules.Result, players [2]store.Player) string {
+	if w, ok := r.Winner(); ok {
+		return plainName(players[w]) + " won"
+	}
+	if r == rules.Draw {
+		return "draw"
+	}
+	return "no result"
 }

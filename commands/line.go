@@ -17,7 +17,10 @@ import (
 // An option's value runs to the next "name:" of that command's options, so
 // values may hold spaces; quotes around a value are removed. The leading
 // slash is optional. Unknown commands and options are errors that say what
-// there is.
+// there is: a word "xyz:value" (no space after the colon, outside quotes)
+// whose name is not one of the command's options is an unknown option, not
+// part of the value before it. Required options and values are checked by
+// CheckOptions, as for any invocation.
 func ParseLine(line string, specs []CommandSpec) (Invocation, error) {
 	line = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "/"))
 	name, rest, _ := strings.Cut(line, " ")
@@ -25,7 +28,7 @@ func ParseLine(line string, specs []CommandSpec) (Invocation, error) {
 	inv := Invocation{Command: name, Options: map[string]string{}}
 	spec, ok := findSpec(specs, name)
 	if !ok {
-		return inv, fmt.Errorf("there is no command /%s; /help lists them", name)
+		return inv, fmt.Errorf("there is no command /%s; /help lists them", clip(name, 30))
 	}
 	rest = strings.TrimSpace(rest)
 	if len(spec.Subcommands) > 0 {
@@ -37,48 +40,11 @@ func ParseLine(line string, specs []CommandSpec) (Invocation, error) {
 		}
 		inv.Sub, spec, rest = sub, subSpec, strings.TrimSpace(more)
 	}
-	// Find each "name:" that starts an option of this command.
-	type mark struct {
-		name      string
-		at, value int
+	opts, err := parseOptions(strings.TrimSpace(name+" "+inv.Sub), spec, rest)
+	if err != nil {
+		return inv, err
 	}
-	var marks []mark
-	for i := 0; i < len(rest); i++ {
-		if i > 0 && !unicode.IsSpace(rune(rest[i-1])) {
-			continue
-		}
-		for _, o := range spec.Options {
-			if strings.HasPrefix(strings.ToLower(rest[i:]), o.Name+":") {
-				marks = append(marks, mark{o.Name, i, i + len(o.Name) + 1})
-				break
-			}
-		}
-	}
-	end := len(rest)
-	if len(marks) > 0 {
-		end = marks[0].at
-	}
-	if lead := strings.TrimSpace(rest[:end]); lead != "" {
-		if len(spec.Options) == 0 {
-			return inv, fmt.Errorf("/%s takes no options", name)
-		}
-		if len(marks) == 0 && strings.Contains(lead, ":") && !strings.ContainsAny(lead, " ,") {
-			if key, _, _ := strings.Cut(lead, ":"); !isMoveLike(key) {
-				return inv, fmt.Errorf("/%s has no option %s; it takes %s", name, key, optionNames(spec.Options))
-			}
-		}
-		inv.Options[spec.Options[0].Name] = unquote(lead)
-	}
-	for i, m := range marks {
-		stop := len(rest)
-		if i+1 < len(marks) {
-			stop = marks[i+1].at
-		}
-		if _, dup := inv.Options[m.name]; dup {
-			return inv, fmt.Errorf("option %s is given twice", m.name)
-		}
-		inv.Options[m.name] = unquote(strings.TrimSpace(rest[m.value:stop]))
-	}
+	inv.Options = opts
 	return inv, nil
 }
 

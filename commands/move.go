@@ -18,6 +18,8 @@ func playable(g *store.Game, inv Invocation) (rules.Player, *Reply) {
 	seat, ok := seatOf(g, inv.User.ID)
 	var r Reply
 	switch {
+	case g.Flow.Challenge && challenged(g).UserID == inv.User.ID:
+		r = refuse("%s challenges you; /accept the challenge first (or /decline it)", label(challenger(g)))
 	case g.Flow.Challenge:
 		r = refuse("the challenge has not been accepted yet: %s can /accept it", label(challenged(g)))
 	case !ok:
@@ -44,12 +46,12 @@ func (s *Service) loadPlayable(ctx context.Context, inv Invocation) (*store.Game
 // move is /move: the player to move plays a move.
 func (s *Service) move(ctx context.Context, inv Invocation) Reply {
 	text := strings.TrimSpace(inv.Options["move"])
-	if text == "" {
-		return refuse("give a move, e.g. /move 4 2 4 10; /moves lists the legal ones")
-	}
 	g, seat, r := s.loadPlayable(ctx, inv)
 	if r != nil {
 		return *r
+	}
+	if text == "" {
+		return refuse("give a move%s; /moves lists the legal ones", moveExample(g))
 	}
 	if seat != g.State.ToMove() {
 		return refuse("it is %s's turn, not yours", label(g.Players[g.State.ToMove()]))
@@ -70,7 +72,7 @@ func (s *Service) move(ctx context.Context, inv Invocation) Reply {
 	if err := s.saveAndFollow(ctx, g); err != nil {
 		return s.storeRefusal(inv, err)
 	}
-	header := fmt.Sprintf("%s played **%s**.", seatTitle(g, seat), shown)
+	header := moveHeader(g, seat, "played", shown)
 	return Reply{Message: s.moveMessage(g, header, notes)}
 }
 
@@ -83,7 +85,7 @@ func (s *Service) moveMessage(g *store.Game, header string, notes []string) Mess
 	} else {
 		lines = append(lines, turnNote(g))
 	}
-	msg := s.boardMessage(g, render.Standard, strings.Join(lines, "\n"))
+	msg := s.boardMessage(g, publicView, strings.Join(lines, "\n"))
 	msg.Mentions = mentionsFor(g)
 	return msg
 }
@@ -109,23 +111,20 @@ func (s *Service) moves(ctx context.Context, inv Invocation) Reply {
 	case g.Status != store.Active || list.N == 0:
 		return refuse("the game is over; there are no moves")
 	case len(texts) == 0:
-		return refuse("%s has no legal move from %s (%d legal moves in all; /moves lists them)", who, inv.Options["from"], list.N)
+		return refuse("%s has no legal move from %s%s (%d legal moves in all; /moves lists them)", who, inv.Options["from"], whyNoMoveFrom(g.State, inv.Options["from"]), list.N)
 	}
 	body := clip(strings.Join(texts, ", "), 1800)
 	return Reply{Message: Message{Text: fmt.Sprintf("%d legal moves for %s:\n%s", len(texts), who, body)}, Private: true}
 }
 
-// resign is /resign: a player gives up.
-func (s *Service) resign(ctx context.Context, inv Invocation) Reply {
+// resignNow is a resignation: a player gives up.
+func (s *Service) resignNow(ctx context.Context, inv Invocation) Reply {
 	g, r := s.load(ctx, inv)
 	if r != nil {
 		return *r
 	}
-	if _, ok := seatOf(g, inv.User.ID); !ok {
-		return refuse("you are not playing in this game; only its players can resign")
-	}
-	if g.Flow.Challenge {
-		return refuse("the challenge has not been accepted; /decline withdraws it")
+	if r := resignable(g, inv); r != nil {
+		return *r
 	}
 	seat, _ := seatOf(g, inv.User.ID)
 	s.finish(g, rules.Win(seat.Other()), g.State.PlayerName(seat)+" resigned")
@@ -133,6 +132,19 @@ func (s *Service) resign(ctx context.Context, inv Invocation) Reply {
 		return s.storeRefusal(inv, err)
 	}
 	return Reply{Message: s.moveMessage(g, fmt.Sprintf("%s resigns.", seatTitle(g, seat)), nil)}
+}
+
+// resignable says why the invoker may not resign g, or nil.
+func resignable(g *store.Game, inv Invocation) *Reply {
+	var r Reply
+	if _, ok := seatOf(g, inv.User.ID); !ok {
+		r = refuse("you are not playing in this game; only its players can resign")
+	} else if g.Flow.Challenge {
+		r = refuse("the challenge has not been accepted; /decline withdraws it")
+	} else {
+		return nil
+	}
+	return &r
 }
 
 // draw is /draw: offer a draw, or accept the opponent's offer. The bot
@@ -159,7 +171,7 @@ func (s *Service) draw(ctx context.Context, inv Invocation) Reply {
 		}
 		g.Flow.DrawOffer = int(seat) + 1
 		if err := s.store.Save(ctx, g); err != nil {
-			return s.storeRefusal(inv, err)
+			return s.storeRefusal(inv, s.saveError(err))
 		}
 		msg := Message{Text: fmt.Sprintf("%s offers a draw. %s, /draw accepts; a move declines.", seatTitle(g, seat), label(g.Players[other])),
 			Mentions: humanIDs(g.Players[other])}
@@ -201,10 +213,10 @@ func (s *Service) undo(ctx context.Context, inv Invocation) Reply {
 	if r != nil {
 		return *r
 	}
-	if g.Flow.Rated {
-		return refuse("this game is rated, so moves cannot be taken back (start a game with options:\"rated=off\" to allow /undo)")
-	}
 	other := seat.Other()
+	if g.Flow.Rated && g.Players[other].Kind != store.Human {
+		return refuse("this game is rated, so moves cannot be taken back against the bot (start a game with options:\"rated=off\" to allow /undo)")
+	}
 	if g.Players[other].Kind == store.Human && g.Players[other].UserID != inv.User.ID {
 		if g.Flow.UndoOffer == int(other)+1 {
 			// The other player asked first: this /undo consents to theirs.
@@ -213,18 +225,23 @@ func (s *Service) undo(ctx context.Context, inv Invocation) Reply {
 			if lastMoveOf(g, seat) < 0 {
 				return refuse("you have no move to take back")
 			}
+			if g.Flow.UndoOffer == int(seat)+1 {
+				return refuse("you have asked already; your request stands until the next move")
+			}
 			g.Flow.UndoOffer = int(seat) + 1
 			if err := s.store.Save(ctx, g); err != nil {
-				return s.storeRefusal(inv, err)
+				return s.storeRefusal(inv, s.saveError(err))
 			}
-			return Reply{Message: Message{Text: fmt.Sprintf("%s asks to take back their last move. %s, /undo agrees.", seatTitle(g, seat), label(g.Players[other])),
-				Mentions: humanIDs(g.Players[other])}}
+			return Reply{Message: Message{Text: fmt.Sprintf("%s asks to take back their last move. %s, /undo agrees; a move declines.", seatTitle(g, seat), label(g.Players[other])),
+				Mentions: humanIDs(g.Players[other]),
+				Buttons:  []Button{{ID: buttonID("undo", g), Label: "Allow takeback", Style: Success}}}}
 		}
 	}
 	last := lastMoveOf(g, seat)
 	if last < 0 {
 		return refuse("you have no move to take back")
 	}
+	g.Flow.Takebacks = append(g.Flow.Takebacks, takebackNote(g, seat, last, inv.User))
 	for len(g.Moves) > last {
 		g.State.Undo()
 		g.Moves = g.Moves[:len(g.Moves)-1]
@@ -239,8 +256,9 @@ func (s *Service) undo(ctx context.Context, inv Invocation) Reply {
 // lastMoveOf returns the index of seat's last move in g (a forced pass does
 // not count), or -1.
 func lastMoveOf(g *store.Game, seat rules.Player) int {
+	hist := g.State.History()
 	for i := len(g.Moves) - 1; i >= 0; i-- {
-		if g.Moves[i].Seat == seat && g.Moves[i].Text != "pass" {
+		if g.Moves[i].Seat == seat && (i >= len(hist) || !rules.IsPass(g.State, hist[i])) {
 			return i
 		}
 	}
@@ -269,4 +287,47 @@ func clip(s string, n int) string {
 		n--
 	}
 	return s[:n] + " ..."
+}
+
+// moveExample is ", e.g. /move M" with a legal move M of g, in its own
+// notation, or "" when there is none.
+func moveExample(g *store.Game) string {
+	var list rules.MoveList
+	g.State.Moves(&list)
+	if list.N == 0 {
+		return ""
+	}
+	return ", e.g. /move " + g.State.FormatMove(list.Moves[0])
+}
+
+// moveHeader announces seat's move, with what it removed or hurt as the
+// board's last-move line says it: "White (bob) played **8 12 8 6**, Black's
+// runner at 8 9 removed." g is the game after the move.
+func moveHeader(g *store.Game, seat rules.Player, verb, shown string) string {
+	effects := render.LastMoveEffects(g.State)
+	if effects != "" {
+		effects = ", " + effects
+	}
+	return fmt.Sprintf("%s %s **%s**%s.", seatTitle(g, seat), verb, shown, effects)
+}
+
+// whyNoMoveFrom asks the rules why no move starts on square: off the
+// board, an empty square, the opponent's piece. It returns ": REASON", or
+// "" when the rules say nothing more specific than that there is no move.
+func whyNoMoveFrom(g rules.Game, square string) string {
+	square = strings.TrimSpace(square)
+	if square == "" || strings.ContainsAny(square, ",") {
+		return ""
+	}
+	_, err := g.ParseMove(square + " " + square)
+	var me *rules.MoveError
+	if !errors.As(err, &me) {
+		return ""
+	}
+	text, low := me.Text, strings.ToLower(square)
+	fold := strings.ToLower(text)
+	if strings.HasPrefix(text, "cannot read") || strings.Contains(fold, low+low) || strings.Contains(fold, low+" to "+low) {
+		return ""
+	}
+	return ": " + text
 }

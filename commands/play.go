@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"arbiter/render"
 	"arbiter/rules"
 	"arbiter/store"
 )
@@ -26,7 +25,7 @@ type newGameRequest struct {
 func flowOptions() []rules.OptionSpec {
 	return []rules.OptionSpec{
 		{Key: "timeout", Default: "loss", Values: []string{"loss", "adjudicate"}, Help: "what a missed deadline does: the player loses, or the game is decided by its scoring"},
-		{Key: "rated", Default: "on", Values: []string{"on", "off"}, Help: "whether the game counts for ratings (undo needs off)"},
+		{Key: "rated", Default: "on", Values: []string{"on", "off"}, Help: "whether the game counts for ratings (takebacks against the bot need off)"},
 	}
 }
 
@@ -216,7 +215,7 @@ func (s *Service) start(ctx context.Context, inv Invocation, req newGameRequest)
 	default:
 		header = fmt.Sprintf("%s: %s against %s%s.", title, seatTitle(g, rules.P1), seatTitle(g, rules.P2), opts)
 	}
-	msg := s.boardMessage(g, render.Standard, header+"\n"+turnNote(g))
+	msg := s.boardMessage(g, publicView, header+"\n"+turnNote(g))
 	msg.Mentions = mentionsFor(g)
 	return Reply{Message: msg}
 }
@@ -233,6 +232,7 @@ func (s *Service) accept(ctx context.Context, inv Invocation) Reply {
 	if challenged(g).UserID != inv.User.ID {
 		return refuse("this challenge is for %s; only they can accept it", label(challenged(g)))
 	}
+	accepter := challenged(g) // before the seats are swapped back
 	g.Flow.Challenge = false
 	if g.Flow.ChallengerSecond {
 		g.Players[0], g.Players[1] = g.Players[1], g.Players[0]
@@ -243,8 +243,8 @@ func (s *Service) accept(ctx context.Context, inv Invocation) Reply {
 	if err := s.saveAndFollow(ctx, g); err != nil {
 		return s.storeRefusal(inv, err)
 	}
-	msg := s.boardMessage(g, render.Standard, fmt.Sprintf("%s accepts. %s: %s against %s.\n%s",
-		label(challenged(g)), s.title(g.Name), seatTitle(g, rules.P1), seatTitle(g, rules.P2), turnNote(g)))
+	msg := s.boardMessage(g, publicView, fmt.Sprintf("%s accepts. %s: %s against %s.\n%s",
+		label(accepter), s.title(g.Name), seatTitle(g, rules.P1), seatTitle(g, rules.P2), turnNote(g)))
 	msg.Mentions = mentionsFor(g)
 	return Reply{Message: msg}
 }

@@ -146,7 +146,7 @@ func TestBoundedInputs(t *testing.T) {
 		t.Errorf("a 30-day extension: %q", r.Text)
 	}
 	e.refused(ann, "b", "/move "+strings.Repeat("4", 201), "at most 200")
-	e.refused(cat, "b", "/referee adjudicate result:p1 reason:"+strings.Repeat("x", 501), "at most 500")
+	e.refused(cat, "b", "/referee adjudicate result:p1 reason:"+strings.Repeat("x", 201), "at most 200")
 }
 
 // TestOutcomeUnknown: when the store applied a move but its answer was

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"arbiter/render"
 	"arbiter/rules"
@@ -136,50 +136,36 @@ func (s *Service) handlers() map[string]handler {
 		"leaderboard": s.leaderboard,
 		"referee":     s.referee,
 		"settings":    s.settings,
+		"rematch":     s.rematch,
+		// Buttons only: the resignation's confirmation.
+		"resign-confirm": s.resignConfirmed,
+		"cancel":         s.cancel,
 	}
 }
 
 // Handle answers an invocation. It never panics on bad input; every
-// refusal is private and says why.
+// refusal is private and says why. A typed command's options (not a
+// button's) are checked first, as CheckOptions does.
 func (s *Service) Handle(ctx context.Context, inv Invocation) Reply {
 	h, ok := s.handlers()[strings.ToLower(inv.Command)]
 	if !ok {
-		return refuse("there is no command /%.32s; /help lists them", inv.Command)
+		return refuse("there is no command /%s; /help lists them", clip(inv.Command, 30))
 	}
-	if err := checkOptions(inv); err != nil {
-		return refuse("%v", err)
+	if inv.Version == 0 { // a typed command, not a button
+		inv.Options = maps.Clone(inv.Options)
+		if inv.Options == nil {
+			inv.Options = map[string]string{}
+		}
+		var missing *MissingOptionError
+		err := CheckOptions(CommandSet(s.reg.Names()), &inv)
+		if errors.As(err, &missing) && missing.Command == "move" {
+			err = nil // /move's own refusal gives an example in the game's notation
+		}
+		if err != nil {
+			return refuse("%v", err)
+		}
 	}
 	return h(ctx, inv)
-}
-
-// Limits on what people type, so that no option costs more than it should
-// to parse, store or echo.
-const (
-	maxOptions     = 16  // options in one command
-	maxOptionText  = 200 // characters of most options
-	maxReasonText  = 500 // characters of a free-text reason
-	maxOptionNames = 32  // characters of an option's name
-)
-
-// checkOptions refuses an invocation with too many options or one too
-// long, saying which and what the limit is.
-func checkOptions(inv Invocation) error {
-	if len(inv.Options) > maxOptions {
-		return fmt.Errorf("that is %d options; a command takes at most %d", len(inv.Options), maxOptions)
-	}
-	for k, v := range inv.Options {
-		if len(k) > maxOptionNames {
-			return fmt.Errorf("option %.32q... has too long a name", k)
-		}
-		limit := maxOptionText
-		if k == "reason" {
-			limit = maxReasonText
-		}
-		if n := utf8.RuneCountInString(v); n > limit {
-			return fmt.Errorf("%s is %d characters long; at most %d", k, n, limit)
-		}
-	}
-	return nil
 }
 
 // Autocomplete suggests values for the focused option: for /move, the

@@ -71,8 +71,9 @@ func CommandSet(gameNames []string) []CommandSpec {
 			{Name: "from", Description: "only the moves of the piece on this square", Type: OptString},
 		}},
 		{Name: "resign", Description: "resign the game"},
+		{Name: "rematch", Description: "play the last game here again, sides swapped"},
 		{Name: "draw", Description: "offer a draw, or accept the one offered"},
-		{Name: "undo", Description: "take back your last move (unrated games: against the bot, or with the opponent's consent)"},
+		{Name: "undo", Description: "take back your last move: with the opponent's consent, or against the bot in unrated games"},
 		{Name: "history", Description: "the moves of this game or an archived one, with its record and replay", Options: []OptionSpec{
 			{Name: "game", Description: "an archived game's id (from /games)", Type: OptString},
 		}},

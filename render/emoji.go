@@ -10,15 +10,20 @@ import (
 // block): the row labels on the left and the column labels below, made of
 // keycap digits and letter emoji so that the columns stay aligned (a
 // two-digit label takes two emoji, across for a row and stacked for a
-// column), then the players, the last move and whose turn it is. The square
-// the last move left is marked (🟩, or 🟪 in Upthrust) and a square whose
+// column), then the players, a key, the last move and whose turn it is. The
+// square the last move left is marked (🟩, or 🟪 in Upthrust), the square it
+// went to by ◀️ after its row and 🔼 under its column, and a square whose
 // piece it removed shows 💥. The whole message stays within DiscordLimit.
 //
 // A game render has no drawing for yields a one-line message saying so.
 func Emoji(g rules.Game, opt Options) string { return drawText(g, opt, 2048, writeEmoji) }
 
-// Emoji for labels.
+// Emoji for labels and the last move's destination, which holds a piece
+// and so is marked beside the board: an arrow after its row and one under
+// its column.
 const (
+	emojiToRow = "◀️"
+	emojiToCol = "🔼"
 	emojiBlank = "⬛"      // the corner and an empty tens place
 	zwsp       = "\u200b" // keeps letter emoji from pairing into flags
 )
@@ -56,6 +61,12 @@ func labelEmoji(label string, width int) []string {
 
 func writeEmoji(b *strings.Builder, s *scene, opt Options) {
 	rowWidth, colHeight := longest(s.rowLabels), longest(s.colLabels)
+	toCol, toRow := -1, -1
+	for i := range s.cells {
+		if s.cells[i].mark == toMark {
+			toCol, toRow = i%s.cols, i/s.cols
+		}
+	}
 	for r := 0; r < s.rows; r++ {
 		for _, e := range labelEmoji(s.rowLabels[r], rowWidth) {
 			b.WriteString(e)
@@ -65,6 +76,9 @@ func writeEmoji(b *strings.Builder, s *scene, opt Options) {
 		}
 		if s.rowNotes[r] != "" {
 			b.WriteString(" " + s.rowNotes[r])
+		}
+		if toCol >= 0 && toRow == r {
+			b.WriteString(" " + emojiToRow)
 		}
 		b.WriteByte('\n')
 	}
@@ -84,6 +98,10 @@ func writeEmoji(b *strings.Builder, s *scene, opt Options) {
 		}
 		b.WriteByte('\n')
 	}
+	if toCol >= 0 {
+		// The destination's column: an arrow under its label.
+		b.WriteString(strings.Repeat(emojiBlank, rowWidth+toCol) + emojiToCol + "\n")
+	}
 
 	for p, side := range s.status.sides {
 		for _, k := range side.pieces {
@@ -93,6 +111,9 @@ func writeEmoji(b *strings.Builder, s *scene, opt Options) {
 	}
 	if s.emojiKey != "" {
 		b.WriteString(s.emojiKey + "\n")
+	}
+	if key := marksKey(s, s.palette.fromEmoji, emojiToRow+emojiToCol, s.palette.hitEmoji); key != "" {
+		b.WriteString(key + "\n")
 	}
 	if last := lastLine(s); last != "" {
 		b.WriteString(last + "\n")

@@ -26,6 +26,7 @@ func ExampleText() {
 	//    1  2  3  4  5  6
 	// X  X (alice): 8 pieces
 	// O  O (bob): 8 pieces
+	// Marks: (.) from, [X] to
 	// Last: X a1 c1
 	// Sixes: O (bob) to move, move 2 of 100, 99 left
 }

@@ -36,6 +36,8 @@ func hiqueScene(g *hique.Game) *scene {
 		shape: box, fill: light, stroke: rgb(0x30, 0x30, 0x30), size: 0.46})
 	s.emojiKey = s.pieces[runner[rules.P1]].emoji + s.pieces[runner[rules.P2]].emoji + " runners, " +
 		s.pieces[guard[rules.P1]].emoji + s.pieces[guard[rules.P2]].emoji + " guards"
+	s.textKey = []string{"b w runners, B W guards"}
+	s.imageKey = "discs runners, squares guards"
 
 	for y := 1; y <= n; y++ {
 		s.rowLabels[y-1] = strconv.Itoa(y)

@@ -61,6 +61,12 @@ func hiyaScene(g *hiya.Game) *scene {
 		key = append(key, s.pieces[piece[hiya.South][i]].emoji+s.pieces[piece[hiya.North][i]].emoji+" "+k.String())
 	}
 	s.emojiKey = strings.Join(key, ", ")
+	var letters []string
+	for _, k := range kinds {
+		letters = append(letters, string(k.Letter())+" "+k.String())
+	}
+	s.textKey = []string{strings.Join(letters, ", "), "^ a piece moving up the board as drawn, v down"}
+	s.imageKey = strings.Join(letters, ", ")
 	for r := 0; r < hiyaRows; r++ {
 		row := hiyaRows - r
 		s.rowLabels[r] = strconv.Itoa(row)

@@ -145,6 +145,12 @@ func newPainter(s *scene, opt Options, f *faces) *painter {
 	for i, side := range s.status.sides {
 		p.caption = append(p.caption, captionRow{pieces: side.pieces, text: sideLine(s, i, opt.Players)})
 	}
+	if s.imageKey != "" {
+		p.caption = append(p.caption, captionRow{text: s.imageKey})
+	}
+	if key := marksKey(s, "olive", "yellow", "x"); key != "" {
+		p.caption = append(p.caption, captionRow{text: key})
+	}
 	if last := lastLine(s); last != "" {
 		p.caption = append(p.caption, captionRow{text: last})
 	}

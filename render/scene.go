@@ -34,9 +34,11 @@ type scene struct {
 	pieces    []pieceStyle // indexed by cell.piece; pieces[0] is unused
 	textWidth int          // characters a cell takes in text (3 or 4)
 	palette   scenePalette
-	emojiKey  string // a line saying what the emoji pieces are, "" if plain
-	squarePx  int    // image: a square's side in pixels
-	gapPx     int    // image: the lattice's width between squares
+	emojiKey  string   // a line saying what the emoji pieces are, "" if plain
+	textKey   []string // lines saying what the text pieces are, none if the side lines say it
+	imageKey  string   // a caption line saying what the image's pieces are, "" if plain
+	squarePx  int      // image: a square's side in pixels
+	gapPx     int      // image: the lattice's width between squares
 
 	status status
 }
@@ -320,4 +322,40 @@ func plural(n int, noun string) string {
 		return fmt.Sprintf("%d %s", n, noun)
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// LastMoveEffects says what g's last move did beyond moving, as the board's
+// last-move line says it: "Black's runner at 8 9 removed", "row 3 to 5";
+// "" when there is nothing more to say or no move was played.
+func LastMoveEffects(g rules.Game) string {
+	s, err := sceneOf(g, Options{})
+	if err != nil {
+		return ""
+	}
+	_, effects, _ := strings.Cut(s.status.last, ", ")
+	return effects
+}
+
+// marksKey says what the last move's marks on the board mean in a style,
+// naming only the marks there are: "(.) from, [X] to, *X* removed" in
+// text. It is "" when the board has no marks.
+func marksKey(s *scene, from, to, hit string) string {
+	var has [hitMark + 1]bool
+	for i := range s.cells {
+		has[s.cells[i].mark] = true
+	}
+	var parts []string
+	if has[fromMark] {
+		parts = append(parts, from+" from")
+	}
+	if has[toMark] {
+		parts = append(parts, to+" to")
+	}
+	if has[hitMark] {
+		parts = append(parts, hit+" removed or hurt")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Marks: " + strings.Join(parts, ", ")
 }

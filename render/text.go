@@ -13,7 +13,8 @@ import (
 //
 // Each cell is a glyph with a character of room on both sides, where the
 // last move is marked: (.) the square it left, [X] where it went, *.* a
-// piece it removed or hurt. With opt.Colour the pieces, marks and lines are
+// piece it removed or hurt; a key line under the board says so, and for
+// Hi-Ya! what each letter is. With opt.Colour the pieces, marks and lines are
 // coloured with ANSI escapes.
 //
 // A game render has no drawing for yields a one-line message saying so.
@@ -119,6 +120,14 @@ func writeText(b *strings.Builder, s *scene, opt Options) {
 			w.put(strings.TrimSpace(s.pieces[k].text), s.pieces[k].ansi)
 		}
 		w.put("  "+sideLine(s, p, opt.Players), "")
+		w.end()
+	}
+	for _, line := range s.textKey {
+		w.put(line, "")
+		w.end()
+	}
+	if key := marksKey(s, "(.)", "[X]", "*X*"); key != "" {
+		w.put(key, "")
 		w.end()
 	}
 	if last := lastLine(s); last != "" {

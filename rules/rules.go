@@ -144,3 +144,16 @@ type Scorer interface {
 	// it counts, e.g. "timing option".
 	Standing() (scores [2]int, what string)
 }
+
+// Passer is a game whose rules have passes (Upthrust): a player without
+// another legal move passes, and Moves returns the pass as the only move.
+type Passer interface {
+	// IsPass reports whether m is a pass, in any position of the game.
+	IsPass(m Move) bool
+}
+
+// IsPass reports whether m is a pass in g; false in a game without passes.
+func IsPass(g Game, m Move) bool {
+	p, ok := g.(Passer)
+	return ok && p.IsPass(m)
+}

@@ -110,6 +110,9 @@ type Flow struct {
 	// Style is how the game's board is drawn in messages (text, emoji or
 	// image), from the channel's setting when the game began.
 	Style string `json:"style,omitempty"`
+	// Takebacks records each move taken back, in words, for the game's
+	// record.
+	Takebacks []string `json:"takebacks,omitempty"`
 	// TurnFrom is when the clock of the current turn started (store
 	// time); Outage is the end (Unix ms) of the last outage whose time
 	// was given back to this game.

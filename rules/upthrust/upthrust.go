@@ -43,6 +43,9 @@ const (
 // Pass is the packed move of a forced pass.
 const Pass rules.Move = 16
 
+// IsPass reports whether m is the pass (rules.Passer).
+func (g *Game) IsPass(m rules.Move) bool { return m == Pass }
+
 // maxPlies bounds the length of any game. Each piece move raises the sum
 // of all pieces' rows by at least one, from at least 40 (every column holds
 // rows 1..4 at least) to at most 152 (rows 8..11 in every column), so a

@@ -1,0 +1,50 @@
+package commands
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// FuzzCheckOptions: any invocation is checked without panicking, and one
+// that passes names only the command's options, gives every required one,
+// and holds only choice values and whole numbers in bounds.
+func FuzzCheckOptions(f *testing.F) {
+	specs := CommandSet([]string{"hique", "upthrust", "hiya", "sixes"})
+	for _, s := range []string{"play game:sixes level:3", "board style:Emoji", "referee start game:hiya p1:a p2:b", "play level:9", "move", "settings board:ascii", "play thread:TRUE"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		inv, err := ParseLine(line, specs)
+		if err != nil {
+			return
+		}
+		if err := CheckOptions(specs, &inv); err != nil {
+			if len(err.Error()) > 400 {
+				t.Fatalf("CheckOptions(%q): a %d-byte error", line, len(err.Error()))
+			}
+			return
+		}
+		spec, _ := findSpec(specs, inv.Command)
+		if inv.Sub != "" {
+			spec, _ = findSpec(spec.Subcommands, inv.Sub)
+		}
+		for _, o := range spec.Options {
+			v, ok := inv.Options[o.Name]
+			if o.Required && (!ok || strings.TrimSpace(v) == "") {
+				t.Fatalf("CheckOptions(%q) passed without %s", line, o.Name)
+			}
+			if ok && len(o.Choices) > 0 && o.Name != "game" && !slices.ContainsFunc(o.Choices, func(c Choice) bool { return c.Value == v }) {
+				t.Fatalf("CheckOptions(%q) passed %s=%q, not a choice", line, o.Name, v)
+			}
+			if ok && len(v) > MaxOptionLength {
+				t.Fatalf("CheckOptions(%q) passed a %d-byte %s", line, len(v), o.Name)
+			}
+		}
+		for k := range inv.Options {
+			if _, ok := findOption(spec.Options, k); !ok {
+				t.Fatalf("CheckOptions(%q) passed unknown option %q", line, k)
+			}
+		}
+	})
+}
