@@ -2,6 +2,7 @@ package faults_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -232,15 +233,38 @@ func TestRedisKilledMidStream(t *testing.T) {
 	t.Logf("%d moves acknowledged, %d with an unknown outcome, %d refused", acked, unknown, refused)
 }
 
-// loadRetrying loads the game in channel, waiting for Redis to be back.
+// archived returns the game last archived from channel, or nil.
+func (w *world) archived(channel string) *store.Game {
+	list, _, err := w.st.Archived(context.Background(), "guild1", 0, store.MaxList)
+	if err != nil {
+		return nil
+	}
+	for _, sum := range list {
+		if sum.Channel == channel {
+			g, err := w.st.LoadArchived(context.Background(), "guild1", sum.ID)
+			if err == nil {
+				return g
+			}
+		}
+	}
+	return nil
+}
+
+// loadRetrying loads the game in channel (or, once over, its archived
+// record), waiting for Redis to be back.
 func (w *world) loadRetrying(channel string) *store.Game {
+	var err error
 	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
-		g, err := w.st.Load(context.Background(), channel)
+		var g *store.Game
+		g, err = w.st.Load(context.Background(), channel)
 		if err == nil {
 			return g
 		}
+		if errors.Is(err, store.ErrNotFound) {
+			return w.archived(channel)
+		}
 	}
-	w.t.Errorf("channel %s: the store did not come back", channel)
+	w.t.Errorf("channel %s: the store did not come back: %v", channel, err)
 	return nil
 }
 
