@@ -303,10 +303,32 @@ func (s *Service) Sweep(ctx context.Context) error {
 			continue
 		}
 		if err := s.deliver(ctx, g, e.Key, c); err != nil {
-			s.log.Warn("sweep: delivery failed; later", "key", e.Key, "err", err)
+			s.retryLater(ctx, e, err)
 		}
 	}
 	return nil
+}
+
+// maxDeliveryTries is how many failed deliveries of one outbox entry the
+// sweep makes (backing off to an hour apart: about two days) before it
+// gives the entry up, loudly.
+const maxDeliveryTries = 50
+
+// retryLater puts a failed delivery back with a doubling delay (from twice
+// the outbox grace to an hour), or gives it up after maxDeliveryTries.
+func (s *Service) retryLater(ctx context.Context, e store.OutboxEntry, cause error) {
+	e.Tries++
+	if e.Tries >= maxDeliveryTries {
+		s.log.Error("sweep: delivery given up after many tries", "key", e.Key, "tries", e.Tries, "err", cause)
+		_ = s.store.OutboxDone(ctx, e.Key)
+		return
+	}
+	wait := min(s.cfg.OutboxGrace<<min(e.Tries, 12), time.Hour)
+	e.Due = s.now().Add(wait)
+	s.log.Warn("sweep: delivery failed; again later", "key", e.Key, "in", wait.String(), "err", cause)
+	if err := s.store.OutboxPut(ctx, e); err != nil {
+		s.log.Warn("sweep: could not reschedule a delivery; the next sweep retries it", "key", e.Key, "err", err)
+	}
 }
 
 // committed reports whether the state change of e was saved, and returns

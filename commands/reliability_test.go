@@ -186,9 +186,9 @@ func TestTimeoutAnnouncedAndRatedOnce(t *testing.T) {
 	if n := p.count("t", "did not move in time"); n != 0 {
 		t.Fatalf("announced %d times though every post failed", n)
 	}
-	time.Sleep(5 * time.Millisecond)
-	for range 3 {
-		must(t, e.svc.Tick(ctx)) // each tick sweeps
+	for range 4 {
+		time.Sleep(20 * time.Millisecond) // past the sweep's backoff
+		must(t, e.svc.Tick(ctx))          // each tick sweeps
 	}
 	if n := p.count("t", "did not move in time"); n != 1 {
 		t.Fatalf("the loss on time was announced %d times, want 1", n)
@@ -199,6 +199,9 @@ func TestTimeoutAnnouncedAndRatedOnce(t *testing.T) {
 	}
 	if a := e.archived("t"); a.Status != store.Finished || !strings.Contains(a.Reason, "ran out of time") {
 		t.Fatalf("archived: %s %q", a.Status, a.Reason)
+	}
+	if left, err := e.st.OutboxDue(ctx, time.Now().Add(time.Hour), 10); err != nil || len(left) != 0 {
+		t.Fatalf("the outbox keeps %d entries after delivery (%v)", len(left), err)
 	}
 }
 

@@ -42,6 +42,8 @@ type OutboxEntry struct {
 	// Due is when a sweep may take the entry (store time): after the save
 	// it follows has certainly been applied or refused.
 	Due time.Time `json:"due"`
+	// Tries counts the sweep's failed deliveries, for its backoff.
+	Tries int `json:"tries,omitempty"`
 }
 
 // OutboxPut records e (replacing an entry with its key).
