@@ -29,6 +29,9 @@ type config struct {
 	LogLevel         slog.Level    // LOG_LEVEL: debug, info, warn or error
 	BotMoveTime      time.Duration // BOT_MOVE_TIME: overrides each game's bot time per move
 	TurnTime         time.Duration // TURN_TIME: a person's default time per move, default 2d
+	APIAddr          string        // API_ADDR: serve the programs' API and the live wall here; unset: off
+	StoreStartEmpty  bool          // STORE_START_EMPTY=1: move a damaged embedded database aside and start empty
+	StoreBackupEvery time.Duration // STORE_BACKUP_EVERY: how often the embedded store copies itself to DATA_DIR/backup
 }
 
 // loadConfig reads the configuration. A malformed value is an error naming
@@ -45,6 +48,8 @@ func loadConfig() (config, error) {
 		RedisURL:         os.Getenv("REDIS_URL"),
 		DataDir:          envOr("DATA_DIR", "./data"),
 		RefereeRole:      os.Getenv("REFEREE_ROLE"),
+		APIAddr:          os.Getenv("API_ADDR"),
+		StoreStartEmpty:  os.Getenv("STORE_START_EMPTY") == "1",
 		ShardCount:       1,
 	}
 	var errs []error
@@ -71,6 +76,7 @@ func loadConfig() (config, error) {
 	}
 	durVar("BOT_MOVE_TIME", &c.BotMoveTime)
 	durVar("TURN_TIME", &c.TurnTime)
+	durVar("STORE_BACKUP_EVERY", &c.StoreBackupEvery)
 	if v := os.Getenv("LOG_LEVEL"); v != "" {
 		if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {
 			errs = append(errs, fmt.Errorf("LOG_LEVEL=%q: give debug, info, warn or error", v))

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"arbiter/store/redistest"
@@ -38,7 +41,16 @@ func buildArbiter(t *testing.T) string {
 	return built.bin
 }
 
+// TestMain runs the test binary as arbiter itself when
+// ARBITER_TEST_AS_MAIN=1 (so tests can start it as a child process), else
+// the tests, removing the binary they built.
 func TestMain(m *testing.M) {
+	if os.Getenv("ARBITER_TEST_AS_MAIN") == "1" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+		stop()
+		os.Exit(code)
+	}
 	code := m.Run()
 	if built.dir != "" {
 		_ = os.RemoveAll(built.dir)

@@ -23,15 +23,14 @@ import (
 func openStore(ctx context.Context, cfg config, log *slog.Logger) (store.Store, *rules.Registry, error) {
 	reg := games.Registry()
 	store.RouteClientLogs(log)
-	st, err := store.Open(ctx, store.Config{RedisURL: cfg.RedisURL, DataDir: cfg.DataDir, Logger: log, Registry: reg, ClaimTimeout: 30 * time.Second})
+	st, err := store.Open(ctx, store.Config{RedisURL: cfg.RedisURL, DataDir: cfg.DataDir, StartEmpty: cfg.StoreStartEmpty, BackupEvery: cfg.StoreBackupEvery, Logger: log, Registry: reg, ClaimTimeout: 30 * time.Second})
 	if err != nil {
 		return nil, nil, err
 	}
 	return st, reg, nil
 }
 
-// closeStore closes st, which writes the embedded store's data file, and
-// reports a failure on stderr as who.
+// closeStore closes st and reports a failure on stderr as who.
 func closeStore(ctx context.Context, st store.Store, stderr io.Writer, who string) {
 	if err := st.Close(context.WithoutCancel(ctx)); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", who, err)

@@ -466,7 +466,7 @@ func TestRegistration(t *testing.T) {
 			}
 		}
 		play := byName["play"]
-		if len(play.Options) != 7 || play.Options[0].Name != "game" || !play.Options[0].Required || len(play.Options[0].Choices) != len(w.reg.Names()) {
+		if len(play.Options) != 9 || play.Options[0].Name != "game" || !play.Options[0].Required || len(play.Options[0].Choices) != len(w.reg.Names()) {
 			t.Errorf("/play options = %+v", play.Options)
 		}
 		for _, o := range play.Options {

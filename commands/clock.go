@@ -134,7 +134,7 @@ func (s *Service) wake(ctx context.Context, g *store.Game) error {
 		return s.commit(ctx, g, func(*store.Game) *Message {
 			return &Message{Text: fmt.Sprintf("The challenge from %s to %s lapsed unanswered; the channel is free.", plainName(challenger(g)), plainName(challenged(g)))}
 		})
-	case p.Kind != store.Human:
+	case p.Kind == store.Bot:
 		if now.Before(g.Deadline) {
 			return nil
 		}

@@ -251,7 +251,7 @@ func (s *Service) setDeadline(g *store.Game, now time.Time) {
 	}
 	g.Flow.TurnFrom = now
 	p := g.Players[g.State.ToMove()]
-	if p.Kind != store.Human {
+	if p.Kind == store.Bot {
 		g.Deadline = now.Add(s.botMoveTime(g.Name) + time.Minute)
 		g.RemindAt = time.Time{}
 		return
@@ -296,7 +296,8 @@ func (s *Service) saveAndFollow(ctx context.Context, g *store.Game) error {
 // A failure is logged: the clock queues a lost bot turn again at its
 // deadline.
 func (s *Service) follow(ctx context.Context, g *store.Game) {
-	if g.Status == store.Finished || g.Flow.Challenge || g.Flow.Paused || g.Players[g.State.ToMove()].Kind == store.Human {
+	s.observe(g)
+	if g.Status == store.Finished || g.Flow.Challenge || g.Flow.Paused || g.Players[g.State.ToMove()].Kind != store.Bot {
 		return
 	}
 	if _, err := s.store.EnqueueBotTurn(ctx, g); err != nil {

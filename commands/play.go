@@ -126,6 +126,7 @@ func (s *Service) playRequest(inv Invocation) (newGameRequest, *Reply) {
 		}
 		other = store.Player{Kind: store.Bot, Name: "Arbiter", Level: level}
 	}
+	me, other = programSeats(inv, me, other)
 	switch side := strings.ToLower(inv.Options["side"]); side {
 	case "", "first":
 		req.players = [2]store.Player{me, other}
@@ -209,7 +210,7 @@ func (s *Service) start(ctx context.Context, inv Invocation, req newGameRequest)
 	var header string
 	switch {
 	case g.Flow.Challenge:
-		header = fmt.Sprintf("%s challenges %s to %s%s.", label(challenger(g)), label(challenged(g)), title, opts)
+		header = fmt.Sprintf("%s challenges %s to %s%s.", label(challenger(g)), label(challenged(g)), title, opts) + s.programNote(g)
 	case req.refereed:
 		header = fmt.Sprintf("%s: %s against %s, refereed by %s%s.", title, seatTitle(g, rules.P1), seatTitle(g, rules.P2), inv.User.Name, opts)
 	default:

@@ -15,6 +15,9 @@ func ratingID(p store.Player) string {
 	case store.Bot:
 		return fmt.Sprintf("bot:%d", p.Level)
 	case store.Program:
+		if p.UserID != "" { // a student's program, rated apart from them
+			return "program:" + p.UserID
+		}
 		return "program:" + p.Program
 	}
 	return p.UserID

@@ -63,6 +63,7 @@ type Service struct {
 	now    func() time.Time
 	// inFlight counts the bot turns being thought about or posted.
 	inFlight atomic.Int64
+	hooks    hooks // observers and program presence (programs.go)
 	// skew is the store's clock minus this host's (ns), from SyncClock;
 	// skewLogged says a large skew was logged.
 	skew       atomic.Int64
@@ -140,6 +141,7 @@ func (s *Service) handlers() map[string]handler {
 		// Buttons only: the resignation's confirmation.
 		"resign-confirm": s.resignConfirmed,
 		"cancel":         s.cancel,
+		"token":          s.token,
 	}
 }
 

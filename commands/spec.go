@@ -57,6 +57,8 @@ func CommandSet(gameNames []string) []CommandSpec {
 			{Name: "time", Description: "time per move for people, e.g. 45s, 10m, 2d (default 2d)", Type: OptString},
 			options,
 			{Name: "thread", Description: "open a thread for the game", Type: OptBoolean},
+			{Name: "program", Description: "the opponent's program plays (no opponent: your program plays the bot)", Type: OptBoolean},
+			{Name: "myprogram", Description: "your program plays instead of you", Type: OptBoolean},
 		}},
 		{Name: "accept", Description: "accept the challenge waiting for you here"},
 		{Name: "decline", Description: "decline the challenge waiting for you here"},
@@ -86,6 +88,10 @@ func CommandSet(gameNames []string) []CommandSpec {
 		{Name: "leaderboard", Description: "the best rated players of a game in this server", Options: []OptionSpec{game(true)}},
 		{Name: "settings", Description: "this channel's settings", Options: []OptionSpec{
 			{Name: "board", Description: "how boards are drawn in this channel", Type: OptString, Choices: []Choice{{"text", "text"}, {"emoji", "emoji"}, {"image", "image"}}},
+		}},
+		{Name: "token", Description: "a token for your own program to play through arbiter bridge", Subcommands: []CommandSpec{
+			{Name: "new", Description: "make your program token (shown once, to you only)"},
+			{Name: "revoke", Description: "end your program token at once"},
 		}},
 		{Name: "referee", Description: "referee tools", Subcommands: []CommandSpec{
 			{Name: "start", Description: "start a match between two students", Options: []OptionSpec{

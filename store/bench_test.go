@@ -37,7 +37,7 @@ func benchMove(b *testing.B, cfg store.Config) {
 	ctx := context.Background()
 	reg := games.Registry()
 	cfg.Registry, cfg.Logger = reg, quietLogger()
-	s, err := store.OpenRedis(ctx, cfg)
+	s, err := store.Open(ctx, cfg)
 	if err != nil {
 		b.Fatal(err)
 	}

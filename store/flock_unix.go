@@ -10,7 +10,7 @@ import (
 )
 
 // lockDir takes an exclusive lock on the data directory, so that two
-// processes never run the embedded backend on the same data file. The
+// processes never run the embedded backend on the same database. The
 // lock goes with the process, however it ends.
 func lockDir(dir string) (*os.File, error) {
 	path := filepath.Join(dir, "arbiter-store.lock")

@@ -1,18 +1,14 @@
 package store
 
 import (
-	"context"
-	"encoding/json"
 	"errors"
-	"io"
-	"log/slog"
-	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/alicebob/miniredis/v2"
-	"github.com/redis/go-redis/v9"
+	bolt "go.etcd.io/bbolt"
 
 	"arbiter/rules"
 	"arbiter/rules/games"
@@ -83,57 +79,42 @@ func FuzzDecodeRecord(f *testing.F) {
 	})
 }
 
-// FuzzParseSnapshot: any bytes as the embedded data file give an error or
-// a snapshot that restores without panicking.
-func FuzzParseSnapshot(f *testing.F) {
-	ctx := context.Background()
-	// A real snapshot as the main seed.
-	dir := f.TempDir()
-	s, err := OpenRedis(ctx, Config{DataDir: dir, Registry: games.Registry(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+// FuzzImportLegacy: any bytes as the earlier embedded store's data file
+// give an error or a snapshot that imports without panicking.
+func FuzzImportLegacy(f *testing.F) {
+	seed, err := os.ReadFile("testdata/legacy-store.json")
 	if err != nil {
 		f.Fatal(err)
 	}
-	g := seedGame(f, s.reg, "sixes")
-	g.ID, g.Version = "", 0
-	g.Deadline = time.Now().Add(time.Hour)
-	if err := s.Create(ctx, g); err != nil {
-		f.Fatal(err)
-	}
-	if _, err := s.EnqueueBotTurn(ctx, g); err != nil {
-		f.Fatal(err)
-	}
-	if _, err := s.ClaimBotTurn(ctx, "w", 0); err != nil {
-		f.Fatal(err)
-	}
-	if _, err := s.TryLock(ctx, "clock", time.Hour); err != nil {
-		f.Fatal(err)
-	}
-	snap, err := takeSnapshot(ctx, s.rdb, time.Now())
-	if err != nil {
-		f.Fatal(err)
-	}
-	_ = s.Close(ctx)
-	data, err := json.Marshal(snap)
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(data)
+	f.Add(seed)
 	for _, s := range []string{"", "{}", `{"format":1}`, `{"format":2,"keys":[]}`, `{"format":1,"keys":[{"key":"a","type":"string"}]}`,
 		`{"format":1,"keys":[{"key":{"base64":"/w=="},"type":"string","string":{"base64":"AP8="}}]}`,
-		`{"format":1,"keys":[{"key":"s","type":"stream","stream":{"entries":[{"id":"1-1","values":["a","b"]}],"groups":[{"name":"g","last_id":"0","pending":[{"id":"1-1","consumer":"c","deliveries":1}]}]}}]}`,
-		`{"format":1,"keys":[{"key":"z","type":"zset","zset":["inf","m","-1.5","n"]}]}`,
-		`{"format":1,"keys":[{"key":"h","type":"hash","hash":["f"]}]}`} {
+		`{"format":1,"keys":[{"key":"{arbiter}:botq","type":"stream","stream":{"entries":[{"id":"1-1","values":["a","b"]}],"groups":[{"name":"g","last_id":"0","pending":[{"id":"1-1","consumer":"c","deliveries":1}]}]}}]}`,
+		`{"format":1,"keys":[{"key":"{g:1}:archived","type":"zset","zset":["inf","m","-1.5","n"]}]}`,
+		`{"format":1,"keys":[{"key":"{g:1}:seq","type":"string","string":"x"}]}`,
+		`{"format":1,"keys":[{"key":"{ch:1}:game","type":"hash","hash":["f"]}]}`} {
 		f.Add([]byte(s))
 	}
+	db, err := bolt.Open(filepath.Join(f.TempDir(), "fuzz.db"), 0o600, &bolt.Options{NoSync: true})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { _ = db.Close() })
 	f.Fuzz(func(t *testing.T, data []byte) {
 		snap, err := parseSnapshot(data)
 		if err != nil {
 			return
 		}
-		mr := miniredis.NewMiniRedis()
-		defer mr.Close()
-		c := redis.NewClient(&redis.Options{Protocol: 2, Dialer: func(context.Context, string, string) (net.Conn, error) { return mr.Dial() }})
-		defer c.Close()
-		_, _ = restoreSnapshot(ctx, c, snap, time.Now())
+		tx, err := db.Begin(true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = tx.Rollback() }()
+		for _, name := range [][]byte{bGames, bDamaged, bWake, bDeadlines, bQueue, bSettings, bGuilds} {
+			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, _ = importSnapshot(tx, snap, time.Now())
 	})
 }

@@ -7,8 +7,11 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"arbiter/rules"
 	"arbiter/rules/games"
@@ -40,7 +43,7 @@ func forEachBackend(t *testing.T, test func(t *testing.T, e *env)) {
 
 // config returns the store configuration of the backend.
 func (e *env) config() store.Config {
-	cfg := store.Config{Registry: e.reg, Logger: quietLogger(), DataDir: e.dir, SaveEvery: 100 * time.Millisecond}
+	cfg := store.Config{Registry: e.reg, Logger: quietLogger(), DataDir: e.dir}
 	if e.srv != nil {
 		cfg.RedisURL = e.srv.URL()
 	}
@@ -48,13 +51,13 @@ func (e *env) config() store.Config {
 }
 
 // open opens a store on the backend, closed when the test ends.
-func (e *env) open(change ...func(*store.Config)) *store.Redis {
+func (e *env) open(change ...func(*store.Config)) store.Store {
 	e.t.Helper()
 	cfg := e.config()
 	for _, c := range change {
 		c(&cfg)
 	}
-	s, err := store.OpenRedis(context.Background(), cfg)
+	s, err := store.Open(context.Background(), cfg)
 	if err != nil {
 		e.t.Fatalf("open store: %v", err)
 	}
@@ -165,3 +168,129 @@ func ctxT(t testing.TB) context.Context {
 }
 
 func chName(i int) string { return fmt.Sprintf("%d", 900000+i) }
+
+// The helpers below reach under the contract, to break records on purpose
+// or look at an index: by Redis commands on Redis, by the database's
+// buckets on the embedded store.
+
+// putRecord writes data as the record of channel's game, with the hash
+// fields of version and status on Redis.
+func (e *env) putRecord(s store.Store, channel, version, status string, data []byte) {
+	e.t.Helper()
+	var err error
+	switch s := s.(type) {
+	case *store.Redis:
+		err = s.Raw().HSet(context.Background(), store.GameKey(channel), "version", version, "status", status, "record", data).Err()
+	case *store.Bolt:
+		err = s.RawPut([]string{"games"}, channel, data)
+	}
+	if err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// record returns the record of channel's game as stored.
+func (e *env) record(s store.Store, channel string) string {
+	e.t.Helper()
+	var (
+		rec string
+		err error
+	)
+	switch s := s.(type) {
+	case *store.Redis:
+		rec, err = s.Raw().HGet(context.Background(), store.GameKey(channel), "record").Result()
+	case *store.Bolt:
+		var b []byte
+		b, err = s.RawGet([]string{"games"}, channel)
+		rec = string(b)
+	}
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return rec
+}
+
+// putNotAGame replaces channel's game with something that is not a game
+// record at all: a string key on Redis, bytes that are not JSON on the
+// embedded store.
+func (e *env) putNotAGame(s store.Store, channel string) {
+	e.t.Helper()
+	var err error
+	switch s := s.(type) {
+	case *store.Redis:
+		ctx := context.Background()
+		if err = s.Raw().Del(ctx, store.GameKey(channel)).Err(); err == nil {
+			err = s.Raw().Set(ctx, store.GameKey(channel), "oops", 0).Err()
+		}
+	case *store.Bolt:
+		err = s.RawPut([]string{"games"}, channel, []byte{0xff, 0, 'o', 'o', 'p', 's'})
+	}
+	if err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// putMalformedJob queues an entry the store did not write.
+func (e *env) putMalformedJob(s store.Store) {
+	e.t.Helper()
+	var err error
+	switch s := s.(type) {
+	case *store.Redis:
+		err = s.Raw().XAdd(context.Background(), &redis.XAddArgs{Stream: store.QueueKey, Values: []any{"channel", "{x}", "version", "nope"}}).Err()
+	case *store.Bolt:
+		err = s.RawPut([]string{"queue"}, "\x00\x00\x00\x00\x00\x00\x00\x00", []byte(`{"channel":"{x}","version":"nope"}`))
+	}
+	if err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// queueLen counts the entries in the bot-turn queue.
+func (e *env) queueLen(s store.Store) int {
+	e.t.Helper()
+	var (
+		n   int64
+		err error
+	)
+	switch s := s.(type) {
+	case *store.Redis:
+		n, err = s.Raw().XLen(context.Background(), store.QueueKey).Result()
+	case *store.Bolt:
+		var k int
+		k, err = s.RawCount([]string{"queue"})
+		n = int64(k)
+	}
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return int(n)
+}
+
+// deadlineChannels lists the channels of the deadline index's entries, in
+// the index's order.
+func (e *env) deadlineChannels(s store.Store) []string {
+	e.t.Helper()
+	var (
+		out []string
+		err error
+	)
+	switch s := s.(type) {
+	case *store.Redis:
+		var members []string
+		members, err = s.Raw().ZRange(context.Background(), store.DeadlinesKey, 0, -1).Result()
+		for _, m := range members {
+			ch, _, _ := strings.Cut(m, "/")
+			out = append(out, ch)
+		}
+	case *store.Bolt:
+		var keys []string
+		keys, err = s.RawKeys([]string{"deadlines"})
+		for _, k := range keys {
+			out = append(out, k[8:])
+		}
+	}
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return out
+}

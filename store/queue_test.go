@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"arbiter/store"
 )
 
@@ -151,9 +149,7 @@ func TestQueueMalformedEntry(t *testing.T) {
 		if err := s.Create(ctx, g); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.Raw().XAdd(ctx, &redis.XAddArgs{Stream: store.QueueKey, Values: []any{"channel", "{x}", "version", "nope"}}).Err(); err != nil {
-			t.Fatal(err)
-		}
+		e.putMalformedJob(s)
 		if _, err := s.EnqueueBotTurn(ctx, g); err != nil {
 			t.Fatal(err)
 		}
@@ -164,9 +160,8 @@ func TestQueueMalformedEntry(t *testing.T) {
 		if err := s.AckBotTurn(ctx, job); err != nil {
 			t.Fatal(err)
 		}
-		n, err := s.Raw().XLen(ctx, store.QueueKey).Result()
-		if err != nil || n != 0 {
-			t.Fatalf("queue length %d after the acks, %v", n, err)
+		if n := e.queueLen(s); n != 0 {
+			t.Fatalf("queue length %d after the acks", n)
 		}
 	})
 }

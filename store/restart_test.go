@@ -1,17 +1,12 @@
 package store_test
 
 import (
-	"bufio"
 	"context"
 	"errors"
-	"fmt"
 	"math/rand/v2"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -257,7 +252,7 @@ func TestOpenUnreachable(t *testing.T) {
 }
 
 // fill puts some of everything in a store and returns what it should hold.
-func fill(t *testing.T, s *store.Redis, reg *rules.Registry) map[string]*store.Game {
+func fill(t *testing.T, s store.Store, reg *rules.Registry) map[string]*store.Game {
 	t.Helper()
 	ctx := ctxT(t)
 	rng := rand.New(rand.NewPCG(11, 12))
@@ -297,7 +292,7 @@ func fill(t *testing.T, s *store.Redis, reg *rules.Registry) map[string]*store.G
 }
 
 // checkFilled checks that s holds what fill put in it.
-func checkFilled(t *testing.T, s *store.Redis, reg *rules.Registry, want map[string]*store.Game) {
+func checkFilled(t *testing.T, s store.Store, reg *rules.Registry, want map[string]*store.Game) {
 	t.Helper()
 	ctx := ctxT(t)
 	for key, w := range want {
@@ -325,190 +320,4 @@ func checkFilled(t *testing.T, s *store.Redis, reg *rules.Registry, want map[str
 	if err != nil || len(board) != 2 || board[0].Player != "a" {
 		t.Fatalf("leaderboard after the restart: %+v %v", board, err)
 	}
-}
-
-// TestEmbeddedReopen: the embedded backend closed and opened again on its
-// data directory has every game, the archive, the ratings, the queue (a
-// job claimed but not acked comes back) and unexpired keys with their
-// expiry.
-func TestEmbeddedReopen(t *testing.T) {
-	ctx := ctxT(t)
-	reg := games.Registry()
-	dir := t.TempDir()
-	cfg := store.Config{DataDir: dir, Registry: reg, Logger: quietLogger()}
-	s, err := store.OpenRedis(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := store.OpenRedis(ctx, cfg); err == nil || !strings.Contains(err.Error(), "in use") {
-		t.Fatalf("a second store on the same data directory: %v, want an error saying it is in use", err)
-	}
-	want := fill(t, s, reg)
-	g := want[chName(1)]
-	for range 2 {
-		if _, err := s.EnqueueBotTurn(ctx, g); err != nil {
-			t.Fatal(err)
-		}
-	}
-	claimed, err := s.ClaimBotTurn(ctx, "w1", 0) // its worker dies with the process
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.TryLock(ctx, "clock", time.Hour); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.TryLock(ctx, "brief", time.Millisecond); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Close(ctx); err != nil {
-		t.Fatal(err)
-	}
-
-	s, err = store.OpenRedis(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close(ctx)
-	checkFilled(t, s, reg, want)
-	ids := map[string]bool{}
-	for range 2 {
-		job, err := s.ClaimBotTurn(ctx, "w2", 0)
-		if err != nil {
-			t.Fatalf("claim after reopening: %v", err)
-		}
-		ids[job.ID] = true
-		if err := s.AckBotTurn(ctx, job); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if !ids[claimed.ID] || len(ids) != 2 {
-		t.Fatalf("jobs after reopening: %v, want both, with %s", ids, claimed.ID)
-	}
-	_, err = s.TryLock(ctx, "clock", time.Second)
-	mustErr(t, err, store.ErrLocked, "a lock with an hour to go, after reopening")
-	if _, err := s.TryLock(ctx, "brief", time.Second); err != nil {
-		t.Fatalf("a lock that expired before reopening: %v", err)
-	}
-}
-
-// TestEmbeddedDamagedDataFile: a data file that does not read stops Open
-// with an error naming it, rather than starting empty over the games.
-func TestEmbeddedDamagedDataFile(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "arbiter-store.json"), []byte(`{"format":1,"keys":[{"key":"k","type":"zset","zset":["x","m"]}]}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	_, err := store.OpenRedis(context.Background(), store.Config{DataDir: dir, Registry: games.Registry(), Logger: quietLogger()})
-	if err == nil || !strings.Contains(err.Error(), "arbiter-store.json") {
-		t.Fatalf("open on a damaged data file: %v", err)
-	}
-}
-
-// crashChildEnv names the data directory of TestEmbeddedCrashChild.
-const crashChildEnv = "ARBITER_STORE_CRASH_CHILD_DIR"
-
-// TestEmbeddedCrash: a process running the embedded backend is killed with
-// SIGKILL (no Close) a few seconds after its last change; started again on
-// the same data directory, the store has the games.
-func TestEmbeddedCrash(t *testing.T) {
-	if os.Getenv(crashChildEnv) != "" {
-		t.Skip("this is the child process")
-	}
-	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestEmbeddedCrashChild$", "-test.v", "-test.count=1")
-	cmd.Env = append(os.Environ(), crashChildEnv+"="+dir)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	want := map[string]int64{}
-	sc := bufio.NewScanner(out)
-	persisted := false
-	for sc.Scan() {
-		var ch string
-		var v int64
-		if _, err := fmt.Sscanf(sc.Text(), "GAME %s %d", &ch, &v); err == nil {
-			want[ch] = v
-		}
-		if sc.Text() == "PERSISTED" {
-			persisted = true
-			break
-		}
-	}
-	if !persisted {
-		t.Fatalf("the child process ended without persisting its games")
-	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	_ = cmd.Wait()
-
-	reg := games.Registry()
-	ctx := ctxT(t)
-	s, err := store.OpenRedis(ctx, store.Config{DataDir: dir, Registry: reg, Logger: quietLogger()})
-	if err != nil {
-		t.Fatalf("open after the crash: %v", err)
-	}
-	defer s.Close(ctx)
-	if len(want) != 8 {
-		t.Fatalf("the child reported %d games, want 8", len(want))
-	}
-	for ch, v := range want {
-		g, err := s.Load(ctx, ch)
-		if err != nil {
-			t.Fatalf("channel %s after the crash: %v", ch, err)
-		}
-		if g.Version != v {
-			t.Fatalf("channel %s: version %d after the crash, want %d", ch, g.Version, v)
-		}
-		checkReplays(t, reg, g)
-	}
-}
-
-// TestEmbeddedCrashChild is the process TestEmbeddedCrash kills. It makes
-// games, waits until its data file holds the last change, says so and
-// waits to be killed.
-func TestEmbeddedCrashChild(t *testing.T) {
-	dir := os.Getenv(crashChildEnv)
-	if dir == "" {
-		t.Skip("run by TestEmbeddedCrash")
-	}
-	reg := games.Registry()
-	ctx := context.Background()
-	s, err := store.OpenRedis(ctx, store.Config{DataDir: dir, Registry: reg, Logger: quietLogger(), SaveEvery: 200 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(3, 3))
-	marker := fmt.Sprintf("marker%d", time.Now().UnixNano())
-	for c := range 8 {
-		g := newGame(t, reg, gameNames[c%len(gameNames)], chName(c), "1")
-		if err := s.Create(ctx, g); err != nil {
-			t.Fatal(err)
-		}
-		for range 3 {
-			playRandom(g, rng, "u")
-			if c == 7 {
-				g.Players[0].Name = marker // the very last change carries the marker
-			}
-			if err := s.Save(ctx, g); err != nil {
-				t.Fatal(err)
-			}
-		}
-		fmt.Printf("GAME %s %d\n", g.Channel, g.Version)
-	}
-	for start := time.Now(); time.Since(start) < 20*time.Second; time.Sleep(20 * time.Millisecond) {
-		data, _ := os.ReadFile(filepath.Join(dir, "arbiter-store.json"))
-		if strings.Contains(string(data), marker) {
-			fmt.Println("PERSISTED")
-			time.Sleep(time.Minute) // killed here, without Close
-			return
-		}
-	}
-	t.Fatal("the data file did not get the last change within 20s")
 }

@@ -48,22 +48,18 @@
 //
 // # Backends
 //
-// With a Redis URL the store talks to that Redis. Without one it runs an
-// embedded, in-process Redis-compatible server (miniredis) and keeps its
-// data in a file under the data directory, written atomically a few
-// seconds after a change and on Close. The store code is the same on both.
+// With a Redis URL the store is Redis, for many processes. Without one it
+// is Bolt, the embedded store: one database file under the data directory,
+// for one process (see bolt.go and docs/storage.md).
 package store
 
 import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/url"
-	"slices"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -77,9 +73,16 @@ type Config struct {
 	// RedisURL is the Redis to use (redis://, rediss:// or unix://). Empty
 	// runs the embedded backend.
 	RedisURL string
-	// DataDir is where the embedded backend keeps its data file; default
-	// "./data". Unused with a RedisURL.
+	// DataDir is where the embedded backend keeps its database file;
+	// default "./data". Unused with a RedisURL.
 	DataDir string
+	// StartEmpty lets the embedded backend start on a database file that
+	// does not read by moving it aside (renamed, kept) and starting empty.
+	StartEmpty bool
+	// BackupEvery, when set, makes the embedded backend write a consistent
+	// copy of its database to DataDir/backup/arbiter.db that often while
+	// it runs (see Bolt.Backup).
+	BackupEvery time.Duration
 	// Logger receives the store's logs; default slog.Default().
 	Logger *slog.Logger
 	// Registry decodes the games' states. Required.
@@ -90,15 +93,11 @@ type Config struct {
 	// ClaimTimeout is how long a claimed bot turn may go without an ack
 	// (or ExtendBotTurn) before another worker may claim it. Default 2m.
 	ClaimTimeout time.Duration
-	// SaveEvery is how often the embedded backend writes its data file
-	// when something changed. Default 2s.
-	SaveEvery time.Duration
 	// Now returns the current time; default time.Now. Tests set it.
 	Now func() time.Time
 }
 
-// Redis is the store on Redis (or on the embedded Redis-compatible
-// server). It meets the Store contract and is safe for concurrent use.
+// Redis is the store on Redis. It meets the Store contract and is safe for concurrent use.
 type Redis struct {
 	rdb          redis.UniversalClient
 	reg          *rules.Registry
@@ -106,7 +105,6 @@ type Redis struct {
 	timeout      time.Duration
 	claimTimeout time.Duration
 	now          func() time.Time
-	emb          *embedded // nil on Redis
 	stats        *counter
 }
 
@@ -119,6 +117,9 @@ type Stats struct {
 // Open opens the store cfg names: Redis when cfg.RedisURL is set, else the
 // embedded backend under cfg.DataDir.
 func Open(ctx context.Context, cfg Config) (Store, error) {
+	if cfg.RedisURL == "" {
+		return OpenBolt(ctx, cfg)
+	}
 	r, err := OpenRedis(ctx, cfg)
 	if err != nil {
 		return nil, err
@@ -126,9 +127,9 @@ func Open(ctx context.Context, cfg Config) (Store, error) {
 	return r, nil
 }
 
-// OpenRedis connects to the Redis of cfg, or starts the embedded backend when
-// cfg.RedisURL is empty, and makes sure the bot-turn queue exists. A Redis
-// that does not answer is an error wrapping ErrUnavailable.
+// OpenRedis connects to the Redis of cfg.RedisURL and makes sure the
+// bot-turn queue exists. A Redis that does not answer is an error wrapping
+// ErrUnavailable.
 func OpenRedis(ctx context.Context, cfg Config) (*Redis, error) {
 	if cfg.Registry == nil {
 		return nil, fmt.Errorf("open store: %w: no game registry given", ErrInvalid)
@@ -154,49 +155,26 @@ func OpenRedis(ctx context.Context, cfg Config) (*Redis, error) {
 		s.now = time.Now
 	}
 
-	var opts *redis.Options
-	if cfg.RedisURL != "" {
-		o, err := redis.ParseURL(cfg.RedisURL)
-		if err != nil {
-			return nil, fmt.Errorf("open store: %w: REDIS_URL does not read: %v", ErrInvalid, err)
-		}
-		opts = o
-	} else {
-		dir := cfg.DataDir
-		if dir == "" {
-			dir = "data"
-		}
-		emb, err := openEmbedded(ctx, dir, cfg.SaveEvery, s.log)
-		if err != nil {
-			return nil, fmt.Errorf("open store: %w", err)
-		}
-		s.emb = emb
-		opts = emb.clientOptions()
+	opts, err := redis.ParseURL(cfg.RedisURL)
+	if err != nil {
+		return nil, fmt.Errorf("open store: %w: REDIS_URL does not read: %v", ErrInvalid, err)
 	}
 	tune(opts)
 	client := redis.NewClient(opts)
 	client.AddHook(s.stats)
-	if s.emb != nil {
-		client.AddHook(dirtyHook{s.emb})
-	}
 	s.rdb = client
 
 	if err := s.ensureQueue(ctx); err != nil {
 		_ = s.Close(ctx)
 		return nil, fmt.Errorf("open store: %w", err)
 	}
-	if s.emb != nil {
-		s.log.Info("store: using the embedded backend (no REDIS_URL)", "data_dir", s.emb.dir, "keys", s.emb.loadedKeys)
-	} else {
-		s.log.Info("store: using Redis", "addr", redactURL(cfg.RedisURL))
-	}
+	s.log.Info("store: using Redis", "addr", redactURL(cfg.RedisURL))
 	return s, nil
 }
 
 // tune sets the client options the store relies on, keeping what the URL
 // set: short dial and retry budgets so that a Redis that is down is
-// reported quickly, context deadlines honoured on the socket, and RESP2,
-// which both backends speak alike.
+// reported quickly, context deadlines honoured on the socket, and RESP2.
 func tune(o *redis.Options) {
 	o.Protocol = 2
 	o.DisableIdentity = true
@@ -224,16 +202,9 @@ func redactURL(raw string) string {
 	return u.Redacted()
 }
 
-// Close closes the connection; the embedded backend writes its data file
-// and stops.
+// Close closes the connection.
 func (s *Redis) Close(ctx context.Context) error {
-	err := s.rdb.Close()
-	if s.emb != nil {
-		if cerr := s.emb.close(ctx); cerr != nil {
-			err = errors.Join(err, cerr)
-		}
-	}
-	if err != nil {
+	if err := s.rdb.Close(); err != nil {
 		return fmt.Errorf("close store: %w", err)
 	}
 	return nil
@@ -303,70 +274,6 @@ func (c *counter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Proc
 		c.roundTrips.Add(1)
 		return next(ctx, cmds)
 	}
-}
-
-// dirtyHook tells the embedded backend that data may have changed, so
-// that its data file gets written.
-type dirtyHook struct{ e *embedded }
-
-func (h dirtyHook) DialHook(next redis.DialHook) redis.DialHook { return next }
-
-func (h dirtyHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
-	return func(ctx context.Context, cmd redis.Cmder) error {
-		err := next(ctx, cmd)
-		if mayChange(cmd) {
-			h.e.markDirty()
-		}
-		return err
-	}
-}
-
-func (h dirtyHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
-	return func(ctx context.Context, cmds []redis.Cmder) error {
-		err := next(ctx, cmds)
-		if slices.ContainsFunc(cmds, mayChange) {
-			h.e.markDirty()
-		}
-		return err
-	}
-}
-
-// mayChange reports whether a command the store sent may have changed
-// data. Reads do not, nor do the polls that found nothing (a claim from
-// an empty queue, a lock that was taken), nor the clock's lock renewals,
-// which only push an expiry back: the data file need not follow those
-// (Close writes it anyway), else it would be rewritten every few seconds
-// while nothing happens.
-func mayChange(cmd redis.Cmder) bool {
-	switch strings.ToLower(cmd.Name()) {
-	case "get", "hget", "hmget", "hgetall", "exists", "type", "pttl", "ping",
-		"zrange", "zrangebyscore", "zrevrange", "zscore", "zcard", "zrevrank",
-		"smembers", "sismember", "srandmember", "xpending", "xinfo", "xlen", "xrange", "keys", "scan",
-		"watch", "unwatch":
-		return false
-	case "xreadgroup":
-		// A read of the worker's own pending jobs ("0") answers an empty
-		// list, not nil, when it has none.
-		c, ok := cmd.(*redis.XStreamSliceCmd)
-		if !ok {
-			return true
-		}
-		return c.Err() == nil && slices.ContainsFunc(c.Val(), func(st redis.XStream) bool { return len(st.Messages) > 0 })
-	case "evalsha":
-		args := cmd.Args()
-		return len(args) < 2 || args[1] != renewScript.Hash()
-	case "xautoclaim":
-		c, ok := cmd.(*redis.XAutoClaimCmd)
-		if !ok || cmd.Err() != nil {
-			return true
-		}
-		msgs, _ := c.Val()
-		return len(msgs) > 0
-	case "set":
-		c, ok := cmd.(*redis.BoolCmd) // SET NX
-		return !ok || c.Val()
-	}
-	return true
 }
 
 // RouteClientLogs sends the Redis client library's own log lines (failed

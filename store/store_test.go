@@ -208,9 +208,7 @@ func TestInterruptedArchive(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := s.Raw().HSet(ctx, store.GameKey("66"), "version", "2", "status", "finished", "record", data).Err(); err != nil {
-			t.Fatal(err)
-		}
+		e.putRecord(s, "66", "2", "finished", data)
 		left, err := s.Load(ctx, "66")
 		if err != nil || left.Status != store.Finished {
 			t.Fatalf("load the finished game left behind: %v %v", left, err)
@@ -285,12 +283,8 @@ func TestDeadlines(t *testing.T) {
 		eq(due(3 * time.Minute))
 		eq(due(11*time.Minute), "1")
 		// After the tidying, the index holds only the live entry of a.
-		members, err := s.Raw().ZRange(ctx, store.DeadlinesKey, 0, -1).Result()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(members) != 1 || !strings.HasPrefix(members[0], "1/"+a.ID+"/") {
-			t.Fatalf("the deadline index holds %v after tidying", members)
+		if chans := e.deadlineChannels(s); len(chans) != 1 || chans[0] != "1" {
+			t.Fatalf("the deadline index holds entries of %v after tidying", chans)
 		}
 	})
 }
@@ -308,26 +302,15 @@ func TestDamagedRecords(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		raw := s.Raw()
-		key := func(i int) string { return store.GameKey(chName(i)) }
-		must := func(err error) {
-			t.Helper()
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
 		// 0: not JSON. 1: a schema from the future. 2: a state that does
-		// not decode. 3: not a hash at all.
-		must(raw.HSet(ctx, key(0), "record", "{not json").Err())
-		rec, err := raw.HGet(ctx, key(1), "record").Result()
-		must(err)
-		must(raw.HSet(ctx, key(1), "record", strings.Replace(rec, `"schema":1`, `"schema":7`, 1)).Err())
-		rec, err = raw.HGet(ctx, key(2), "record").Result()
-		must(err)
+		// not decode. 3: not a record at all.
+		e.putRecord(s, chName(0), "1", "active", []byte("{not json"))
+		rec := e.record(s, chName(1))
+		e.putRecord(s, chName(1), "1", "active", []byte(strings.Replace(rec, `"schema":1`, `"schema":7`, 1)))
+		rec = e.record(s, chName(2))
 		i := strings.Index(rec, `"state":"`) + len(`"state":"`)
-		must(raw.HSet(ctx, key(2), "record", rec[:i]+"QUJD"+rec[strings.IndexByte(rec[i:], '"')+i:]).Err())
-		must(raw.Del(ctx, key(3)).Err())
-		must(raw.Set(ctx, key(3), "oops", 0).Err())
+		e.putRecord(s, chName(2), "1", "active", []byte(rec[:i]+"QUJD"+rec[strings.IndexByte(rec[i:], '"')+i:]))
+		e.putNotAGame(s, chName(3))
 
 		for i := range gameNames {
 			_, err := s.Load(ctx, chName(i))
@@ -543,6 +526,33 @@ func TestChannelSettings(t *testing.T) {
 		}
 		if _, err := s.ChannelSetting(ctx, "", "board"); !errors.Is(err, store.ErrInvalid) {
 			t.Fatalf("empty channel: %v", err)
+		}
+	})
+}
+
+// TestDueSkipsDamaged: a damaged game in the deadline index is left out of
+// Due (and looked at again an hour later), and the other due games are
+// returned.
+func TestDueSkipsDamaged(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, e *env) {
+		ctx := ctxT(t)
+		s := e.open()
+		t0 := time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
+		for i := range 2 {
+			g := newGame(t, e.reg, "sixes", chName(i), "1")
+			g.Deadline = t0.Add(time.Duration(i) * time.Second)
+			if err := s.Create(ctx, g); err != nil {
+				t.Fatal(err)
+			}
+		}
+		e.putRecord(s, chName(0), "1", "active", []byte("{not json"))
+		due, err := s.Due(ctx, t0.Add(time.Minute), 0)
+		if err != nil || len(due) != 1 || due[0].Channel != chName(1) {
+			t.Fatalf("due next to a damaged game: %v, %v", due, err)
+		}
+		due, err = s.Due(ctx, t0.Add(2*time.Hour), 0)
+		if err != nil || len(due) != 1 || due[0].Channel != chName(1) {
+			t.Fatalf("due two hours on: %v, %v", due, err)
 		}
 	})
 }

@@ -1,0 +1,349 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"arbiter/engine"
+	"arbiter/rules"
+	"arbiter/rules/games"
+
+	"github.com/gorilla/websocket"
+)
+
+// BridgeConfig is what a bridge needs: where the server is, the
+// program's token and the program to run.
+type BridgeConfig struct {
+	// Server is the API's address, e.g. https://arbiter.example.org.
+	Server string
+	// Token is the person's program token (/token); it is never printed.
+	Token string
+	// Command is the program, run under /bin/sh -c for each game, speaking
+	// the engine protocol (docs/engine-protocol.md).
+	Command string
+	// Out shows what the bridge does, one line per event.
+	Out io.Writer
+	// ProgramErr receives the program's standard error; nil discards it.
+	ProgramErr io.Writer
+	// Retry is the longest wait between reconnection attempts; default 10s.
+	Retry time.Duration
+}
+
+// ErrRefused is returned by RunBridge when the server refuses the token:
+// retrying cannot help.
+var ErrRefused = errors.New("the server refused the token")
+
+// RunBridge connects to the server and plays every game its program is
+// in, until ctx ends or the token is refused. After a network loss it
+// reconnects (waiting longer each time, up to cfg.Retry) and goes on with
+// the games where they are.
+func RunBridge(ctx context.Context, cfg BridgeConfig) error {
+	if cfg.Retry <= 0 {
+		cfg.Retry = 10 * time.Second
+	}
+	wsURL, err := streamURL(cfg.Server)
+	if err != nil {
+		return err
+	}
+	b := &bridge{cfg: cfg, reg: games.Registry(), runners: map[string]*runner{}}
+	defer b.stopAll()
+	wait := 500 * time.Millisecond
+	for ctx.Err() == nil {
+		err := b.session(ctx, wsURL)
+		if errors.Is(err, ErrRefused) {
+			return err
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		b.say("not connected (%v); reconnecting in %s", err, wait)
+		select {
+		case <-ctx.Done():
+		case <-time.After(wait):
+		}
+		if err == nil {
+			wait = 500 * time.Millisecond
+		} else {
+			wait = min(2*wait, cfg.Retry)
+		}
+	}
+	return nil
+}
+
+// streamURL is the websocket address of a server's stream.
+func streamURL(server string) (string, error) {
+	u, err := url.Parse(strings.TrimRight(server, "/"))
+	if err != nil || u.Host == "" {
+		return "", fmt.Errorf("--server %q: give the server's address, e.g. https://arbiter.example.org", server)
+	}
+	switch u.Scheme {
+	case "http", "ws":
+		u.Scheme = "ws"
+	case "https", "wss":
+		u.Scheme = "wss"
+	default:
+		return "", fmt.Errorf("--server %q: give an http:// or https:// address", server)
+	}
+	u.Path += fmt.Sprintf("/api/v%d/stream", Version)
+	return u.String(), nil
+}
+
+// bridge is one bridge's state across its connections.
+type bridge struct {
+	cfg     BridgeConfig
+	reg     *rules.Registry
+	outMu   sync.Mutex
+	sendMu  sync.Mutex
+	conn    *websocket.Conn // nil while disconnected
+	mu      sync.Mutex
+	runners map[string]*runner // by game id
+	wg      sync.WaitGroup
+	seq     int
+}
+
+// say prints one line of what the bridge does.
+func (b *bridge) say(format string, args ...any) {
+	b.outMu.Lock()
+	defer b.outMu.Unlock()
+	fmt.Fprintf(b.cfg.Out, "%s bridge: %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))
+}
+
+// send writes m on the current connection.
+func (b *bridge) send(m Message) error {
+	b.sendMu.Lock()
+	defer b.sendMu.Unlock()
+	if b.conn == nil {
+		return errors.New("not connected")
+	}
+	b.seq++
+	m.ID = fmt.Sprintf("%s-%d", m.Type, b.seq)
+	_ = b.conn.SetWriteDeadline(time.Now().Add(writeWait))
+	return b.conn.WriteJSON(m)
+}
+
+// session is one connection: it lasts until the connection is lost.
+func (b *bridge) session(ctx context.Context, wsURL string) error {
+	h := http.Header{}
+	h.Set("Authorization", "Bearer "+b.cfg.Token)
+	dialer := websocket.Dialer{HandshakeTimeout: 10 * time.Second, Proxy: http.ProxyFromEnvironment}
+	conn, resp, err := dialer.DialContext(ctx, wsURL, h)
+	if err != nil {
+		if resp != nil && resp.StatusCode == http.StatusUnauthorized {
+			var m Message
+			_ = json.NewDecoder(io.LimitReader(resp.Body, MaxMessage)).Decode(&m)
+			return fmt.Errorf("%w: %s", ErrRefused, m.Error)
+		}
+		return err
+	}
+	defer conn.Close()
+	stop := context.AfterFunc(ctx, func() { _ = conn.Close() })
+	defer stop()
+	b.sendMu.Lock()
+	b.conn = conn
+	b.sendMu.Unlock()
+	defer func() {
+		b.sendMu.Lock()
+		b.conn = nil
+		b.sendMu.Unlock()
+	}()
+	_ = conn.SetReadDeadline(time.Now().Add(pongWait))
+	conn.SetPingHandler(func(data string) error {
+		_ = conn.SetReadDeadline(time.Now().Add(pongWait))
+		b.sendMu.Lock()
+		defer b.sendMu.Unlock()
+		return conn.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(writeWait))
+	})
+	for {
+		var m Message
+		if err := conn.ReadJSON(&m); err != nil {
+			return err
+		}
+		_ = conn.SetReadDeadline(time.Now().Add(pongWait))
+		switch m.Type {
+		case "hello":
+			b.say("connected to %s as %s", b.cfg.Server, m.Program)
+		case "game":
+			if m.Game != nil {
+				b.runnerFor(ctx, m.Game.ID).give(m.Game)
+			}
+		case "gone":
+			b.say("game %s: over (its result is in its channel)", m.GameID)
+			b.mu.Lock()
+			if r := b.runners[m.GameID]; r != nil {
+				r.give(&GameState{ID: m.GameID, Status: "gone"})
+			}
+			b.mu.Unlock()
+		case "ok":
+		case "error":
+			if m.Code == "revoked" || m.Code == "unauthorized" {
+				return fmt.Errorf("%w: %s", ErrRefused, m.Error)
+			}
+			if m.Code == "replaced" {
+				return fmt.Errorf("%w: %s", ErrRefused, m.Error)
+			}
+			b.say("server refused %s: %s (%s)", m.Ref, m.Error, m.Code)
+		}
+	}
+}
+
+// runnerFor returns the runner of a game, starting it when new.
+func (b *bridge) runnerFor(ctx context.Context, id string) *runner {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	r := b.runners[id]
+	if r == nil {
+		r = &runner{b: b, id: id, wake: make(chan struct{}, 1), player: engine.NewExecPlayer(b.cfg.Command, b.cfg.ProgramErr, 0)}
+		r.ctx, r.cancel = context.WithCancel(ctx)
+		b.runners[id] = r
+		b.wg.Go(r.run)
+	}
+	return r
+}
+
+// stopAll stops every game's program.
+func (b *bridge) stopAll() {
+	b.mu.Lock()
+	for _, r := range b.runners {
+		r.cancel()
+	}
+	b.mu.Unlock()
+	b.wg.Wait()
+}
+
+// runner plays one game: it keeps the game's latest state and acts on it.
+type runner struct {
+	b      *bridge
+	id     string
+	ctx    context.Context
+	cancel context.CancelFunc
+	player *engine.ExecPlayer
+
+	mu     sync.Mutex
+	latest *GameState
+	wake   chan struct{}
+
+	// What this runner last answered: the version and the move, sent
+	// again when the same state comes back after a reconnection.
+	answered int64
+	move     string
+	game     rules.Game // the game as last rebuilt, for ending the program
+}
+
+// give hands the runner a newer state of its game.
+func (r *runner) give(st *GameState) {
+	r.mu.Lock()
+	r.latest = st
+	r.mu.Unlock()
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
+
+// run acts on each state until the game is over.
+func (r *runner) run() {
+	defer func() {
+		r.b.mu.Lock()
+		delete(r.b.runners, r.id)
+		r.b.mu.Unlock()
+	}()
+	for {
+		select {
+		case <-r.ctx.Done():
+			r.player.End(r.game) // nil only when no program was started
+			return
+		case <-r.wake:
+		}
+		r.mu.Lock()
+		st := r.latest
+		r.mu.Unlock()
+		if r.act(st) {
+			return
+		}
+	}
+}
+
+// act does what a state asks of the program; true when the game is over.
+func (r *runner) act(st *GameState) bool {
+	b := r.b
+	switch st.Status {
+	case "gone":
+		r.player.End(r.game)
+		return true
+	case "challenge":
+		if r.answered != st.Version {
+			r.answered = st.Version
+			b.say("game %s: %s challenges my program to %s; accepting", st.ID, st.Players[2-st.Seat], st.Name)
+			if err := b.send(Message{Type: "accept", Channel: st.Channel, GameID: st.ID}); err != nil {
+				r.answered = 0
+			}
+		}
+		return false
+	case "finished":
+		if g, err := r.rebuild(st); err == nil {
+			r.game = g
+		}
+		r.player.End(r.game)
+		b.say("game %s: over, %s: %s", st.ID, st.Result, st.Reason)
+		return true
+	}
+	if st.ToMove != st.Seat {
+		return false
+	}
+	if r.answered == st.Version && r.move != "" {
+		_ = b.send(Message{Type: "move", Channel: st.Channel, GameID: st.ID, Version: st.Version, Move: r.move})
+		return false
+	}
+	g, err := r.rebuild(st)
+	if err == nil {
+		r.game = g
+	}
+	if err != nil {
+		b.say("game %s: cannot follow the game (%v); resigning", st.ID, err)
+		_ = b.send(Message{Type: "resign", Channel: st.Channel, GameID: st.ID})
+		return false
+	}
+	m, _, err := r.player.Choose(r.ctx, g, engine.Limits{MoveTime: time.Duration(st.MoveTimeMS) * time.Millisecond})
+	if r.ctx.Err() != nil {
+		return true
+	}
+	if err != nil {
+		b.say("game %s: my program forfeits: %v; resigning", st.ID, err)
+		_ = b.send(Message{Type: "resign", Channel: st.Channel, GameID: st.ID})
+		return false
+	}
+	r.answered, r.move = st.Version, g.FormatMove(m)
+	b.say("game %s (%s vs %s): move %d, playing %s", st.ID, st.Players[0], st.Players[1], len(st.Moves)+1, r.move)
+	if err := b.send(Message{Type: "move", Channel: st.Channel, GameID: st.ID, Version: st.Version, Move: r.move}); err != nil {
+		b.say("game %s: the move waits for the connection (%v)", st.ID, err)
+	}
+	return false
+}
+
+// rebuild plays the state's moves from the start of its game.
+func (r *runner) rebuild(st *GameState) (rules.Game, error) {
+	opts, err := rules.ParseOptions(st.Options)
+	if err != nil {
+		return nil, err
+	}
+	g, err := r.b.reg.New(st.Name, opts)
+	if err != nil {
+		return nil, err
+	}
+	for i, text := range st.Moves {
+		m, err := g.ParseMove(text)
+		if err != nil {
+			return nil, fmt.Errorf("move %d %q: %w", i+1, text, err)
+		}
+		g.Play(m)
+	}
+	return g, nil
+}

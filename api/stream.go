@@ -1,0 +1,265 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"arbiter/commands"
+	"arbiter/store"
+
+	"github.com/gorilla/websocket"
+)
+
+// The stream's timing: a ping every pingEvery; a peer silent for
+// pongWait is gone.
+const (
+	pingEvery = 20 * time.Second
+	pongWait  = 60 * time.Second
+	writeWait = 10 * time.Second
+)
+
+// upgrader accepts a program's websocket. Programs are not browsers: no
+// Origin check is needed, and cookies are not used.
+var upgrader = websocket.Upgrader{ReadBufferSize: MaxMessage, WriteBufferSize: 16 << 10}
+
+// stream is one connected program.
+type stream struct {
+	s     *Server
+	owner store.TokenOwner
+	hash  string // the token's hash, to check it is still valid
+	conn  *websocket.Conn
+
+	out  chan Message  // messages to send, from the reader and GameSaved
+	wake chan struct{} // a resync is wanted (a message was dropped)
+	done chan struct{} // closed by stop
+	once sync.Once
+	why  Message // the error sent before closing, set by stop
+}
+
+// stream upgrades a program's request to its websocket and serves it
+// until it closes.
+func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
+	owner, hash, ok := s.authenticate(w, r)
+	if !ok {
+		return
+	}
+	conn, err := upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		return // the upgrader answered the request
+	}
+	st := &stream{s: s, owner: owner, hash: hash, conn: conn,
+		out: make(chan Message, 64), wake: make(chan struct{}, 1), done: make(chan struct{})}
+	s.register(st)
+	defer s.unregister(st)
+	s.log.Info("program connected", "user", owner.User, "name", owner.Name, "remote", r.RemoteAddr)
+	defer s.log.Info("program disconnected", "user", owner.User)
+	go st.read()
+	st.write(r.Context())
+	_ = conn.Close()
+}
+
+// stop ends the stream, telling the program why.
+func (st *stream) stop(code, text string) {
+	st.once.Do(func() {
+		st.why = Message{Type: "error", Code: code, Error: text}
+		close(st.done)
+	})
+}
+
+// push queues g's state for the program; when the queue is full a
+// resync is asked for instead, so GameSaved never blocks.
+func (st *stream) push(g *store.Game) {
+	seat, ok := commands.ProgramSeat(g, st.owner.User)
+	if !ok {
+		return
+	}
+	select {
+	case st.out <- Message{Type: "game", Game: gameState(g, seat, st.s.moveTime(g.Name))}:
+	default:
+		st.signal()
+	}
+}
+
+// signal asks the writer for a resync.
+func (st *stream) signal() {
+	select {
+	case st.wake <- struct{}{}:
+	default:
+	}
+}
+
+// write is the stream's writer: it sends hello, every game of the
+// program, the changes as they come, and a resync every poll, which also
+// ends the stream at once when the token is revoked.
+func (st *stream) write(ctx context.Context) {
+	sent := map[string]int64{} // version sent, by game id
+	send := func(m Message) bool {
+		_ = st.conn.SetWriteDeadline(time.Now().Add(writeWait))
+		return st.conn.WriteJSON(m) == nil
+	}
+	sendGame := func(m Message) bool {
+		if m.Game == nil {
+			return send(m)
+		}
+		if m.Game.Version <= sent[m.Game.ID] {
+			return true // already sent, or older than what was
+		}
+		sent[m.Game.ID] = m.Game.Version
+		if m.Game.Status == "finished" {
+			defer delete(sent, m.Game.ID)
+		}
+		return send(m)
+	}
+	resync := func() bool {
+		if !st.tokenValid(ctx) {
+			st.stop("revoked", "this token was revoked or replaced; /token in Discord gives a new one")
+			return false
+		}
+		games, err := st.s.svc.ProgramGames(ctx, st.owner.Guild, st.owner.User)
+		if err != nil {
+			st.s.log.Warn("program's games not read", "user", st.owner.User, "err", err)
+			return true
+		}
+		running := map[string]bool{}
+		for _, g := range games {
+			running[g.ID] = true
+			seat, _ := commands.ProgramSeat(g, st.owner.User)
+			if !sendGame(Message{Type: "game", Game: gameState(g, seat, st.s.moveTime(g.Name))}) {
+				return false
+			}
+		}
+		for id := range sent {
+			if !running[id] { // over, and finished elsewhere
+				delete(sent, id)
+				if !send(Message{Type: "gone", GameID: id}) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	ping := time.NewTicker(pingEvery)
+	defer ping.Stop()
+	poll := time.NewTicker(st.s.poll)
+	defer poll.Stop()
+	if !send(hello(st.owner)) || !resync() {
+		st.finish()
+		return
+	}
+	for {
+		ok := true
+		select {
+		case <-st.done:
+			st.finish()
+			return
+		case <-ctx.Done():
+			return
+		case m := <-st.out:
+			ok = sendGame(m)
+		case <-st.wake:
+			ok = resync()
+		case <-poll.C:
+			ok = resync()
+		case <-ping.C:
+			ok = st.conn.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeWait)) == nil
+		}
+		if !ok {
+			st.stop("closed", "")
+			st.finish()
+			return
+		}
+	}
+}
+
+// finish sends the reason the stream stops, if any, and closes it.
+func (st *stream) finish() {
+	st.stop("closed", "")
+	if st.why.Error != "" {
+		_ = st.conn.SetWriteDeadline(time.Now().Add(writeWait))
+		_ = st.conn.WriteJSON(st.why)
+	}
+	_ = st.conn.WriteControl(websocket.CloseMessage,
+		websocket.FormatCloseMessage(websocket.ClosePolicyViolation, st.why.Code), time.Now().Add(writeWait))
+}
+
+// tokenValid reports whether the stream's token is still its owner's.
+func (st *stream) tokenValid(ctx context.Context) bool {
+	o, err := st.s.svc.ProgramOwnerByHash(ctx, st.hash)
+	if errors.Is(err, store.ErrNotFound) {
+		return false
+	}
+	return err != nil || o.User == st.owner.User // storage down: keep going
+}
+
+// read is the stream's reader: each action is checked, done, and
+// answered with "ok" or "error".
+func (st *stream) read() {
+	defer st.stop("closed", "")
+	st.conn.SetReadLimit(MaxMessage)
+	_ = st.conn.SetReadDeadline(time.Now().Add(pongWait))
+	st.conn.SetPongHandler(func(string) error { return st.conn.SetReadDeadline(time.Now().Add(pongWait)) })
+	for {
+		kind, data, err := st.conn.ReadMessage()
+		if err != nil {
+			return
+		}
+		_ = st.conn.SetReadDeadline(time.Now().Add(pongWait))
+		reply := st.act(kind, data)
+		select {
+		case st.out <- reply:
+		case <-st.done:
+			return
+		}
+	}
+}
+
+// act does one action a program sent and returns the answer.
+func (st *stream) act(kind int, data []byte) Message {
+	var m Message
+	no := func(code, text string) Message { return Message{Type: "error", Ref: m.ID, Code: code, Error: text} }
+	if kind != websocket.TextMessage {
+		return no("bad_message", "send each message as one websocket text frame of JSON")
+	}
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		return no("bad_json", "not a JSON message as docs/api.md describes: "+err.Error())
+	}
+	if dec.More() {
+		return no("bad_json", "one JSON object per message")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if !st.tokenValid(ctx) {
+		st.stop("revoked", "this token was revoked or replaced; /token in Discord gives a new one")
+		return no("revoked", "this token was revoked or replaced; nothing was done")
+	}
+	switch m.Type {
+	case "accept", "decline", "move", "resign":
+	case "":
+		return no("bad_message", `a message needs a "type": accept, decline, move or resign`)
+	default:
+		return no("unknown_type", `unknown message type "`+m.Type+`": send accept, decline, move or resign`)
+	}
+	switch {
+	case m.Channel == "" || m.GameID == "":
+		return no("bad_message", `say which game: "channel" and "gameId" as in the game message`)
+	case m.Type == "move" && strings.TrimSpace(m.Move) == "":
+		return no("bad_message", `a move message needs "move", the move's text`)
+	}
+	err := st.s.svc.ProgramAct(ctx, commands.ProgramAction{Owner: st.owner.User, Channel: m.Channel, Game: m.GameID,
+		Version: m.Version, Kind: m.Type, Move: m.Move})
+	var pe *commands.ProgramError
+	switch {
+	case errors.As(err, &pe):
+		return no(pe.Code, pe.Text)
+	case err != nil:
+		return no("failed", err.Error())
+	}
+	return Message{Type: "ok", Ref: m.ID}
+}

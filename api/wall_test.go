@@ -1,0 +1,244 @@
+package api_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/png"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"arbiter/api"
+	"arbiter/rules"
+	"arbiter/rules/games"
+
+	"github.com/chromedp/chromedp"
+)
+
+// browser starts Debian's chromium, headless, for one test. It skips the
+// test when chromium is not installed, except under CI (.ci/run installs
+// it), where it fails.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	path, err := exec.LookPath("chromium")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("chromium is not installed, and CI must test the wall in a real browser (.ci/run installs it)")
+		}
+		t.Skip("chromium is not installed (apt-get install chromium): skipping the browser test")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.WindowSize(1920, 1080),
+		chromedp.Flag("disable-gpu", true))
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancel(); cancelAlloc() })
+	// The first Run starts the browser, bound to ctx (not to a shorter one).
+	if err := chromedp.Run(ctx); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	return ctx
+}
+
+// within runs actions in the browser, failing the test after limit.
+func within(t *testing.T, ctx context.Context, limit time.Duration, what string, actions ...chromedp.Action) {
+	t.Helper()
+	c, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	if err := chromedp.Run(c, actions...); err != nil {
+		t.Fatalf("%s: not within %s: %v", what, limit, err)
+	}
+}
+
+// TestWallShowsMovesLive: the guild's wall loads in a real browser with
+// the games going on, and a move made through the commands appears on it
+// within a second, with no reload.
+func TestWallShowsMovesLive(t *testing.T) {
+	e := newEnv(t)
+	if r := e.do(bob, "c1", "play", "", "game", "sixes", "opponent", carol.ID); r.Private {
+		t.Fatal(r.Text)
+	}
+	e.do(carol, "c1", "accept", "")
+	if r := e.do(alice, "c2", "play", "", "game", "hique"); r.Private { // against the bot
+		t.Fatal(r.Text)
+	}
+	g := e.load("c1")
+	ctx := browser(t)
+	card := fmt.Sprintf("#game-%s", g.ID)
+	within(t, ctx, 20*time.Second, "the wall loads with both games",
+		chromedp.Navigate(e.http.URL+"/wall/"+guild),
+		chromedp.WaitVisible(card+` img`, chromedp.ByQuery),
+		chromedp.WaitVisible(fmt.Sprintf("#game-%s", e.load("c2").ID), chromedp.ByQuery),
+		chromedp.WaitVisible(`//span[@id="status" and text()="live"]`, chromedp.BySearch))
+	var text string
+	within(t, ctx, 5*time.Second, "read the card", chromedp.Text(card, &text, chromedp.ByQuery))
+	if !strings.Contains(text, "bob") || !strings.Contains(text, "carol") || !strings.Contains(text, "no move yet") {
+		t.Errorf("the card says %q", text)
+	}
+	if r := e.do(bob, "c1", "move", "", "move", "a2 a3"); r.Private {
+		t.Fatal(r.Text)
+	}
+	within(t, ctx, time.Second, "the move appears on the wall",
+		chromedp.WaitVisible(card+`[data-ply="1"] img`, chromedp.ByQuery))
+	within(t, ctx, 5*time.Second, "read the card", chromedp.Text(card, &text, chromedp.ByQuery))
+	if !strings.Contains(text, "a2 a3") || !strings.Contains(text, "move 1") {
+		t.Errorf("after the move the card says %q", text)
+	}
+	var shown string
+	within(t, ctx, 5*time.Second, "read the page", chromedp.Text("body", &shown, chromedp.ByQuery))
+	for _, private := range []string{alice.ID, bob.ID, carol.ID, "c1", "c2"} {
+		if strings.Contains(shown, private) {
+			t.Errorf("the wall shows the id %q:\n%s", private, shown)
+		}
+	}
+}
+
+// tournament is a TournamentSource for tests.
+type tournament struct {
+	mu      sync.Mutex
+	t       api.Tournament
+	changes chan struct{}
+}
+
+func (s *tournament) Snapshot(context.Context) (api.Tournament, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.t
+	t.Games = nil
+	for _, g := range s.t.Games {
+		g.State = g.State.Clone()
+		t.Games = append(t.Games, g)
+	}
+	return t, nil
+}
+
+func (s *tournament) Changes() <-chan struct{} { return s.changes }
+
+// play plays the first legal move in game i and tells the wall.
+func (s *tournament) play(i int) {
+	s.mu.Lock()
+	g := &s.t.Games[i]
+	var list rules.MoveList
+	g.State.Moves(&list)
+	g.State.Play(list.Moves[0])
+	g.Version++
+	s.mu.Unlock()
+	s.changes <- struct{}{}
+}
+
+func newTournament(t *testing.T) *tournament {
+	reg := games.Registry()
+	names := []string{"Ada", "Grace", "Alan", "Edsger"}
+	src := &tournament{changes: make(chan struct{})}
+	src.t.Table = api.Table{Name: "Sixes cup, round 2",
+		Standings: []api.Standing{{1, names[0], 2, 2}, {2, names[1], 1.5, 2}, {3, names[2], 0.5, 2}, {4, names[3], 0, 2}},
+		Cross:     [][]string{{"", "1", "1", ""}, {"0", "", "½", "1"}, {"0", "½", "", ""}, {"", "0", "", ""}}}
+	for i, pair := range [][2]string{{names[0], names[3]}, {names[1], names[2]}} {
+		g, err := reg.New("sixes", rules.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 4 + i {
+			var list rules.MoveList
+			g.Moves(&list)
+			g.Play(list.Moves[list.N/2])
+		}
+		src.t.Games = append(src.t.Games, api.LiveGame{ID: fmt.Sprint(i + 1), Players: pair, State: g, Version: int64(g.Ply())})
+	}
+	return src
+}
+
+type rect struct{ X, Y, W, H float64 }
+
+// TestTournamentWallScreenshot: a tournament's wall in a real browser at
+// a projector's 1920x1080: the boards on the left, the standings and
+// cross table on the right, all on the first screen, large enough to
+// read; a move updates its board through the page's EventSource.
+func TestTournamentWallScreenshot(t *testing.T) {
+	src := newTournament(t)
+	wctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	hs := httptest.NewServer(api.TournamentWall(wctx, src, nil))
+	t.Cleanup(func() { hs.CloseClientConnections(); hs.Close() }) // after the browser closes
+	ctx := browser(t)
+	within(t, ctx, 20*time.Second, "the tournament page loads",
+		chromedp.Navigate(hs.URL+"/"),
+		chromedp.WaitVisible(`#game-1 img`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#game-2 img`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#cross tbody tr:nth-child(4)`, chromedp.ByQuery),
+		chromedp.Poll(`[...document.images].every(i => i.complete && i.naturalWidth > 0)`, nil, chromedp.WithPollingInterval(20*time.Millisecond)))
+	var boards []rect
+	var standings, cross rect
+	var nameSize float64
+	var shot []byte
+	box := func(sel string) string {
+		return `(() => { const r = document.querySelector(` + "`" + sel + "`" + `).getBoundingClientRect(); return {X: r.x, Y: r.y, W: r.width, H: r.height}; })()`
+	}
+	within(t, ctx, 10*time.Second, "measure and screenshot",
+		chromedp.Evaluate(`[...document.querySelectorAll(".game img")].map(i => { const r = i.getBoundingClientRect(); return {X: r.x, Y: r.y, W: r.width, H: r.height}; })`, &boards),
+		chromedp.Evaluate(box("#standings"), &standings),
+		chromedp.Evaluate(box("#cross"), &cross),
+		chromedp.Evaluate(`parseFloat(getComputedStyle(document.querySelector("#standings td.name")).fontSize)`, &nameSize),
+		chromedp.CaptureScreenshot(&shot))
+	if path := os.Getenv("WALL_SCREENSHOT"); path != "" {
+		_ = os.WriteFile(path, shot, 0o644)
+	}
+	if len(boards) != 2 {
+		t.Fatalf("%d boards on the page; want 2", len(boards))
+	}
+	for i, b := range boards {
+		switch {
+		case b.W < 400 || b.H < 300:
+			t.Errorf("board %d is %vx%v: too small for a projector", i+1, b.W, b.H)
+		case b.X+b.W > standings.X:
+			t.Errorf("board %d (%+v) overlaps the standings (%+v): boards belong on the left", i+1, b, standings)
+		case b.Y < 0 || b.Y+b.H > 1080:
+			t.Errorf("board %d (%+v) is not on the first screen", i+1, b)
+		}
+	}
+	if standings.X < 1920/2 || cross.Y < standings.Y+standings.H || cross.Y+cross.H > 1080 {
+		t.Errorf("standings %+v and cross table %+v: want both on the right, the cross table under the standings, on screen", standings, cross)
+	}
+	if nameSize < 24 {
+		t.Errorf("names in the table are %vpx; want at least 24 to read from the back of a room", nameSize)
+	}
+	img, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	background := img.At(5, 1075)
+	for i, b := range boards {
+		if distinctColours(img, b, 200) < 3 {
+			t.Errorf("the screenshot shows no board where board %d is (%+v)", i+1, b)
+		}
+	}
+	if c := img.At(int(standings.X+standings.W/2), int(standings.Y+standings.H/2)); c == background {
+		t.Errorf("the screenshot shows background where the standings are")
+	}
+	// A move in the tournament reaches the page through its EventSource.
+	before := src.t.Games[0].Version
+	src.play(0)
+	within(t, ctx, time.Second, "the tournament move appears",
+		chromedp.WaitVisible(fmt.Sprintf(`#game-1[data-version="%d"] img`, before+1), chromedp.ByQuery))
+}
+
+// distinctColours counts the colours in r of img, up to limit.
+func distinctColours(img image.Image, r rect, limit int) int {
+	seen := map[[3]uint32]bool{}
+	for y := int(r.Y); y < int(r.Y+r.H) && y < img.Bounds().Max.Y; y += 4 {
+		for x := int(r.X); x < int(r.X+r.W) && x < img.Bounds().Max.X; x += 4 {
+			cr, cg, cb, _ := img.At(x, y).RGBA()
+			seen[[3]uint32{cr >> 8, cg >> 8, cb >> 8}] = true
+			if len(seen) >= limit {
+				return len(seen)
+			}
+		}
+	}
+	return len(seen)
+}

@@ -1,0 +1,318 @@
+package store
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// boltJob is a bot turn as stored in the queue bucket.
+type boltJob struct {
+	Channel string `json:"channel"`
+	Game    string `json:"game"`
+	Version int64  `json:"version"`
+	Queued  int64  `json:"queued"` // Unix ms
+}
+
+// claim is a bot turn handed to a worker, until its lease ends.
+type claim struct {
+	worker string
+	until  time.Time
+}
+
+// EnqueueBotTurn queues the bot's turn in g at g's version. The job is on
+// disk when it returns, and stays until a worker acks it.
+func (s *Bolt) EnqueueBotTurn(ctx context.Context, g *Game) (string, error) {
+	if g == nil {
+		return "", fmt.Errorf("enqueue bot turn: %w: no game", ErrInvalid)
+	}
+	if err := checkID("channel", g.Channel); err != nil {
+		return "", fmt.Errorf("enqueue bot turn: %w", err)
+	}
+	if err := checkID("archive", g.ID); err != nil {
+		return "", fmt.Errorf("enqueue bot turn: %w", err)
+	}
+	data, err := json.Marshal(boltJob{Channel: g.Channel, Game: g.ID, Version: g.Version, Queued: s.now().UnixMilli()})
+	if err != nil {
+		return "", fmt.Errorf("enqueue bot turn: %w", err)
+	}
+	var id uint64
+	err = s.update(ctx, "enqueue bot turn for channel "+g.Channel, func(tx *bolt.Tx) error {
+		q := tx.Bucket(bQueue)
+		var err error
+		if id, err = q.NextSequence(); err != nil {
+			return err
+		}
+		return q.Put(u64(id), data)
+	})
+	if err != nil {
+		return "", err
+	}
+	s.mu.Lock()
+	close(s.wakeup)
+	s.wakeup = make(chan struct{})
+	s.mu.Unlock()
+	return strconv.FormatUint(id, 10), nil
+}
+
+// ClaimBotTurn claims a bot turn for worker, as Redis.ClaimBotTurn does:
+// first one worker claimed before and did not ack, then one whose lease
+// (the claim timeout) ran out, else a new one, waiting up to wait for one
+// to be queued. With nothing to claim the error is ErrNoJob.
+func (s *Bolt) ClaimBotTurn(ctx context.Context, worker string, wait time.Duration) (*Job, error) {
+	if err := checkID("worker", worker); err != nil {
+		return nil, fmt.Errorf("claim bot turn: %w", err)
+	}
+	timer := time.NewTimer(max(wait, 0))
+	defer timer.Stop()
+	for {
+		s.mu.Lock()
+		wakeup := s.wakeup
+		s.mu.Unlock()
+		job, err := s.claimOne(ctx, worker)
+		if err != nil || job != nil {
+			return job, err
+		}
+		if wait <= 0 {
+			return nil, fmt.Errorf("claim bot turn: %w", ErrNoJob)
+		}
+		select {
+		case <-wakeup:
+		case <-timer.C:
+			return nil, fmt.Errorf("claim bot turn: %w", ErrNoJob)
+		case <-ctx.Done():
+			return nil, fmt.Errorf("claim bot turn: %w", ctx.Err())
+		case <-s.closed:
+			return nil, fmt.Errorf("claim bot turn: %w (the store is closed)", ErrUnavailable)
+		}
+	}
+}
+
+// claimOne claims the best job for worker now, or returns nil. Malformed
+// entries are dropped on the way.
+func (s *Bolt) claimOne(ctx context.Context, worker string) (*Job, error) {
+	var (
+		best      *Job
+		bestRank  = 3 // 0: worker's own, 1: lease ran out, 2: new
+		malformed [][]byte
+	)
+	now := time.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	err := s.view(ctx, "claim bot turn", func(tx *bolt.Tx) error {
+		return tx.Bucket(bQueue).ForEach(func(k, v []byte) error {
+			if len(k) != 8 {
+				malformed = append(malformed, append([]byte(nil), k...))
+				return nil
+			}
+			n := binary.BigEndian.Uint64(k)
+			rank := 2
+			if c, ok := s.claims[n]; ok {
+				switch {
+				case c.worker == worker:
+					rank = 0
+				case now.After(c.until):
+					rank = 1
+				default:
+					return nil // another worker holds it
+				}
+			}
+			if rank >= bestRank {
+				return nil
+			}
+			job, err := parseBoltJob(n, v)
+			if err != nil {
+				s.log.Error("store: dropping a malformed bot turn", "id", n, "err", err)
+				malformed = append(malformed, append([]byte(nil), k...))
+				return nil
+			}
+			job.Reclaimed = rank < 2
+			best, bestRank = job, rank
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(malformed) > 0 {
+		err := s.update(ctx, "drop malformed bot turn", func(tx *bolt.Tx) error {
+			for _, k := range malformed {
+				if err := tx.Bucket(bQueue).Delete(k); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if best != nil {
+		n, _ := strconv.ParseUint(best.ID, 10, 64)
+		s.claims[n] = claim{worker: worker, until: now.Add(s.claimTimeout)}
+	}
+	return best, nil
+}
+
+// parseBoltJob reads a queue entry.
+func parseBoltJob(n uint64, data []byte) (*Job, error) {
+	var b boltJob
+	if err := json.Unmarshal(data, &b); err != nil {
+		return nil, fmt.Errorf("not a bot turn: %v", err)
+	}
+	if err := checkID("channel", b.Channel); err != nil {
+		return nil, err
+	}
+	if err := checkID("archive", b.Game); err != nil {
+		return nil, err
+	}
+	if b.Version < 1 {
+		return nil, fmt.Errorf("version %d is not a version", b.Version)
+	}
+	return &Job{ID: strconv.FormatUint(n, 10), Channel: b.Channel, GameID: b.Game, Version: b.Version,
+		Queued: time.UnixMilli(b.Queued)}, nil
+}
+
+// jobNumber reads a job's id.
+func jobNumber(what string, job *Job) (uint64, error) {
+	if job == nil {
+		return 0, fmt.Errorf("%s: %w: no job", what, ErrInvalid)
+	}
+	n, err := strconv.ParseUint(job.ID, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w: job id %q", what, ErrInvalid, job.ID)
+	}
+	return n, nil
+}
+
+// ExtendBotTurn gives worker another claim timeout on job. A job no
+// longer queued (acked) is ErrStaleJob.
+func (s *Bolt) ExtendBotTurn(ctx context.Context, worker string, job *Job) error {
+	n, err := jobNumber("extend bot turn", job)
+	if err != nil {
+		return err
+	}
+	if err := checkID("worker", worker); err != nil {
+		return fmt.Errorf("extend bot turn: %w", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var queued bool
+	err = s.view(ctx, "extend bot turn "+job.ID, func(tx *bolt.Tx) error {
+		queued = tx.Bucket(bQueue).Get(u64(n)) != nil
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if !queued {
+		return fmt.Errorf("extend bot turn %s: %w", job.ID, ErrStaleJob)
+	}
+	s.claims[n] = claim{worker: worker, until: time.Now().Add(s.claimTimeout)}
+	return nil
+}
+
+// AckBotTurn removes a finished turn from the queue, on disk when it
+// returns. Acking twice is harmless.
+func (s *Bolt) AckBotTurn(ctx context.Context, job *Job) error {
+	n, err := jobNumber("ack bot turn", job)
+	if err != nil {
+		return err
+	}
+	err = s.update(ctx, "ack bot turn "+job.ID, func(tx *bolt.Tx) error {
+		return tx.Bucket(bQueue).Delete(u64(n))
+	})
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	delete(s.claims, n)
+	s.mu.Unlock()
+	return nil
+}
+
+// LoadForJob loads the game of job if the job is still current (the same
+// game, at the version it was queued for, going on); else ErrStaleJob.
+func (s *Bolt) LoadForJob(ctx context.Context, job *Job) (*Game, error) {
+	if job == nil {
+		return nil, fmt.Errorf("load for bot turn: %w: no job", ErrInvalid)
+	}
+	g, err := s.Load(ctx, job.Channel)
+	if errors.Is(err, ErrNotFound) {
+		return nil, fmt.Errorf("load for bot turn %s: %w (%w)", job.ID, ErrStaleJob, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load for bot turn %s: %w", job.ID, err)
+	}
+	if g.ID != job.GameID || g.Version != job.Version || g.Status != Active {
+		return nil, fmt.Errorf("load for bot turn %s: %w (queued for game %s version %d, the channel has game %s version %d, %s)",
+			job.ID, ErrStaleJob, job.GameID, job.Version, g.ID, g.Version, g.Status)
+	}
+	return g, nil
+}
+
+// boltLock is a lock held in memory: the data directory belongs to one
+// process, so a lock dies with the process that held it.
+type boltLock struct {
+	s     *Bolt
+	name  string
+	token string
+	ttl   time.Duration
+	until time.Time
+}
+
+// TryLock takes the lock called name for ttl (at least a millisecond), or
+// returns ErrLocked when another holder has it.
+func (s *Bolt) TryLock(ctx context.Context, name string, ttl time.Duration) (Lock, error) {
+	if err := checkID("lock", name); err != nil {
+		return nil, fmt.Errorf("lock: %w", err)
+	}
+	if ttl < time.Millisecond {
+		return nil, fmt.Errorf("lock %s: %w: TTL %v is under a millisecond", name, ErrInvalid, ttl)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("lock %s: %w", name, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := time.Now()
+	if cur, ok := s.locks[name]; ok && now.Before(cur.until) {
+		return nil, fmt.Errorf("lock %s: %w", name, ErrLocked)
+	}
+	l := boltLock{s: s, name: name, token: newToken(), ttl: ttl, until: now.Add(ttl)}
+	s.locks[name] = l
+	return &l, nil
+}
+
+// Renew extends the lock by its TTL from now; ErrLockLost when it expired
+// or another took it.
+func (l *boltLock) Renew(ctx context.Context) error {
+	return l.held("renew", func(now time.Time) {
+		l.until = now.Add(l.ttl)
+		l.s.locks[l.name] = *l
+	})
+}
+
+// Release frees the lock if l still holds it; ErrLockLost otherwise.
+func (l *boltLock) Release(ctx context.Context) error {
+	return l.held("release", func(time.Time) { delete(l.s.locks, l.name) })
+}
+
+// held runs fn if l still holds its lock.
+func (l *boltLock) held(what string, fn func(now time.Time)) error {
+	l.s.mu.Lock()
+	defer l.s.mu.Unlock()
+	now := time.Now()
+	cur, ok := l.s.locks[l.name]
+	if !ok || cur.token != l.token || !now.Before(cur.until) {
+		return fmt.Errorf("%s lock %s: %w", what, l.name, ErrLockLost)
+	}
+	fn(now)
+	return nil
+}
