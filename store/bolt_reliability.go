@@ -130,15 +130,9 @@ func dueKey(due time.Time, key string) []byte {
 
 // OutboxPut records e (replacing an entry with its key).
 func (s *Bolt) OutboxPut(ctx context.Context, e OutboxEntry) error {
-	if e.Key == "" || len(e.Key) > 256 {
-		return fmt.Errorf("outbox: %w: key %.20q is empty or too long", ErrInvalid, e.Key)
-	}
-	if len(e.Payload) > maxOutboxEntry {
-		return fmt.Errorf("outbox %s: %w: payload of %d bytes is over %d", e.Key, ErrInvalid, len(e.Payload), maxOutboxEntry)
-	}
-	data, err := json.Marshal(e)
+	data, err := encodeOutboxEntry(e)
 	if err != nil {
-		return fmt.Errorf("outbox %s: %w: %v", e.Key, ErrInvalid, err)
+		return err
 	}
 	return s.update(ctx, "outbox "+e.Key, func(tx *bolt.Tx) error {
 		box, due, err := outboxBuckets(tx)

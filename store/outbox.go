@@ -46,17 +46,26 @@ type OutboxEntry struct {
 	Tries int `json:"tries,omitempty"`
 }
 
-// OutboxPut records e (replacing an entry with its key).
-func (s *Redis) OutboxPut(ctx context.Context, e OutboxEntry) error {
+// encodeOutboxEntry checks e and returns it as stored.
+func encodeOutboxEntry(e OutboxEntry) ([]byte, error) {
 	if e.Key == "" || len(e.Key) > 256 {
-		return fmt.Errorf("outbox: %w: key %.20q is empty or too long", ErrInvalid, e.Key)
+		return nil, fmt.Errorf("outbox: %w: key %.20q is empty or too long", ErrInvalid, e.Key)
 	}
 	if len(e.Payload) > maxOutboxEntry {
-		return fmt.Errorf("outbox %s: %w: payload of %d bytes is over %d", e.Key, ErrInvalid, len(e.Payload), maxOutboxEntry)
+		return nil, fmt.Errorf("outbox %s: %w: payload of %d bytes is over %d", e.Key, ErrInvalid, len(e.Payload), maxOutboxEntry)
 	}
 	data, err := json.Marshal(e)
 	if err != nil {
-		return fmt.Errorf("outbox %s: %w: %v", e.Key, ErrInvalid, err)
+		return nil, fmt.Errorf("outbox %s: %w: %v", e.Key, ErrInvalid, err)
+	}
+	return data, nil
+}
+
+// OutboxPut records e (replacing an entry with its key).
+func (s *Redis) OutboxPut(ctx context.Context, e OutboxEntry) error {
+	data, err := encodeOutboxEntry(e)
+	if err != nil {
+		return err
 	}
 	caller := ctx
 	ctx, cancel := s.op(ctx, 0)
