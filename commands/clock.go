@@ -57,7 +57,8 @@ func (s *Service) RunClock(ctx context.Context) {
 // every game that is due now, once: but only while a process that takes
 // players' commands is up, and after giving each game the time of any
 // outage it was not given yet. A game whose handling panics is tried again
-// at the next tick, and set aside after 3 failures.
+// at the next tick, and set aside after 3 panics (or 10 tries whose process
+// died).
 func (s *Service) Tick(ctx context.Context) error {
 	if err := s.Sweep(ctx); err != nil {
 		s.log.Warn("outbox sweep failed", "err", err)
@@ -87,13 +88,13 @@ func (s *Service) Tick(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("clock: %w", err)
 		}
-		if attempts > maxAttempts {
-			s.jobFailed(ctx, key, g.Channel, attempts-1, "the clock's process died or hung on this game at every try")
+		if attempts > maxDeaths {
+			s.jobFailed(ctx, key, g.Channel, maxAttempts, fmt.Sprintf("the clock's process died or hung on this game %d times", attempts-1))
 			continue
 		}
 		var werr error
 		if perr := recovered(func() { werr = s.wakeFair(ctx, g, outs) }); perr != nil {
-			s.jobFailed(ctx, key, g.Channel, attempts, perr.Error())
+			s.jobFailed(ctx, key, g.Channel, s.panicked(ctx, key), perr.Error())
 			continue
 		}
 		if werr != nil && !errors.Is(werr, store.ErrConflict) {

@@ -28,8 +28,11 @@ import (
 //     with its game paused.
 
 const (
-	// maxAttempts is how many times a job may fail before it is set aside.
+	// maxAttempts is how many times a job may panic before it is set
+	// aside; maxDeaths how many of its starts may end with no word (the
+	// process died or hung: a fatal error, or a restart by hand) first.
 	maxAttempts = 3
+	maxDeaths   = 10
 	// maxSkew is the host clock's distance from the store's that is
 	// logged loudly.
 	maxSkew = time.Second
@@ -385,6 +388,7 @@ func (s *Service) jobFailed(ctx context.Context, key, channel string, attempts i
 	if err := s.store.AddDeadLetter(ctx, store.DeadLetter{Key: key, Channel: channel, Failure: failure, Record: record, At: s.now()}); err != nil {
 		s.log.Error("dead letter not kept", "job", key, "err", err)
 	}
+	_ = s.store.Finished(ctx, panicKey(key))
 	if err != nil || g == nil || g.Status != store.Active || g.Flow.Paused {
 		return true
 	}
@@ -400,6 +404,19 @@ func (s *Service) jobFailed(ctx context.Context, key, channel string, attempts i
 		s.log.Error("game of a set-aside job not paused", "channel", channel, "err", err)
 	}
 	return true
+}
+
+// panicKey counts the panics of the job called key, apart from its starts.
+func panicKey(key string) string { return key + "!panic" }
+
+// panicked counts a panic of the job called key and returns how many it
+// has had (at least one).
+func (s *Service) panicked(ctx context.Context, key string) int {
+	n, err := s.store.Attempt(context.WithoutCancel(ctx), panicKey(key))
+	if err != nil {
+		return 1
+	}
+	return n
 }
 
 // recovered runs f, turning a panic into an error with its stack.

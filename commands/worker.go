@@ -92,8 +92,8 @@ func (s *Service) runWorker(ctx context.Context, name string, seed uint64) {
 
 // guardedBotTurn plays a bot turn, counting its attempts: a panic is
 // recovered (the worker keeps going, with fresh engines), the turn is
-// queued again at once, and from the third failure on (panics, or starts
-// whose process died) it is set aside with its game paused.
+// queued again at once, and at the third panic (or the tenth start whose
+// process died or hung) it is set aside with its game paused.
 func (s *Service) guardedBotTurn(ctx context.Context, worker string, job *store.Job, players map[int]engine.Player, rng *rand.Rand) {
 	key := fmt.Sprintf("bot/%s/%s/%d", job.Channel, job.GameID, job.Version)
 	attempts, err := s.store.Attempt(ctx, key)
@@ -114,13 +114,13 @@ func (s *Service) guardedBotTurn(ctx context.Context, worker string, job *store.
 			}
 		}
 	}
-	if attempts > maxAttempts {
-		setAside(attempts-1, "the worker's process died or hung on this turn at every try")
+	if attempts > maxDeaths {
+		setAside(maxAttempts, fmt.Sprintf("the worker's process died or hung on this turn %d times", attempts-1))
 		return
 	}
 	if perr := recovered(func() { s.playBotTurn(ctx, worker, job, players, rng) }); perr != nil {
 		clear(players) // an engine that panicked may be left inconsistent
-		setAside(attempts, perr.Error())
+		setAside(s.panicked(ctx, key), perr.Error())
 		return
 	}
 	if err := s.store.Finished(context.WithoutCancel(ctx), key); err != nil {
