@@ -303,3 +303,47 @@ func TestFairClockOutage(t *testing.T) {
 		t.Fatalf("the channel was told %d times in all, want 1", n)
 	}
 }
+
+// TestClockDeathsSetAside: a game whose handling killed the clock's
+// process at every try (10 starts that never finished: a fatal error no
+// recover catches) is set aside and paused at the next start; fewer
+// deaths (restarts by hand) are not taken for a bug.
+func TestClockDeathsSetAside(t *testing.T) {
+	e, _, p := newFaultyEnv(t, false, time.Now, commands.Config{})
+	ctx := context.Background()
+	e.ok(ann, "x", "/play game:hique opponent:@bob")
+	e.ok(bob, "x", "/accept")
+	g := e.game("x")
+	g.Deadline = time.Now().Add(time.Hour)
+	g.RemindAt = time.Now().Add(-time.Second) // a reminder is due
+	must(t, e.st.Save(ctx, g))
+	key := fmt.Sprintf("clock/x/%s/%d", g.ID, g.Version)
+	for range 3 { // three deaths: not a bug yet
+		if _, err := e.st.Attempt(ctx, key); err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(t, e.svc.Tick(ctx))
+	if g := e.game("x"); g.Flow.Paused || g.Flow.Reminders != 1 {
+		t.Fatalf("after 3 deaths: paused %v, reminders %d; want the reminder sent", g.Flow.Paused, g.Flow.Reminders)
+	}
+	g = e.game("x")
+	g.RemindAt = time.Now().Add(-time.Second)
+	must(t, e.st.Save(ctx, g))
+	key = fmt.Sprintf("clock/x/%s/%d", g.ID, g.Version)
+	for range 10 {
+		if _, err := e.st.Attempt(ctx, key); err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(t, e.svc.Tick(ctx))
+	if g := e.game("x"); !g.Flow.Paused {
+		t.Fatal("after 10 deaths the game is not paused")
+	}
+	if n := p.count("x", "referee can `/referee resume`"); n != 1 {
+		t.Fatalf("told %d times, want 1", n)
+	}
+	if dl, err := e.st.DeadLetters(ctx, 1); err != nil || len(dl) != 1 || !strings.Contains(dl[0].Failure, "died") {
+		t.Fatalf("dead letters: %+v, %v", dl, err)
+	}
+}
