@@ -82,6 +82,9 @@ func runBot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	svc := gameFlow(cfg, st, reg, session, log, n, fmt.Sprintf("bot-%s-shard%d", hostname(), cfg.ShardID), true)
 	b := bot.New(bcfg, session, svc)
+	if cfg.DiscordAppID != "" {
+		log.Info("the bot's invite link, with every permission it needs", "url", bot.InviteURL(cfg.DiscordAppID))
+	}
 	if cfg.ShardID == 0 { // one shard registers for all
 		if err := b.Register(ctx); err != nil {
 			fmt.Fprintf(stderr, "arbiter bot: %v\n", err)

@@ -38,7 +38,7 @@ func runEngine(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 		game = def.Name
 	}
-	p, err := engine.NewPlayer(fmt.Sprintf("arbiter:%d", *level), engine.PlayerOptions{Seed: *seed, TableMB: *hash})
+	p, err := engine.NewPlayer(fmt.Sprintf("arbiter:%d", *level), engine.PlayerOptions{Registry: reg, Seed: *seed, TableMB: *hash})
 	if err != nil {
 		fmt.Fprintf(stderr, "arbiter engine: %v\n", err)
 		return 2

@@ -13,6 +13,7 @@ import (
 	"arbiter/engine"
 	"arbiter/rules"
 	"arbiter/rules/games"
+	"arbiter/tournament"
 )
 
 // runMatch is `arbiter match GAME --p1 SPEC --p2 SPEC [--games N]
@@ -21,7 +22,7 @@ import (
 func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("match", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	p1 := fs.String("p1", "", "the first player: "+engine.Specs)
+	p1 := fs.String("p1", "", "the first player: "+tournament.Specs)
 	p2 := fs.String("p2", "", "the second player (the same forms)")
 	n := fs.Int("games", 2, "games to play; the players swap sides every game")
 	var moveTime durationFlag
@@ -30,18 +31,31 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.Var(&set, "set", "a game option as key=value (repeatable)")
 	seed := fs.String("seed", "", "seed of the openings and the players' random choices (default: from the clock)")
 	asJSON := fs.Bool("json", false, "end with the summary as one line of JSON")
+	sprtText := fs.String("sprt", "", `play until an SPRT decides, e.g. "elo0=0 elo1=20 alpha=0.05 beta=0.05" (--games is then the most games, default 10000)`)
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {
 		return 2
 	}
 	if len(rest) != 1 || *p1 == "" || *p2 == "" {
-		fmt.Fprintln(stderr, "usage: arbiter match GAME --p1 SPEC --p2 SPEC [--games N] [--movetime D] [--set key=value]... [--seed S] [--json]")
-		fmt.Fprintln(stderr, "a SPEC is "+engine.Specs)
+		fmt.Fprintln(stderr, "usage: arbiter match GAME --p1 SPEC --p2 SPEC [--games N] [--movetime D] [--set key=value]... [--seed S] [--json] [--sprt \"elo0=0 elo1=20 alpha=0.05 beta=0.05\"]")
+		fmt.Fprintln(stderr, "a SPEC is "+tournament.Specs)
 		return 2
 	}
 	if *n < 1 {
 		fmt.Fprintln(stderr, "arbiter match: --games must be at least 1")
 		return 2
+	}
+	var sprt *engine.SPRT
+	if *sprtText != "" {
+		t, err := engine.ParseSPRT(*sprtText)
+		if err != nil {
+			fmt.Fprintf(stderr, "arbiter match: %v\n", err)
+			return 2
+		}
+		sprt = &t
+		if !flagGiven(fs, "games") {
+			*n = 10000
+		}
 	}
 	s := uint64(time.Now().UnixNano())
 	if *seed != "" {
@@ -60,9 +74,15 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		Games:    *n,
 		MoveTime: time.Duration(moveTime),
 		Seed:     s,
+		// The class's programs too; they play from the start position.
+		NewPlayer: tournament.NewPlayer,
+		FromStart: func(spec string) bool { return tournament.FromStart(spec, rest[0]) },
+	}
+	if sprt != nil {
+		cfg.Until = func(w, d, l int) bool { return sprt.Decide(w, d, l) != 0 }
 	}
 	for _, spec := range []string{*p1, *p2} {
-		if _, err := engine.NewPlayer(spec, engine.PlayerOptions{TableMB: 1}); err != nil {
+		if _, err := tournament.NewPlayer(spec, engine.PlayerOptions{Registry: games.Registry(), TableMB: 1}); err != nil {
 			fmt.Fprintf(stderr, "arbiter match: %v\n", err)
 			return 2
 		}
@@ -104,10 +124,36 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		fmt.Fprintln(stdout, string(line))
 	}
+	if sprt != nil {
+		fmt.Fprintln(stdout, sprtVerdict(*sprt, res))
+	}
 	if err != nil {
 		return 1
 	}
 	return 0
+}
+
+// sprtVerdict is match's last line under --sprt: "H1 accepted", "H0
+// accepted" or "SPRT undecided", with the games, the Elo estimate and the
+// log-likelihood ratio against its bounds.
+func sprtVerdict(t engine.SPRT, res engine.MatchResult) string {
+	verdict := "SPRT undecided"
+	switch t.Decide(res.Wins, res.Draws, res.Losses) {
+	case 1:
+		verdict = "H1 accepted"
+	case -1:
+		verdict = "H0 accepted"
+	}
+	lower, upper := t.Bounds()
+	return fmt.Sprintf("%s after %d games: Elo %+.0f ± %.0f (95%%); LLR %.2f (%.2f, %.2f) for elo0=%g elo1=%g alpha=%g beta=%g (GSPRT, trinomial)",
+		verdict, res.Games, res.Elo, res.EloError, t.LLR(res.Wins, res.Draws, res.Losses), lower, upper, t.Elo0, t.Elo1, t.Alpha, t.Beta)
+}
+
+// flagGiven reports whether the flag name was set on the command line.
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
 }
 
 // durationFlag reads a duration written as Go writes them (100ms, 1.5s) or

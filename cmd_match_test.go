@@ -61,3 +61,20 @@ func TestRunMatchRejectsBadArguments(t *testing.T) {
 		}
 	}
 }
+
+func TestRunMatchSPRTEndsWithTheDecision(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), []string{"match", "sixes", "--p1", "greedy", "--p2", "random",
+		"--movetime", "5ms", "--seed", "1", "--sprt", "elo0=0 elo1=100"}, &out, &errOut)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	last := lines[len(lines)-1]
+	if !strings.HasPrefix(last, "H1 accepted after ") || !strings.Contains(last, "Elo +") {
+		t.Errorf("last line %q", last)
+	}
+	if code := run(context.Background(), []string{"match", "sixes", "--p1", "greedy", "--p2", "random", "--sprt", "elo1=-3"}, &out, &errOut); code != 2 {
+		t.Errorf("a bad --sprt: exit %d", code)
+	}
+}

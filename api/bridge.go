@@ -200,7 +200,7 @@ func (b *bridge) runnerFor(ctx context.Context, id string) *runner {
 	defer b.mu.Unlock()
 	r := b.runners[id]
 	if r == nil {
-		r = &runner{b: b, id: id, wake: make(chan struct{}, 1), player: engine.NewExecPlayer(b.cfg.Command, b.cfg.ProgramErr, 0)}
+		r = &runner{b: b, id: id, wake: make(chan struct{}, 1), player: engine.NewExecPlayer(b.reg, b.cfg.Command, b.cfg.ProgramErr, 0)}
 		r.ctx, r.cancel = context.WithCancel(ctx)
 		b.runners[id] = r
 		b.wg.Go(r.run)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/url"
 	"runtime/debug"
@@ -29,8 +30,9 @@ const handleTimeout = time.Minute
 // an answer.
 const autocompleteMargin = 500 * time.Millisecond
 
-// answer answers one interaction received at received.
-func (b *Bot) answer(i *discordgo.Interaction, received time.Time, respond respondFunc) {
+// answer answers one interaction received at received; sent is as for
+// command.
+func (b *Bot) answer(i *discordgo.Interaction, received time.Time, respond respondFunc, sent <-chan struct{}) {
 	log := b.log.With("interaction", i.ID, "type", i.Type.String())
 	if b.closing.Load() && i.Type != discordgo.InteractionPing {
 		if i.Type == discordgo.InteractionApplicationCommandAutocomplete {
@@ -50,7 +52,7 @@ func (b *Bot) answer(i *discordgo.Interaction, received time.Time, respond respo
 		defer cancel()
 		logFailure(log, "answer autocomplete", respond(autocompleteResponse(b.suggestions(ctx, i, log), focusedType(i))))
 	case discordgo.InteractionApplicationCommand, discordgo.InteractionMessageComponent:
-		b.command(i, received, respond, log)
+		b.command(i, received, respond, sent, log)
 	default:
 		logFailure(log, "answer unsupported interaction", respond(messageResponse(commands.Reply{
 			Message: commands.Message{Text: "Arbiter does not know what to do with that."}, Private: true,
@@ -79,7 +81,12 @@ func (b *Bot) suggestions(ctx context.Context, i *discordgo.Interaction, log *sl
 // command runs a slash command or a button press and answers it within
 // Discord's three seconds: directly when it is done before the timer,
 // else by a deferral completed when the reply comes (see the package doc).
-func (b *Bot) command(i *discordgo.Interaction, received time.Time, respond respondFunc, log *slog.Logger) {
+// sent, when not nil, is closed once the first answer has left (HTTP
+// mode: the handler returned it); until then the deferral is not
+// completed, so that the edit cannot overtake it. In HTTP mode a reply
+// with files is always deferred and uploaded by the edit: Discord fails
+// large inline multipart answers.
+func (b *Bot) command(i *discordgo.Interaction, received time.Time, respond respondFunc, sent <-chan struct{}, log *slog.Logger) {
 	ctx, cancel := context.WithTimeout(context.Background(), handleTimeout)
 	done := make(chan commands.Reply, 1)
 	go func() {
@@ -93,14 +100,18 @@ func (b *Bot) command(i *discordgo.Interaction, received time.Time, respond resp
 	}()
 	timer := time.NewTimer(b.deferDelay(i, received))
 	defer timer.Stop()
+	ephemeral := privateByNature(i)
 	select {
 	case r := <-done:
-		cancel()
-		logFailure(log, "answer", respond(messageResponse(r)))
-		return
+		if sent == nil || len(r.Files) == 0 {
+			cancel()
+			logFailure(log, "answer", respond(messageResponse(r)))
+			return
+		}
+		ephemeral = r.Private
+		done <- r // completed below, by an edit that uploads the files
 	case <-timer.C:
 	}
-	ephemeral := privateByNature(i)
 	var flags discordgo.MessageFlags
 	if ephemeral {
 		flags = discordgo.MessageFlagsEphemeral
@@ -110,9 +121,9 @@ func (b *Bot) command(i *discordgo.Interaction, received time.Time, respond resp
 		Data: &discordgo.InteractionResponseData{Flags: flags},
 	})
 	logFailure(log, "defer", err)
-	// The reply completes the deferral after the first answer is out
-	// (for HTTP mode, after the handler has returned it). The caller's
-	// count keeps inflight above zero here, so Add is safe after Wait began.
+	// The reply completes the deferral after the first answer is out. The
+	// caller's count keeps inflight above zero here, so Add is safe after
+	// Wait began.
 	b.inflight.Add(1)
 	go func() {
 		defer b.inflight.Done()
@@ -120,6 +131,13 @@ func (b *Bot) command(i *discordgo.Interaction, received time.Time, respond resp
 		r := <-done
 		if err != nil {
 			return // the deferral failed: the token is void, the reply lost
+		}
+		if sent != nil {
+			select {
+			case <-sent:
+			case <-ctx.Done():
+				return
+			}
 		}
 		logFailure(log, "complete deferred answer", b.complete(ctx, i, ephemeral, r))
 	}()
@@ -138,25 +156,31 @@ func (b *Bot) deferDelay(i *discordgo.Interaction, received time.Time) time.Dura
 	return d
 }
 
-// complete finishes a deferred answer with the reply r.
+// complete finishes a deferred answer with the reply r, by documented
+// means only (interactions/receiving-and-responding.mdx): an edit of the
+// deferral when the privacy agrees and nothing must ping; else the
+// deferral is first edited (so that the followup is a message of its own:
+// "directly after" a deferral a followup would edit it instead), the reply
+// is sent as a followup with its own privacy and pings, and the deferral's
+// placeholder is deleted.
 func (b *Bot) complete(ctx context.Context, i *discordgo.Interaction, ephemeral bool, r commands.Reply) error {
 	out := outgoing(r.Message)
 	opt := discordgo.WithContext(ctx)
 	if r.Private == ephemeral && (ephemeral || len(r.Mentions) == 0) {
-		_, err := b.s.InteractionResponseEdit(i, &discordgo.WebhookEdit{
+		return b.editOriginal(ctx, i, &discordgo.WebhookEdit{
 			Content:         &out.text,
 			Components:      &out.components,
 			Files:           out.files(),
 			AllowedMentions: out.allowed,
-		}, opt)
-		if err != nil {
-			return fmt.Errorf("edit the deferred answer: %w", err)
-		}
-		return nil
+		})
 	}
-	// The privacy differs, or the reply must ping: a new message does it.
-	if err := b.s.InteractionResponseDelete(i, opt); err != nil {
-		return fmt.Errorf("delete the deferred answer: %w", err)
+	placeholder := "Answered below."
+	if r.Private {
+		placeholder = "Answered privately."
+	}
+	none := []discordgo.MessageComponent{}
+	if err := b.editOriginal(ctx, i, &discordgo.WebhookEdit{Content: &placeholder, Components: &none, AllowedMentions: &discordgo.MessageAllowedMentions{}}); err != nil {
+		return err
 	}
 	params := &discordgo.WebhookParams{
 		Content:         out.text,
@@ -170,6 +194,40 @@ func (b *Bot) complete(ctx context.Context, i *discordgo.Interaction, ephemeral 
 	if _, err := b.s.FollowupMessageCreate(i, true, params, opt); err != nil {
 		return fmt.Errorf("send the deferred answer: %w", err)
 	}
+	if err := b.s.InteractionResponseDelete(i, opt); err != nil {
+		return fmt.Errorf("delete the deferral's placeholder: %w", err)
+	}
+	return nil
+}
+
+// editOriginal edits the deferred answer. In HTTP mode Discord may not
+// have taken in the HTTP answer yet when the handler has returned it: an
+// edit refused as Unknown Webhook (10015) is tried again, a few times.
+func (b *Bot) editOriginal(ctx context.Context, i *discordgo.Interaction, edit *discordgo.WebhookEdit) error {
+	var err error
+	for attempt := range 4 {
+		if attempt > 0 {
+			t := time.NewTimer(time.Duration(attempt) * 100 * time.Millisecond)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return fmt.Errorf("edit the deferred answer: %w", err)
+			case <-t.C:
+			}
+			for _, f := range edit.Files {
+				if sk, ok := f.Reader.(io.Seeker); ok {
+					_, _ = sk.Seek(0, io.SeekStart)
+				}
+			}
+		}
+		_, err = b.s.InteractionResponseEdit(i, edit, discordgo.WithContext(ctx))
+		if restCode(err) != errUnknownWebhook {
+			break
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("edit the deferred answer: %w", err)
+	}
 	return nil
 }
 
@@ -180,7 +238,7 @@ func privateByNature(i *discordgo.Interaction) bool {
 	switch i.Type {
 	case discordgo.InteractionApplicationCommand:
 		switch i.ApplicationCommandData().Name {
-		case "help", "rules", "moves", "games", "stats":
+		case "help", "rules", "moves", "games", "stats", diagnoseSpec.Name:
 			return true
 		}
 	case discordgo.InteractionMessageComponent:

@@ -131,7 +131,7 @@ func New(cfg Config, s *discordgo.Session, svc *commands.Service) *Bot {
 		cfg:   cfg,
 		s:     s,
 		svc:   svc,
-		specs: commands.CommandSet(svc.Registry().Names()),
+		specs: append(commands.CommandSet(svc.Registry().Names()), diagnoseSpec),
 		log:   cfg.Logger,
 		roles: newRoleNames(s, cfg.Now),
 	}
@@ -148,7 +148,7 @@ func (b *Bot) Register(ctx context.Context) error {
 		}
 		appID = me.ID
 	}
-	cmds, err := appCommands(b.specs)
+	cmds, err := appCommands(b.specs, b.cfg.DevGuildID == "")
 	if err != nil {
 		return fmt.Errorf("register commands: %w", err)
 	}
@@ -179,7 +179,13 @@ func (b *Bot) Run(ctx context.Context) error {
 	if err := b.s.Open(); err != nil {
 		return fmt.Errorf("open the gateway: %w", err)
 	}
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		b.keepAlive(ctx)
+	}()
 	<-ctx.Done()
+	<-watched
 	b.closing.Store(true)
 	err := b.s.Close()
 	b.Wait()
@@ -232,5 +238,5 @@ func (b *Bot) fromGateway(i *discordgo.Interaction) {
 		_, err := b.s.RequestWithBucketID(http.MethodPost, endpoint, wire(r), endpoint, discordgo.WithContext(ctx))
 		return err
 	}
-	b.answer(i, b.cfg.Now(), respond)
+	b.answer(i, b.cfg.Now(), respond, nil)
 }

@@ -23,11 +23,18 @@
 // is a deferral ("Arbiter is thinking..."), ephemeral for the commands whose
 // replies are private by nature (/help, /rules, /moves, /games, /stats and
 // the Refresh button), public otherwise; when the reply comes, it replaces
-// the deferral if their privacy agrees (and a public reply pings nobody),
-// else the deferral is deleted and the reply is sent as a followup with the
-// right privacy, so that private text is never shown to the channel and a
-// move's mentions do ping. Autocomplete is answered directly, at most 25
-// choices.
+// the deferral (an edit) if their privacy agrees and a public reply pings
+// nobody; else, by documented means only, the deferral is edited into a
+// placeholder (a followup "directly after" a deferral would edit it
+// instead), the reply is sent as a followup with the right privacy and
+// pings, and the placeholder is deleted: private text is never shown to the
+// channel and a move's mentions do ping. Autocomplete is answered directly,
+// at most 25 choices.
+//
+// In HTTP mode a reply with files is always deferred and uploaded by the
+// edit (Discord fails large inline multipart answers), and the edit waits
+// until the handler has returned and flushed the deferral, so that it
+// never overtakes it; an edit refused as Unknown Webhook is tried again.
 //
 // # Messages out
 //
@@ -44,8 +51,38 @@
 // (auto-archive after a week, Discord's longest, since a game's turns may
 // take days), runs /play in the thread, posts the game's announcement there
 // and answers in the channel with a link to the thread. When /play is
-// refused, the empty thread is archived. Notifier unarchives a thread that
-// went quiet before it posts into it.
+// refused, the empty thread is archived. /play in a thread a student opened
+// joins it. Notifier posts straight into a thread: Discord unarchives an
+// archived one itself, unless it is locked.
+//
+// # Permissions
+//
+// One list (permissions.go) names every permission the bot needs and why;
+// the invite link's integer (InvitePermissions) and the README's table are
+// made from it. A command whose game goes on with the bot's posts
+// (/play, /rematch, /accept, /move, /undo, /draw) is first checked against
+// the permissions Discord sends with the interaction (app_permissions) and
+// the channel's kind: where the bot cannot post, the invoker is told privately and exactly
+// what it lacks and where, and the channel's game is paused
+// (commands.Service.PauseUnreachable). A later post refused with 50001 or
+// 50013, or in a locked thread, is a commands.UnreachableError saying the
+// same, and the game flow pauses the game. /diagnose shows a referee each
+// permission had or lacking here.
+//
+// # Gateway liveness
+//
+// discordgo v0.29 notices a missing heartbeat ACK only after five intervals
+// and then closes with 1000, which ends the session. Bot.Run watches the
+// ACKs itself: when the one due is half an interval late, it closes with
+// 4000 (which keeps the session) and opens again, so discordgo RESUMEs and
+// Discord replays the interactions sent meanwhile. v0.29 still resumes on
+// the first gateway URL rather than resume_gateway_url, and identifies on
+// the same connection after op 9. The newer master revision that the module
+// proxy serves (v0.29.1-0.20260214123928-f43dd94faaac) fixes both, but its
+// op 9 handler calls CloseWithCode, which takes the session's lock, from
+// inside Open, which holds it: a RESUME answered by op 9 (a session that
+// expired during an outage) deadlocks the session for good. So v0.29 is
+// kept, wrapped as above.
 //
 // # Processes
 //

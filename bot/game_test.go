@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"arbiter/bot/fakediscord"
+	"arbiter/bot/discordtest"
 	"arbiter/commands"
 	"arbiter/store"
 )
@@ -53,8 +53,8 @@ func TestStudentsPlayWholeGame(t *testing.T) {
 	w.private(w.press(bob.ID, challenge.ID, accept), "older state of the game")
 	staleResign := button(t, accepted, "Resign")
 
-	var last fakediscord.Message
-	users := map[string]fakediscord.User{ann.ID: ann, bob.ID: bob}
+	var last discordtest.Message
+	users := map[string]discordtest.User{ann.ID: ann, bob.ID: bob}
 	for moves := 0; ; moves++ {
 		g := p.game(ch)
 		if g == nil {
@@ -136,7 +136,7 @@ func TestStudentPlaysBot(t *testing.T) {
 	}
 	// The moves went out as channel messages, never as followups.
 	for _, c := range w.srv.Calls() {
-		if c.Route == fakediscord.RouteFollowupCreate {
+		if c.Route == discordtest.RouteFollowupCreate {
 			t.Errorf("a followup was sent: %s", c.Path)
 		}
 	}
@@ -198,9 +198,9 @@ func TestAutocomplete(t *testing.T) {
 	p := w.start(procOptions{gateway: true})
 	ann, bob := w.srv.AddUser("Ann"), w.srv.AddUser("Bob")
 	ch := w.general
-	suggest := func(typed string) []fakediscord.Choice {
+	suggest := func(typed string) []discordtest.Choice {
 		t.Helper()
-		in, err := w.srv.SendAutocomplete(ann.ID, ch, "move", fakediscord.Option{Name: "move", Value: typed, Focused: true})
+		in, err := w.srv.SendAutocomplete(ann.ID, ch, "move", discordtest.Option{Name: "move", Value: typed, Focused: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -208,7 +208,7 @@ func TestAutocomplete(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if resp.Type != fakediscord.CallbackAutocomplete || len(resp.Choices) > 25 {
+		if resp.Type != discordtest.CallbackAutocomplete || len(resp.Choices) > 25 {
 			t.Fatalf("autocomplete answer %+v", resp)
 		}
 		return resp.Choices
@@ -251,14 +251,7 @@ func TestReconnectMidGame(t *testing.T) {
 	ann, bob := w.srv.AddUser("Ann"), w.srv.AddUser("Bob")
 	ch := w.general
 	rng := rand.New(rand.NewPCG(7, 8))
-	move := func() fakediscord.Interaction {
-		g := p.game(ch)
-		in, err := w.srv.SendCommand(g.Players[g.State.ToMove()].UserID, ch, "move", opt("move", randomMove(t, g, rng)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return in
-	}
+	move := func() discordtest.Interaction { return w.sendMove(p, ch, rng) }
 	w.public(w.do(ann.ID, ch, "play", opt("game", "sixes"), opt("opponent", bob.ID)))
 	w.public(w.do(bob.ID, ch, "accept"))
 	w.public(w.answerTo(move()))
@@ -268,7 +261,7 @@ func TestReconnectMidGame(t *testing.T) {
 	w.srv.RequestReconnect()
 	in := move() // dispatched while the bot reconnects
 	w.public(w.answerTo(in))
-	if _, err := w.srv.WaitForGateway(w.ctx(), func(e fakediscord.GatewayEvent) bool { return e.Type == "RESUMED" }); err != nil {
+	if _, err := w.srv.WaitForGateway(w.ctx(), func(e discordtest.GatewayEvent) bool { return e.Type == "RESUMED" }); err != nil {
 		t.Fatal(err)
 	}
 	for range 3 {
@@ -301,7 +294,7 @@ func TestDeferredAnswers(t *testing.T) {
 	legal := randomMove(t, g, rand.New(rand.NewPCG(9, 10)))
 
 	w.redis.Pause()
-	send := func(user, name string, opts ...fakediscord.Option) fakediscord.Interaction {
+	send := func(user, name string, opts ...discordtest.Option) discordtest.Interaction {
 		in, err := w.srv.SendCommand(user, ch, name, opts...)
 		if err != nil {
 			w.redis.Resume()
@@ -316,12 +309,12 @@ func TestDeferredAnswers(t *testing.T) {
 	time.Sleep(1500 * time.Millisecond)
 	w.redis.Resume()
 
-	for _, in := range []fakediscord.Interaction{board, moves, wrong, move} {
+	for _, in := range []discordtest.Interaction{board, moves, wrong, move} {
 		resp, err := w.srv.WaitForResponse(w.ctx(), in.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if resp.Type != fakediscord.CallbackDeferredMessage {
+		if resp.Type != discordtest.CallbackDeferredMessage {
 			t.Fatalf("interaction %s answered with type %d, want a deferral", in.ID, resp.Type)
 		}
 	}
@@ -340,8 +333,11 @@ func TestDeferredAnswers(t *testing.T) {
 	w.private(w.answerTo(wrong), "not playing in this game")
 	if resp, _ := w.srv.ResponseTo(wrong.ID); resp.Ephemeral() {
 		t.Errorf("/move was deferred privately")
-	} else if orig, _ := w.srv.Message(resp.MessageID); !orig.Deleted {
-		t.Errorf("the public deferral of a private answer was left: %+v", orig)
+	} else {
+		waitFor(t, "the public deferral of a private answer deleted", func() bool {
+			orig, _ := w.srv.Message(resp.MessageID)
+			return orig.Deleted
+		})
 	}
 	// The right player's /move: a new public message that pings.
 	played := w.public(w.answerTo(move))
@@ -371,13 +367,13 @@ func TestPlayInThread(t *testing.T) {
 		t.Fatalf("%d threads, want 1", len(threads))
 	}
 	th := threads[0]
-	if th.Type != fakediscord.ChannelPublicThread || th.AutoArchiveDuration != 10080 {
+	if th.Type != discordtest.ChannelPublicThread || th.AutoArchiveDuration != 10080 {
 		t.Errorf("thread = %+v, want public, archived after a week", th)
 	}
 	if !strings.Contains(answer.Content, "<#"+th.ID+">") || len(answer.Pings.Users) != 0 {
 		t.Errorf("the channel's answer = %q (pings %+v), want a link to the thread and no pings", answer.Content, answer.Pings)
 	}
-	var announce fakediscord.Message
+	var announce discordtest.Message
 	for _, m := range w.srv.Messages(th.ID) {
 		if strings.Contains(m.Content, "challenges") {
 			announce = m
@@ -429,18 +425,18 @@ func TestRolesAndPermissions(t *testing.T) {
 	ann, bob, cat := w.srv.AddUser("Ann"), w.srv.AddUser("Bob"), w.srv.AddUser("Cat", role.ID)
 	owner := w.srv.Guild().OwnerID
 	ch := w.general
-	start := fakediscord.Option{Name: "start", Options: []fakediscord.Option{opt("game", "sixes"), opt("p1", ann.ID), opt("p2", bob.ID)}}
+	start := discordtest.Option{Name: "start", Options: []discordtest.Option{opt("game", "sixes"), opt("p1", ann.ID), opt("p2", bob.ID)}}
 	w.private(w.do(ann.ID, ch, "referee", start), "only referees")
 	started := w.public(w.do(cat.ID, ch, "referee", start))
 	if !strings.Contains(started.Content, "refereed by Cat") || !strings.Contains(started.Content, "(Ann)") || !strings.Contains(started.Content, "(Bob)") {
 		t.Errorf("refereed start = %q, want the players' and referee's names", started.Content)
 	}
-	w.private(w.do(ann.ID, ch, "referee", fakediscord.Option{Name: "pause"}), "only referees")
-	w.public(w.do(owner, ch, "referee", fakediscord.Option{Name: "pause"})) // Manage Server
+	w.private(w.do(ann.ID, ch, "referee", discordtest.Option{Name: "pause"}), "only referees")
+	w.public(w.do(owner, ch, "referee", discordtest.Option{Name: "pause"})) // Manage Server
 	if g := p.game(ch); g == nil || !g.Flow.Paused {
 		t.Fatalf("the owner's pause did not take: %+v", g)
 	}
-	w.public(w.do(cat.ID, ch, "referee", fakediscord.Option{Name: "abort"}))
+	w.public(w.do(cat.ID, ch, "referee", discordtest.Option{Name: "abort"}))
 	if p.game(ch) != nil {
 		t.Error("the game was not aborted")
 	}
@@ -453,16 +449,16 @@ func TestRegistration(t *testing.T) {
 	w := newWorld(t, false)
 	first := w.start(procOptions{})
 	want := commands.CommandSet(w.reg.Names())
-	check := func(got []fakediscord.AppCommand) {
+	check := func(got []discordtest.AppCommand, contexts []int) {
 		t.Helper()
-		if len(got) != len(want) {
-			t.Fatalf("%d commands registered, want %d", len(got), len(want))
+		if len(got) != len(want)+1 { // and the bot's own /diagnose
+			t.Fatalf("%d commands registered, want %d", len(got), len(want)+1)
 		}
-		byName := map[string]fakediscord.AppCommand{}
+		byName := map[string]discordtest.AppCommand{}
 		for _, c := range got {
 			byName[c.Name] = c
-			if !slices.Equal(c.Contexts, []int{0}) {
-				t.Errorf("/%s usable in %v, want guilds only", c.Name, c.Contexts)
+			if !slices.Equal(c.Contexts, contexts) {
+				t.Errorf("/%s usable in %v, want %v (guilds only; a guild's commands say nothing)", c.Name, c.Contexts, contexts)
 			}
 		}
 		play := byName["play"]
@@ -470,27 +466,27 @@ func TestRegistration(t *testing.T) {
 			t.Errorf("/play options = %+v", play.Options)
 		}
 		for _, o := range play.Options {
-			if o.Name == "level" && (o.Type != fakediscord.OptionInteger || o.MinValue == nil || *o.MinValue != 1 || o.MaxValue == nil || *o.MaxValue != 5) {
+			if o.Name == "level" && (o.Type != discordtest.OptionInteger || o.MinValue == nil || *o.MinValue != 1 || o.MaxValue == nil || *o.MaxValue != 5) {
 				t.Errorf("/play level = %+v", o)
 			}
 		}
-		if ref := byName["referee"]; len(ref.Options) != 6 || ref.Options[0].Type != fakediscord.OptionSubCommand {
+		if ref := byName["referee"]; len(ref.Options) != 6 || ref.Options[0].Type != discordtest.OptionSubCommand {
 			t.Errorf("/referee = %+v", ref.Options)
 		}
 		if mv := byName["move"]; !mv.Options[0].Autocomplete {
 			t.Errorf("/move's option does not autocomplete")
 		}
 	}
-	check(w.srv.Commands(w.srv.Guild().ID))
+	check(w.srv.Commands(w.srv.Guild().ID), nil)
 	if n := len(w.srv.Commands("")); n != 0 {
 		t.Errorf("%d global commands with a development guild", n)
 	}
 	first.stop() // one process at a time on an embedded store
 	w.start(procOptions{global: true})
-	check(w.srv.Commands(""))
+	check(w.srv.Commands(""), []int{0})
 	puts := 0
 	for _, c := range w.srv.Calls() {
-		if c.Route == fakediscord.RouteGuildCommandsPut || c.Route == fakediscord.RouteGlobalCommandsPut {
+		if c.Route == discordtest.RouteGuildCommandsPut || c.Route == discordtest.RouteGlobalCommandsPut {
 			puts++
 		}
 	}
@@ -505,7 +501,7 @@ func TestRegistration(t *testing.T) {
 func TestShards(t *testing.T) {
 	w := newWorld(t, true)
 	g0 := w.srv.Guild()
-	var g1 fakediscord.Guild
+	var g1 discordtest.Guild
 	for range 200 {
 		w.srv.Advance(time.Millisecond)
 		if g := w.srv.AddGuild("Other"); shardOf(g.ID) != shardOf(g0.ID) {
@@ -524,7 +520,7 @@ func TestShards(t *testing.T) {
 	for id := range 2 {
 		procs[id] = w.start(procOptions{gateway: true, global: true, workers: 1, shard: [2]int{id, 2}})
 	}
-	for _, g := range []fakediscord.Guild{g0, g1} {
+	for _, g := range []discordtest.Guild{g0, g1} {
 		w.public(w.do(ann.ID, g.DefaultChannelID, "play", opt("game", "sixes"), opt("level", 1), opt("side", "second")))
 		waitFor(t, "the bot's move", func() bool { return len(w.botMoves(g.DefaultChannelID)) == 1 })
 	}
@@ -581,10 +577,62 @@ func BenchmarkCommandRoundTrip(b *testing.B) {
 			b.StartTimer()
 		}
 		resp, err := w.srv.Invoke(w.ctx(), g.Players[g.State.ToMove()].UserID, ch, "move", opt("move", randomMove(b, g, rng)))
-		if err != nil || resp.Type != fakediscord.CallbackMessage {
+		if err != nil || resp.Type != discordtest.CallbackMessage {
 			b.Fatalf("/move: %+v, %v", resp, err)
 		}
 		latency += resp.Latency
 	}
 	b.ReportMetric(float64(latency.Microseconds())/float64(b.N), "µs-to-answer/op")
+}
+
+// TestGatewayAcksStopMidGame: mid-game the gateway connection turns
+// zombie (heartbeats unacknowledged, nothing dispatched). The bot notices
+// within an interval and a half, closes with a code that keeps the
+// session, and resumes it: the move sent meanwhile is replayed and
+// answered, and the game goes on, all in one session.
+func TestGatewayAcksStopMidGame(t *testing.T) {
+	w := newWorldWith(t, false, discordtest.Options{Token: token, HeartbeatInterval: 200 * time.Millisecond})
+	p := w.start(procOptions{gateway: true})
+	ann, bob := w.srv.AddUser("Ann"), w.srv.AddUser("Bob")
+	ch := w.general
+	rng := rand.New(rand.NewPCG(15, 16))
+	move := func() discordtest.Interaction { return w.sendMove(p, ch, rng) }
+	w.public(w.do(ann.ID, ch, "play", opt("game", "sixes"), opt("opponent", bob.ID)))
+	w.public(w.do(bob.ID, ch, "accept"))
+	w.public(w.answerTo(move()))
+	// A few heartbeats in, so that the bot knows the interval.
+	if _, err := w.srv.WaitForSession(w.ctx(), func(s discordtest.Session) bool { return s.Heartbeats >= 4 }); err != nil {
+		t.Fatal(err)
+	}
+
+	w.srv.StopHeartbeatAcks()
+	in := move() // dispatched into the dead connection
+	w.public(w.answerTo(in))
+	closed, err := w.srv.WaitForGateway(w.ctx(), func(e discordtest.GatewayEvent) bool { return e.FromClient && e.CloseCode != 0 })
+	if err != nil || closed.CloseCode == 1000 || closed.CloseCode == 1001 {
+		t.Fatalf("the dead connection was closed with %+v, %v; want a code that keeps the session", closed, err)
+	}
+	for range 3 {
+		w.public(w.answerTo(move()))
+	}
+	if g := p.game(ch); g == nil || len(g.Moves) != 5 {
+		t.Fatalf("after the reconnect the game is %+v, want 5 moves", g)
+	}
+	ss := w.srv.Sessions()
+	if len(ss) != 1 || ss[0].Resumes != 1 || len(w.srv.Identifies()) != 1 {
+		t.Errorf("sessions %+v, identifies %d: want the session resumed, not a new one", ss, len(w.srv.Identifies()))
+	}
+	w.noViolations()
+}
+
+// sendMove sends a random legal /move by the player to move in channel's
+// game, without waiting for its answer.
+func (w *world) sendMove(p *proc, channel string, rng *rand.Rand) discordtest.Interaction {
+	w.t.Helper()
+	g := p.game(channel)
+	in, err := w.srv.SendCommand(g.Players[g.State.ToMove()].UserID, channel, "move", opt("move", randomMove(w.t, g, rng)))
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return in
 }

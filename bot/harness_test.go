@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"arbiter/bot"
-	"arbiter/bot/fakediscord"
+	"arbiter/bot/discordtest"
 	"arbiter/commands"
 	"arbiter/rules"
 	"arbiter/rules/games"
@@ -27,7 +27,7 @@ const token = "bot-test-token"
 // world is a fake Discord and the storage that Arbiter processes share.
 type world struct {
 	t       testing.TB
-	srv     *fakediscord.Server
+	srv     *discordtest.Server
 	reg     *rules.Registry
 	redis   *redistest.Server // nil: the embedded store in dataDir
 	dataDir string
@@ -38,7 +38,13 @@ type world struct {
 // newWorld starts a fake Discord, and a redis-server when withRedis.
 func newWorld(t testing.TB, withRedis bool) *world {
 	t.Helper()
-	srv := fakediscord.Start(t, fakediscord.Options{Token: token})
+	return newWorldWith(t, withRedis, discordtest.Options{Token: token})
+}
+
+// newWorldWith is newWorld with a fake Discord configured by opts.
+func newWorldWith(t testing.TB, withRedis bool, opts discordtest.Options) *world {
+	t.Helper()
+	srv := discordtest.Start(t, opts)
 	w := &world{t: t, srv: srv, reg: games.Registry(), log: testLogger(t), general: srv.Guild().DefaultChannelID}
 	if withRedis {
 		w.redis = redistest.Start(t, redistest.Options{})
@@ -153,7 +159,7 @@ func (w *world) start(o procOptions) *proc {
 		go func() { p.runErr <- p.b.Run(ctx) }()
 		wctx, wcancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer wcancel()
-		if _, err := w.srv.WaitForSession(wctx, func(s fakediscord.Session) bool {
+		if _, err := w.srv.WaitForSession(wctx, func(s discordtest.Session) bool {
 			return !known[s.ID] && s.Connected && !s.Invalid && s.Heartbeats > 0
 		}); err != nil {
 			w.t.Fatalf("the bot did not connect: %v", err)
@@ -196,12 +202,12 @@ func (w *world) ctx() context.Context {
 }
 
 // opt is a command option.
-func opt(name string, value any) fakediscord.Option {
-	return fakediscord.Option{Name: name, Value: value}
+func opt(name string, value any) discordtest.Option {
+	return discordtest.Option{Name: name, Value: value}
 }
 
 // do sends a slash command and returns the message that answers it.
-func (w *world) do(userID, channel, name string, opts ...fakediscord.Option) fakediscord.Message {
+func (w *world) do(userID, channel, name string, opts ...discordtest.Option) discordtest.Message {
 	w.t.Helper()
 	in, err := w.srv.SendCommand(userID, channel, name, opts...)
 	if err != nil {
@@ -211,7 +217,7 @@ func (w *world) do(userID, channel, name string, opts ...fakediscord.Option) fak
 }
 
 // press presses a button and returns the message that answers it.
-func (w *world) press(userID, messageID, customID string) fakediscord.Message {
+func (w *world) press(userID, messageID, customID string) discordtest.Message {
 	w.t.Helper()
 	in, err := w.srv.PressButton(userID, messageID, customID)
 	if err != nil {
@@ -223,14 +229,17 @@ func (w *world) press(userID, messageID, customID string) fakediscord.Message {
 // answerTo waits for an interaction's first answer and returns its final
 // message: the answer itself, the completed deferral, or the followup that
 // replaced it.
-func (w *world) answerTo(in fakediscord.Interaction) fakediscord.Message {
+func (w *world) answerTo(in discordtest.Interaction) discordtest.Message {
 	w.t.Helper()
 	ctx := w.ctx()
 	if _, err := w.srv.WaitForResponse(ctx, in.ID); err != nil {
 		w.t.Fatal(err)
 	}
-	m, err := w.srv.WaitForMessage(ctx, func(m fakediscord.Message) bool {
-		return m.InteractionID == in.ID && !m.Loading()
+	m, err := w.srv.WaitForMessage(ctx, func(m discordtest.Message) bool {
+		// A deferral whose reply changed privacy or pings is edited into a
+		// placeholder, then deleted once the followup is out: skip it.
+		placeholder := m.Content == "Answered privately." || m.Content == "Answered below."
+		return m.InteractionID == in.ID && !m.Loading() && !placeholder
 	})
 	if err != nil {
 		w.t.Fatalf("no answer to interaction %s: %v", in.ID, err)
@@ -239,7 +248,7 @@ func (w *world) answerTo(in fakediscord.Interaction) fakediscord.Message {
 }
 
 // public checks that m is seen by the channel, and returns it.
-func (w *world) public(m fakediscord.Message) fakediscord.Message {
+func (w *world) public(m discordtest.Message) discordtest.Message {
 	w.t.Helper()
 	if m.Ephemeral() {
 		w.t.Fatalf("answer is private, want public: %q", m.Content)
@@ -248,7 +257,7 @@ func (w *world) public(m fakediscord.Message) fakediscord.Message {
 }
 
 // private checks that m is ephemeral and says want.
-func (w *world) private(m fakediscord.Message, want string) {
+func (w *world) private(m discordtest.Message, want string) {
 	w.t.Helper()
 	if !m.Ephemeral() || !strings.Contains(m.Content, want) {
 		w.t.Fatalf("answer (ephemeral=%v) %q, want a private one saying %q", m.Ephemeral(), m.Content, want)
@@ -286,7 +295,7 @@ func randomMove(t testing.TB, g *store.Game, rng *rand.Rand) string {
 }
 
 // button returns the custom id of m's button labelled label.
-func button(t testing.TB, m fakediscord.Message, label string) string {
+func button(t testing.TB, m discordtest.Message, label string) string {
 	t.Helper()
 	for _, b := range m.Buttons() {
 		if b.Label == label {
@@ -299,8 +308,8 @@ func button(t testing.TB, m fakediscord.Message, label string) string {
 
 // botMoves returns the bot's moves posted in channel: ordinary channel
 // messages, not interaction answers.
-func (w *world) botMoves(channel string) []fakediscord.Message {
-	var out []fakediscord.Message
+func (w *world) botMoves(channel string) []discordtest.Message {
+	var out []discordtest.Message
 	for _, m := range w.srv.Messages(channel) {
 		if m.AuthorID == w.srv.AppID() && m.InteractionID == "" && !m.Deleted && strings.Contains(m.Content, "(Arbiter (level") && strings.Contains(m.Content, " plays **") {
 			out = append(out, m)
@@ -321,7 +330,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 }
 
 // pinged reports whether m pinged exactly the users ids.
-func pinged(m fakediscord.Message, ids ...string) bool {
+func pinged(m discordtest.Message, ids ...string) bool {
 	got := slices.Clone(m.Pings.Users)
 	want := slices.Clone(ids)
 	slices.Sort(got)

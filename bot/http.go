@@ -74,7 +74,13 @@ func (b *Bot) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer b.inflight.Done()
-	b.answer(&i, received, httpResponder(w))
+	sent := make(chan struct{})
+	b.answer(&i, received, httpResponder(w), sent)
+	// The answer is written: send it now, then let a deferral be completed.
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
+	close(sent)
 }
 
 // errAnswered means an HTTP interaction already has its answer.

@@ -1,12 +1,13 @@
 package bot_test
 
 import (
+	"math/rand/v2"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
-	"arbiter/bot/fakediscord"
+	"arbiter/bot/discordtest"
 )
 
 // TestHTTPInteractions: the HTTP interactions endpoint answers genuine
@@ -18,7 +19,7 @@ func TestHTTPInteractions(t *testing.T) {
 	url := p.serveHTTP()
 	ann, bob := w.srv.AddUser("Ann"), w.srv.AddUser("Bob")
 	ch := w.general
-	post := func(spec fakediscord.InteractionSpec, d fakediscord.Delivery) fakediscord.EndpointAnswer {
+	post := func(spec discordtest.InteractionSpec, d discordtest.Delivery) discordtest.EndpointAnswer {
 		t.Helper()
 		ans, err := w.srv.PostInteraction(w.ctx(), url, spec, d)
 		if err != nil {
@@ -26,19 +27,19 @@ func TestHTTPInteractions(t *testing.T) {
 		}
 		return ans
 	}
-	command := func(user, name string, opts ...fakediscord.Option) fakediscord.InteractionSpec {
-		return fakediscord.InteractionSpec{Type: fakediscord.InteractionCommand, UserID: user, ChannelID: ch, Name: name, Options: opts}
+	command := func(user, name string, opts ...discordtest.Option) discordtest.InteractionSpec {
+		return discordtest.InteractionSpec{Type: discordtest.InteractionCommand, UserID: user, ChannelID: ch, Name: name, Options: opts}
 	}
 
-	ping, err := w.srv.PostPing(w.ctx(), url, fakediscord.Delivery{})
-	if err != nil || ping.Status != http.StatusOK || ping.Response == nil || ping.Response.Type != fakediscord.CallbackPong {
+	ping, err := w.srv.PostPing(w.ctx(), url, discordtest.Delivery{})
+	if err != nil || ping.Status != http.StatusOK || ping.Response == nil || ping.Response.Type != discordtest.CallbackPong {
 		t.Fatalf("PING: %+v, %v; want 200 PONG", ping, err)
 	}
-	help := post(command(ann.ID, "help"), fakediscord.Delivery{})
+	help := post(command(ann.ID, "help"), discordtest.Delivery{})
 	if help.Status != http.StatusOK || help.Response == nil || !help.Response.Ephemeral() || !strings.Contains(help.Response.Content, "Arbiter") {
 		t.Fatalf("/help over HTTP: %d %+v", help.Status, help.Response)
 	}
-	play := post(command(ann.ID, "play", opt("game", "sixes"), opt("opponent", bob.ID)), fakediscord.Delivery{})
+	play := post(command(ann.ID, "play", opt("game", "sixes"), opt("opponent", bob.ID)), discordtest.Delivery{})
 	if play.Status != http.StatusOK || play.Response == nil || play.Response.Ephemeral() {
 		t.Fatalf("/play over HTTP: %d %+v", play.Status, play.Response)
 	}
@@ -46,22 +47,48 @@ func TestHTTPInteractions(t *testing.T) {
 	if !pinged(challenge, ann.ID, bob.ID) {
 		t.Errorf("the challenge pinged %+v", challenge.Pings)
 	}
-	press := fakediscord.InteractionSpec{Type: fakediscord.InteractionComponent, UserID: bob.ID, MessageID: challenge.ID, CustomID: button(t, challenge, "Accept")}
-	accept := post(press, fakediscord.Delivery{})
+	press := discordtest.InteractionSpec{Type: discordtest.InteractionComponent, UserID: bob.ID, MessageID: challenge.ID, CustomID: button(t, challenge, "Accept")}
+	accept := post(press, discordtest.Delivery{})
 	if accept.Response == nil || !strings.Contains(accept.Response.Content, "accepts") {
 		t.Fatalf("accept by button over HTTP: %+v", accept.Response)
 	}
 	if g := p.game(ch); g == nil || g.Flow.Challenge {
 		t.Fatalf("the game after acceptance: %+v", g)
 	}
-	// An image board: the answer carries the PNG as multipart form data.
-	image := post(command(ann.ID, "board", opt("style", "image")), fakediscord.Delivery{})
-	if image.Response == nil || len(image.Response.Attachments) != 1 || image.Response.Attachments[0].Filename != "board.png" {
-		t.Fatalf("/board style:image over HTTP: %+v", image.Response)
+	// An image board: the HTTP answer is a deferral, completed by an edit
+	// that uploads the PNG (Discord fails large inline multipart answers).
+	image := post(command(ann.ID, "board", opt("style", "image")), discordtest.Delivery{})
+	if image.Response == nil || image.Response.Type != discordtest.CallbackDeferredMessage {
+		t.Fatalf("/board style:image over HTTP: %+v, want a deferral", image.Response)
+	}
+	if m := w.public(w.answerTo(image.Interaction)); len(m.Attachments) != 1 || m.Attachments[0].Filename != "board.png" {
+		t.Fatalf("/board style:image over HTTP completed as %+v", m)
+	}
+	// /history with its GIF replay, after a few moves: deferred, then
+	// uploaded by the edit; nothing goes inline.
+	rng := rand.New(rand.NewPCG(13, 14))
+	for range 6 {
+		g := p.game(ch)
+		mover := g.Players[g.State.ToMove()].UserID
+		if ans := post(command(mover, "move", opt("move", randomMove(t, g, rng))), discordtest.Delivery{}); ans.Response == nil {
+			t.Fatalf("/move over HTTP: %d %s", ans.Status, ans.Body)
+		}
+	}
+	history := post(command(ann.ID, "history"), discordtest.Delivery{})
+	if history.Response == nil || history.Response.Type != discordtest.CallbackDeferredMessage {
+		t.Fatalf("/history over HTTP: %+v, want a deferral", history.Response)
+	}
+	replay := w.public(w.answerTo(history.Interaction))
+	gif := false
+	for _, a := range replay.Attachments {
+		gif = gif || strings.HasSuffix(a.Filename, ".gif")
+	}
+	if !gif || replay.Loading() {
+		t.Fatalf("/history over HTTP completed as %+v, want its GIF", replay)
 	}
 
 	// Refused: what an attacker could send.
-	for name, d := range map[string]fakediscord.Delivery{
+	for name, d := range map[string]discordtest.Delivery{
 		"unsigned":  {Unsigned: true},
 		"tampered":  {Tamper: true},
 		"wrong key": {WrongKey: true},
@@ -76,22 +103,22 @@ func TestHTTPInteractions(t *testing.T) {
 			t.Fatalf("%s: the forged /resign ended the game", name)
 		}
 	}
-	if ans, err := w.srv.PostPing(w.ctx(), url, fakediscord.Delivery{Tamper: true}); err != nil || ans.Status != http.StatusUnauthorized {
+	if ans, err := w.srv.PostPing(w.ctx(), url, discordtest.Delivery{Tamper: true}); err != nil || ans.Status != http.StatusUnauthorized {
 		t.Errorf("a tampered PING: %+v, %v; want 401", ans, err)
 	}
 
 	// While Redis stalls, the HTTP answer is a deferral, completed later
 	// through the interaction's webhook.
 	w.redis.Pause()
-	deferred := make(chan fakediscord.EndpointAnswer, 1)
+	deferred := make(chan discordtest.EndpointAnswer, 1)
 	go func() {
-		ans, _ := w.srv.PostInteraction(w.ctx(), url, command(ann.ID, "board"), fakediscord.Delivery{})
+		ans, _ := w.srv.PostInteraction(w.ctx(), url, command(ann.ID, "board"), discordtest.Delivery{})
 		deferred <- ans
 	}()
 	time.Sleep(1200 * time.Millisecond)
 	w.redis.Resume()
 	ans := <-deferred
-	if ans.Response == nil || ans.Response.Type != fakediscord.CallbackDeferredMessage {
+	if ans.Response == nil || ans.Response.Type != discordtest.CallbackDeferredMessage {
 		t.Fatalf("/board while Redis stalls: %+v, want a deferral", ans.Response)
 	}
 	b := w.public(w.answerTo(ans.Interaction))
@@ -100,7 +127,7 @@ func TestHTTPInteractions(t *testing.T) {
 	}
 	// Shutting down: a genuine interaction is told to come back, privately.
 	p.b.Shutdown()
-	late := post(command(ann.ID, "board"), fakediscord.Delivery{})
+	late := post(command(ann.ID, "board"), discordtest.Delivery{})
 	if late.Response == nil || !late.Response.Ephemeral() || !strings.Contains(late.Response.Content, "restarting") {
 		t.Errorf("an interaction during shutdown: %+v", late.Response)
 	}

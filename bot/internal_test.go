@@ -38,7 +38,7 @@ func TestAppCommands(t *testing.T) {
 			{Name: "extend", Description: "extend", Options: []commands.OptionSpec{{Name: "by", Description: "how long", Type: commands.OptString, Required: true}}},
 		}},
 	}
-	got, err := appCommands(specs)
+	got, err := appCommands(specs, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,10 +71,13 @@ func TestAppCommands(t *testing.T) {
 	bad := []commands.CommandSpec{{Name: "x", Description: "x", Options: []commands.OptionSpec{
 		{Name: "n", Description: "n", Type: commands.OptInteger, Choices: []commands.Choice{{Name: "two", Value: "two"}}},
 	}}}
-	if _, err := appCommands(bad); err == nil || !strings.Contains(err.Error(), `"two"`) {
+	if _, err := appCommands(bad, true); err == nil || !strings.Contains(err.Error(), `"two"`) {
 		t.Errorf("a non-integer choice of an integer option: %v", err)
 	}
-	if _, err := appCommands(commands.CommandSet(games.Registry().Names())); err != nil {
+	if guild, err := appCommands(specs, false); err != nil || guild[0].Contexts != nil || got[0].Contexts == nil {
+		t.Errorf("contexts: global %v, guild %v (%v); want them on global commands only", got[0].Contexts, guild[0].Contexts, err)
+	}
+	if _, err := appCommands(commands.CommandSet(games.Registry().Names()), true); err != nil {
 		t.Errorf("Arbiter's own command set: %v", err)
 	}
 }
@@ -328,7 +331,7 @@ func TestPanicsAreAnswered(t *testing.T) {
 		b.answer(i, time.Now(), func(r *discordgo.InteractionResponse) error {
 			got = append(got, r)
 			return nil
-		})
+		}, nil)
 		if len(got) != 1 {
 			t.Fatalf("%s: %d answers, want 1", typ, len(got))
 		}

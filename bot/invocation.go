@@ -30,6 +30,32 @@ func (b *Bot) run(ctx context.Context, i *discordgo.Interaction) commands.Reply 
 		}
 		inv.Command, inv.Game, inv.Version = cmd, game, version
 	}
+	if inv.Command == diagnoseSpec.Name {
+		return b.diagnose(ctx, i, inv)
+	}
+	if postsLater(inv.Command) {
+		var extra int64
+		if inv.Command == "play" && inv.Options["thread"] == "true" {
+			extra = newThreadPermissions
+		}
+		why, blocked, ch := b.reachable(ctx, i, extra)
+		if blocked {
+			if err := b.svc.PauseUnreachable(ctx, inv.Channel, why); err != nil {
+				b.log.Error("game of an unreachable channel not paused", "channel", inv.Channel, "err", err)
+			}
+			why += gameWaits
+		}
+		if why != "" {
+			return privateText(why)
+		}
+		if inv.Command == "play" && ch != nil && ch.IsThread() {
+			// A thread a student opened: join it, as Discord's clients do,
+			// so that the bot may unarchive and follow it.
+			if err := b.s.ThreadJoin(ch.ID, discordgo.WithContext(ctx)); err != nil {
+				b.log.Warn("thread not joined", "thread", ch.ID, "err", redact(err))
+			}
+		}
+	}
 	if inv.Command == "play" && inv.Options["thread"] != "" {
 		thread := inv.Options["thread"] == "true"
 		delete(inv.Options, "thread")

@@ -12,9 +12,14 @@ import (
 	"github.com/bwmarrin/discordgo"
 )
 
-// errThreadArchived is Discord's error code for a message sent to an
-// archived thread.
-const errThreadArchived = 50083
+// Discord's JSON error codes that the bot acts on
+// (topics/opcodes-and-status-codes.mdx, "JSON Error Codes").
+const (
+	errUnknownWebhook     = 10015 // an interaction's webhook Discord does not know (yet)
+	errMissingAccess      = 50001 // the bot cannot see the channel
+	errMissingPermissions = 50013 // it sees it but may not do that there
+	errThreadArchived     = 50083 // an archived thread (that is locked, since a post unarchives others)
+)
 
 // Notifier posts the game flow's later messages (the bot's moves,
 // reminders, timeouts, results) as ordinary channel messages over REST. It
@@ -24,9 +29,8 @@ type Notifier struct {
 	s   *discordgo.Session
 	log *slog.Logger
 	mu  sync.Mutex
-	// thread says, by channel id, whether a channel is a thread; a
-	// channel's kind never changes.
-	thread map[string]bool
+	// self is the bot user's id, once known.
+	self string
 }
 
 // NewNotifier returns a Notifier posting through s.
@@ -34,19 +38,26 @@ func NewNotifier(s *discordgo.Session, log *slog.Logger) *Notifier {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Notifier{s: s, log: log, thread: map[string]bool{}}
+	return &Notifier{s: s, log: log}
 }
 
 // Post sends msg to channel as a channel message, pinging only
-// msg.Mentions. A thread that auto-archived while a game waited is
-// unarchived first. msg.Key goes as the message's nonce with
-// enforce_nonce, so that Discord creates one message however often the
-// same key is posted within a few minutes (a retried delivery).
+// msg.Mentions. A thread that auto-archived is unarchived by Discord
+// itself when the message is posted. When Discord refuses for want of a
+// permission or because the thread is locked, the error is a
+// *commands.UnreachableError that says exactly what to fix. msg.Key goes
+// as the message's nonce with enforce_nonce, so that Discord creates one
+// message however often the same key is posted within a few minutes (a
+// retried delivery).
 func (n *Notifier) Post(ctx context.Context, channel string, msg commands.Message) error {
-	if err := n.send(ctx, channel, outgoing(msg), msg.Key); err != nil {
-		return fmt.Errorf("post to channel %s: %w", channel, err)
+	err := n.create(channel, outgoing(msg).send(), msg.Key, discordgo.WithContext(ctx))
+	if err == nil {
+		return nil
 	}
-	return nil
+	if why := n.unreachable(ctx, channel, err); why != "" {
+		return &commands.UnreachableError{Channel: channel, Why: why, Err: err}
+	}
+	return fmt.Errorf("post to channel %s: %w", channel, err)
 }
 
 // maxNonce is the longest nonce Discord takes.
@@ -87,81 +98,58 @@ func (n *Notifier) create(channel string, data *discordgo.MessageSend, key strin
 	return err
 }
 
-// send posts out to channel, with key as its nonce.
-func (n *Notifier) send(ctx context.Context, channel string, out message, key string) error {
+// unreachable says what the bot lacks in channel when err is Discord's
+// refusal for want of access or permission, or "" for another failure.
+func (n *Notifier) unreachable(ctx context.Context, channel string, err error) string {
+	switch restCode(err) {
+	case errMissingAccess:
+		return cannotPost(channel, "View Channel", false)
+	case errThreadArchived:
+		return lockedThread(channel)
+	case errMissingPermissions:
+	default:
+		return ""
+	}
 	opt := discordgo.WithContext(ctx)
-	thread, err := n.isThread(ctx, channel)
+	ch, cerr := n.s.Channel(channel, opt)
+	if cerr != nil {
+		return cannotPost(channel, "View Channel", false)
+	}
+	if ch.IsThread() && ch.ThreadMetadata != nil && ch.ThreadMetadata.Locked {
+		return lockedThread(channel)
+	}
+	self, serr := n.selfID(ctx)
+	if serr != nil {
+		return cannotPost(channel, missingNames(0, postPermissions(ch.IsThread())), ch.IsThread())
+	}
+	have, perr := n.s.UserChannelPermissions(self, channel, opt)
+	if perr != nil {
+		have = 0
+	}
+	missing := missingNames(have, postPermissions(ch.IsThread()))
+	if missing == "" {
+		missing = missingNames(0, postPermissions(ch.IsThread()))
+	}
+	return cannotPost(channel, missing, ch.IsThread())
+}
+
+// selfID is the bot user's id: from the gateway's state, else asked once.
+func (n *Notifier) selfID(ctx context.Context) (string, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.self != "" {
+		return n.self, nil
+	}
+	if n.s.State != nil && n.s.State.User != nil {
+		n.self = n.s.State.User.ID
+		return n.self, nil
+	}
+	me, err := n.s.User("@me", discordgo.WithContext(ctx))
 	if err != nil {
-		return err
+		return "", fmt.Errorf("find the bot's user: %w", err)
 	}
-	if thread {
-		if err := n.unarchive(ctx, channel, false); err != nil {
-			return err
-		}
-	}
-	err = n.create(channel, out.send(), key, opt)
-	if thread && restCode(err) == errThreadArchived {
-		// It archived between the look and the post: once more.
-		if err := n.unarchive(ctx, channel, true); err != nil {
-			return err
-		}
-		err = n.create(channel, out.send(), key, opt)
-	}
-	return err
-}
-
-// isThread reports whether channel is a thread, from what is known or the
-// gateway's state, else by asking Discord once.
-func (n *Notifier) isThread(ctx context.Context, channel string) (bool, error) {
-	n.mu.Lock()
-	thread, ok := n.thread[channel]
-	n.mu.Unlock()
-	if ok {
-		return thread, nil
-	}
-	if ch, err := n.s.State.Channel(channel); err == nil {
-		// The state's channels change under its lock.
-		n.s.State.RLock()
-		thread = ch.IsThread()
-		n.s.State.RUnlock()
-	} else {
-		ch, err := n.s.Channel(channel, discordgo.WithContext(ctx))
-		if err != nil {
-			return false, fmt.Errorf("look up the channel: %w", err)
-		}
-		thread = ch.IsThread()
-	}
-	n.remember(channel, thread)
-	return thread, nil
-}
-
-// remember records whether channel is a thread.
-func (n *Notifier) remember(channel string, thread bool) {
-	n.mu.Lock()
-	n.thread[channel] = thread
-	n.mu.Unlock()
-}
-
-// unarchive makes sure a thread is open for messages: it asks Discord
-// whether it is archived (the gateway's state may be behind, and a worker
-// has none) and unarchives it if so, or at once when known.
-func (n *Notifier) unarchive(ctx context.Context, thread string, known bool) error {
-	opt := discordgo.WithContext(ctx)
-	if !known {
-		ch, err := n.s.Channel(thread, opt)
-		if err != nil {
-			return fmt.Errorf("look up the thread: %w", err)
-		}
-		if ch.ThreadMetadata == nil || !ch.ThreadMetadata.Archived {
-			return nil
-		}
-	}
-	open := false
-	if _, err := n.s.ChannelEdit(thread, &discordgo.ChannelEdit{Archived: &open}, opt); err != nil {
-		return fmt.Errorf("unarchive the thread: %w", err)
-	}
-	n.log.Info("thread unarchived to post", "thread", thread)
-	return nil
+	n.self = me.ID
+	return n.self, nil
 }
 
 // restCode is the Discord error code of a REST error, or 0.

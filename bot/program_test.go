@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"arbiter/api"
-	"arbiter/bot/fakediscord"
+	"arbiter/bot/discordtest"
 	"arbiter/rules"
 )
 
@@ -53,7 +53,7 @@ func TestStudentProgramPlaysThroughDiscord(t *testing.T) {
 	hs := httptest.NewServer(apiSrv.Handler())
 	t.Cleanup(func() { hs.CloseClientConnections(); hs.Close() })
 
-	answer := w.do(ann.ID, ch, "token", fakediscord.Option{Name: "new"})
+	answer := w.do(ann.ID, ch, "token", discordtest.Option{Name: "new"})
 	w.private(answer, "shown this once")
 	tok := regexp.MustCompile(`arb_[A-Za-z0-9_-]+`).FindString(answer.Content)
 

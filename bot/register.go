@@ -21,16 +21,21 @@ func guildOnly() *[]discordgo.InteractionContextType {
 }
 
 // appCommands translates the command set into Discord's application
-// commands. A spec Discord would refuse (a bad choice value) is an error
-// here, naming it, rather than a refused registration.
-func appCommands(specs []commands.CommandSpec) ([]*discordgo.ApplicationCommand, error) {
+// commands, global ones or a guild's. A spec Discord would refuse (a bad
+// choice value) is an error here, naming it, rather than a refused
+// registration. Only global commands say where they may be used
+// (contexts): Discord takes the field for global commands only
+// (interactions/application-commands.mdx), a guild's are guild-only anyway.
+func appCommands(specs []commands.CommandSpec, global bool) ([]*discordgo.ApplicationCommand, error) {
 	out := make([]*discordgo.ApplicationCommand, 0, len(specs))
 	for _, spec := range specs {
 		cmd := &discordgo.ApplicationCommand{
 			Type:        discordgo.ChatApplicationCommand,
 			Name:        spec.Name,
 			Description: truncate(spec.Description, maxDescription),
-			Contexts:    guildOnly(),
+		}
+		if global {
+			cmd.Contexts = guildOnly()
 		}
 		if len(spec.Subcommands) > 0 {
 			for _, sub := range spec.Subcommands {

@@ -182,7 +182,7 @@ func turnNote(g *store.Game) string {
 	case g.Flow.Challenge:
 		return fmt.Sprintf("%s, %s challenges you: /accept or /decline.", label(g.Players[rules.P2]), label(g.Players[rules.P1]))
 	case g.Flow.Paused:
-		return "The game is paused by a referee."
+		return pauseNote(g)
 	case p.Kind == store.Human:
 		return fmt.Sprintf("%s, your move as %s (until %s).", label(p), g.State.PlayerName(seat), when(g.Deadline))
 	}

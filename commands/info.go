@@ -169,6 +169,9 @@ func (s *Service) games(ctx context.Context, inv Invocation) Reply {
 		if g.Channel == inv.Channel {
 			here = " (here)"
 		}
+		if g.Flow.Paused {
+			here += " (" + pauseNote(g) + ")"
+		}
 		fmt.Fprintf(&b, "%s in <#%s>%s: %s against %s, move %d\n", s.title(g.Name), g.Channel, here, seatTitle(g, rules.P1), seatTitle(g, rules.P2), len(g.Moves)+1)
 	}
 	if total == 0 {

@@ -89,7 +89,7 @@ func (s *Service) referee(ctx context.Context, inv Invocation) Reply {
 		if !g.Flow.Paused {
 			return refuse("the game is not paused")
 		}
-		g.Flow.Paused = false
+		g.Flow.Paused, g.Flow.PausedWhy = false, ""
 		left := g.Flow.PausedLeft
 		g.Flow.PausedLeft = 0
 		s.setDeadline(g, now)

@@ -246,7 +246,7 @@ func (s *Service) commit(ctx context.Context, g *store.Game, post func(next *sto
 	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	if err := s.deliver(dctx, g, e.Key, c); err != nil {
-		s.log.Warn("consequence not delivered yet; the sweep retries", "key", e.Key, "err", err)
+		s.retryLater(dctx, e, err) // known saved: the sweep delivers it whatever comes next
 	}
 	s.follow(ctx, g)
 	return nil
@@ -287,7 +287,12 @@ func (s *Service) Sweep(ctx context.Context) error {
 		return fmt.Errorf("sweep: %w", err)
 	}
 	for _, e := range entries {
-		g, ok, err := s.committed(ctx, e)
+		// An entry tried before was found saved then: the game may have
+		// moved on since, which must not drop what is owed.
+		g, ok, err := s.confirmed(ctx, e)
+		if e.Tries == 0 {
+			g, ok, err = s.committed(ctx, e)
+		}
 		if err != nil {
 			s.log.Warn("sweep: cannot tell whether a change was saved; later", "key", e.Key, "err", err)
 			continue
@@ -332,6 +337,22 @@ func (s *Service) retryLater(ctx context.Context, e store.OutboxEntry, cause err
 	if err := s.store.OutboxPut(ctx, e); err != nil {
 		s.log.Warn("sweep: could not reschedule a delivery; the next sweep retries it", "key", e.Key, "err", err)
 	}
+}
+
+// confirmed returns the game of an entry known to be saved: the archived
+// game when it finished (a rating needs it), else the channel's game as
+// far as a post needs it.
+func (s *Service) confirmed(ctx context.Context, e store.OutboxEntry) (*store.Game, bool, error) {
+	if e.Tries == 0 {
+		return nil, false, nil
+	}
+	if a, err := s.store.LoadArchived(ctx, e.Guild, e.Game); err == nil && a.Version == e.Version {
+		return a, true, nil
+	}
+	if g, err := s.store.Load(ctx, e.Channel); err == nil && g.ID == e.Game && g.Version == e.Version {
+		return g, true, nil // a finished game not archived yet is still there as saved
+	}
+	return &store.Game{Channel: e.Channel, Guild: e.Guild, ID: e.Game, Version: e.Version}, true, nil
 }
 
 // committed reports whether the state change of e was saved, and returns

@@ -104,6 +104,7 @@ func New(cfg Config, st store.Store, reg *rules.Registry, notify Notifier, log *
 	if now == nil {
 		s.now = s.storeNow
 	}
+	s.notify = pausingNotifier{Notifier: notify, s: s}
 	return s
 }
 

@@ -167,7 +167,7 @@ func (s *Service) playBotTurn(ctx context.Context, worker string, job *store.Job
 	budget := thinkTime(limit, queuedAt(job), s.now())
 	player, ok := players[bot.Level]
 	if !ok {
-		player = engine.NewArbiter(engine.Level(bot.Level), s.cfg.TableMB, rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64())))
+		player = engine.NewArbiter(s.reg, engine.Level(bot.Level), s.cfg.TableMB, rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64())))
 		players[bot.Level] = player
 	}
 	thinkCtx, stopKeepAlive := context.WithCancel(ctx)

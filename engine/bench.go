@@ -7,10 +7,6 @@ import (
 	"time"
 
 	"arbiter/rules"
-	"arbiter/rules/hique"
-	"arbiter/rules/hiya"
-	"arbiter/rules/sixes"
-	"arbiter/rules/upthrust"
 )
 
 // BenchConfig sets how long the bench measures.
@@ -53,7 +49,7 @@ func Bench(ctx context.Context, start rules.Game, cfg BenchConfig) (BenchRow, er
 	row := BenchRow{Game: start.Name()}
 	for depth := 1; depth <= 12; depth++ {
 		t0 := time.Now()
-		n := perft(start.Clone(), depth)
+		n := rules.Perft(start.Clone(), depth)
 		el := time.Since(t0)
 		row.PerftNPS, row.PerftDepth = math.Round(float64(n)/el.Seconds()), depth
 		if el >= cfg.PerftTime || ctx.Err() != nil {
@@ -76,7 +72,7 @@ func Bench(ctx context.Context, start rules.Game, cfg BenchConfig) (BenchRow, er
 
 	// The overrun, measured as a caller sees it: through Arbiter's level 5.
 	rng := rand.New(rand.NewPCG(7, 7))
-	player := NewArbiter(5, DefaultTableMB, rng)
+	player := NewArbiter(nil, 5, DefaultTableMB, rng) // always given a move time
 	g := start.Clone()
 	var list rules.MoveList
 	worst := time.Duration(math.MinInt64) // negative: every answer came early
@@ -101,21 +97,6 @@ func Bench(ctx context.Context, start rules.Game, cfg BenchConfig) (BenchRow, er
 		row.MaxOverrunMS = math.Round(float64(worst.Microseconds())/100) / 10
 	}
 	return row, ctx.Err()
-}
-
-// perft is rules.Perft on g's concrete type.
-func perft(g rules.Game, depth int) uint64 {
-	switch x := g.(type) {
-	case *hique.Game:
-		return rules.Perft(x, depth)
-	case *upthrust.Game:
-		return rules.Perft(x, depth)
-	case *hiya.Game:
-		return rules.Perft(x, depth)
-	case *sixes.Game:
-		return rules.Perft(x, depth)
-	}
-	return rules.Perft(g, depth)
 }
 
 // middleGame plays plies moves of the engine against itself at 3 plies from

@@ -55,7 +55,7 @@ func BenchmarkOverrun(b *testing.B) {
 	for _, name := range games.Registry().Names() {
 		b.Run(name, func(b *testing.B) {
 			start := startOf(b, name)
-			a := NewArbiter(5, 16, nil)
+			a := NewArbiter(games.Registry(), 5, 16, nil)
 			g := start.Clone()
 			var over []time.Duration
 			for b.Loop() {

@@ -6,13 +6,15 @@
 //
 // # The search
 //
-// Searcher is generic over the concrete game type (for example
-// *hique.Game), and Engine picks the instantiation once per search with a
-// type switch, so the search never goes through the rules.Game interface.
-// (Go compiles the method calls of an instantiation over pointer types
-// through its dictionary: an indirect call per call, without the interface
-// lookup; measured, it is as fast as the interface and the game's own
-// work dominates.) Its techniques:
+// The engine names no game: Engine searches through the rules.Game
+// interface, and the registry of games is given to whatever needs one
+// (PlayerOptions.Registry, NewArbiter, MatchConfig.Registry). Searcher is
+// generic over the game type, so a caller may instantiate it over a
+// concrete type; BenchmarkDispatch compares the two. Measured on 2 shared
+// cores (load 0.6), depth 6 from the start, median of 3: the concrete
+// instantiation searched HiQUE and Hi-Ya! about 11% faster and Upthrust
+// and Sixes within the noise, about a tenth of a ply a move: not worth a
+// switch that names every game. Its techniques:
 //
 //   - iterative deepening, returning the best move of the last iteration
 //     (or of the current one, once its first move is searched) when a limit

@@ -41,7 +41,7 @@ func TestEveryLevelTakesAWinInOne(t *testing.T) {
 			continue
 		}
 		for level := Level(1); level <= 5; level++ {
-			a := NewArbiter(level, 1, rand.New(rand.NewPCG(uint64(level), 9)))
+			a := NewArbiter(games.Registry(), level, 1, rand.New(rand.NewPCG(uint64(level), 9)))
 			m, _, err := a.Choose(context.Background(), p.g, Limits{MoveTime: 100 * time.Millisecond})
 			if err != nil {
 				t.Fatalf("%s level %d: %v", p.name, level, err)
@@ -142,7 +142,7 @@ func TestPlayersPlayLegalMoves(t *testing.T) {
 	for _, name := range games.Registry().Names() {
 		positions := positionsAlong(t, name, 4)
 		for _, spec := range specs {
-			p, err := NewPlayer(spec, PlayerOptions{Seed: 3, TableMB: 1})
+			p, err := NewPlayer(spec, PlayerOptions{Registry: games.Registry(), Seed: 3, TableMB: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -196,7 +196,7 @@ func TestLevelLimits(t *testing.T) {
 		{2, Limits{Nodes: 7}, Limits{Nodes: 7, Depth: 3}},
 	}
 	for _, tt := range tests {
-		a := NewArbiter(tt.level, 1, nil)
+		a := NewArbiter(games.Registry(), tt.level, 1, nil)
 		if got := a.Limits(g, tt.in); got != tt.want {
 			t.Errorf("level %d, %v: got %v, want %v", tt.level, tt.in, got, tt.want)
 		}

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"arbiter/rules"
-	"arbiter/rules/games"
 )
 
 // The host's patience with an outside program.
@@ -46,12 +45,13 @@ type ExecPlayer struct {
 
 // NewExecPlayer returns a player that runs command under /bin/sh -c.
 // stderr, when not nil, receives the program's standard error; grace is the
-// time allowed beyond each move time (DefaultGrace when 0).
-func NewExecPlayer(command string, stderr io.Writer, grace time.Duration) *ExecPlayer {
+// time allowed beyond each move time (DefaultGrace when 0); reg gives the
+// class move time of a game asked with no move time (nil: 5 s).
+func NewExecPlayer(reg *rules.Registry, command string, stderr io.Writer, grace time.Duration) *ExecPlayer {
 	if grace <= 0 {
 		grace = DefaultGrace
 	}
-	return &ExecPlayer{command: command, stderr: stderr, grace: grace, reg: games.Registry()}
+	return &ExecPlayer{command: command, stderr: stderr, grace: grace, reg: reg}
 }
 
 // String returns "exec:COMMAND".
@@ -84,7 +84,7 @@ func (p *ExecPlayer) Choose(ctx context.Context, g rules.Game, lim Limits) (rule
 	}
 	moveTime := lim.MoveTime
 	if moveTime <= 0 {
-		moveTime = classMoveTime(p.reg, g.Name())
+		moveTime = ClassMoveTime(p.reg, g.Name())
 	}
 	if p.sess == nil {
 		if err := p.start(ctx, g, moveTime); err != nil {

@@ -88,9 +88,13 @@ func ScoreString(score int) string {
 	return fmt.Sprintf("%s%d.%02d", sign, score/100, score%100)
 }
 
-// classMoveTime returns the class's per-move limit of the game name
-// (rules.Definition.MoveTime), or 5 s for a game that sets none.
-func classMoveTime(reg *rules.Registry, name string) time.Duration {
+// ClassMoveTime returns the class's per-move limit of the game name
+// (rules.Definition.MoveTime), or 5 s for a game that sets none or that
+// reg (which may be nil) does not hold.
+func ClassMoveTime(reg *rules.Registry, name string) time.Duration {
+	if reg == nil {
+		return 5 * time.Second
+	}
 	if def, err := reg.Lookup(name); err == nil && def.MoveTime > 0 {
 		return def.MoveTime
 	}

@@ -27,6 +27,15 @@ type MatchConfig struct {
 	MoveTime time.Duration   // per move (0: the class's time of the game)
 	Seed     uint64          // the openings and the players' random choices
 	Stderr   io.Writer       // outside programs' standard error, when set
+	// NewPlayer, when set, makes the players from their specs (default
+	// NewPlayer), for specs beyond the engine's own (class programs).
+	NewPlayer func(spec string, opt PlayerOptions) (Player, error)
+	// FromStart, when set, reports the specs whose players cannot be told
+	// an opening: games with them start at the start position.
+	FromStart func(spec string) bool
+	// Until, when set, is asked after each game with the match so far and
+	// ends the match early when it returns true (an SPRT's decision).
+	Until func(wins, draws, losses int) bool
 }
 
 // GameRecord is how one game of a match went.
@@ -40,6 +49,7 @@ type GameRecord struct {
 	Plies   int          // moves played, the opening's included
 	Score   float64      // for the match's P1: 1, 1/2 or 0
 	Opening []string     // the opening's moves in canonical text
+	Moves   []string     // the moves played after the opening, in canonical text
 }
 
 // MatchResult sums a match up.
@@ -87,9 +97,14 @@ func RunMatch(ctx context.Context, cfg MatchConfig, report func(GameRecord)) (Ma
 	if cfg.Games < 1 {
 		return res, errors.New("a match needs at least one game")
 	}
+	newPlayer := cfg.NewPlayer
+	if newPlayer == nil {
+		newPlayer = NewPlayer
+	}
+	noOpening := cfg.FromStart != nil && (cfg.FromStart(cfg.P1) || cfg.FromStart(cfg.P2))
 	var players [2]Player
 	for i, spec := range []string{cfg.P1, cfg.P2} {
-		p, err := NewPlayer(spec, PlayerOptions{Seed: cfg.Seed*4 + uint64(i) + 1, Stderr: cfg.Stderr})
+		p, err := newPlayer(spec, PlayerOptions{Registry: cfg.Registry, Seed: cfg.Seed*4 + uint64(i) + 1, Stderr: cfg.Stderr})
 		if err != nil {
 			return res, err
 		}
@@ -99,8 +114,8 @@ func RunMatch(ctx context.Context, cfg MatchConfig, report func(GameRecord)) (Ma
 	judge := NewEngine(1)
 	var opening []rules.Move
 	for n := 0; n < cfg.Games; n++ {
-		if n%2 == 0 {
-			opening, err = randomOpening(cfg.Registry, def.Name, opts, rng, judge)
+		if n%2 == 0 && !noOpening {
+			opening, err = RandomOpening(cfg.Registry, def.Name, opts, OpeningPlies, rng, judge)
 			if err != nil {
 				return res, err
 			}
@@ -108,7 +123,11 @@ func RunMatch(ctx context.Context, cfg MatchConfig, report func(GameRecord)) (Ma
 		// Game n: the match's P1 moves first in even games.
 		first := n % 2
 		seats := [2]Player{players[first], players[1-first]}
-		rec, longest, err := playGame(ctx, cfg.Registry, def.Name, opts, opening, seats, moveTime)
+		g, err := cfg.Registry.New(def.Name, opts)
+		if err != nil {
+			return res, err
+		}
+		rec, longest, err := PlayGame(ctx, g, opening, seats, moveTime)
 		if err != nil {
 			return res, err
 		}
@@ -132,6 +151,9 @@ func RunMatch(ctx context.Context, cfg MatchConfig, report func(GameRecord)) (Ma
 		if report != nil {
 			report(rec)
 		}
+		if cfg.Until != nil && cfg.Until(res.Wins, res.Draws, res.Losses) {
+			break
+		}
 	}
 	res.Score = (float64(res.Wins) + float64(res.Draws)/2) / float64(res.Games)
 	res.Elo, res.EloError = Elo(res.Wins, res.Draws, res.Losses)
@@ -141,29 +163,33 @@ func RunMatch(ctx context.Context, cfg MatchConfig, report func(GameRecord)) (Ma
 	return res, nil
 }
 
-// randomOpening draws OpeningPlies random moves that leave the game going
-// and balanced: an opening after which a short search (4 plies) already
-// sees a forced result, or one side more than openingMargin ahead, is drawn
-// again, so that a pair of games measures the players rather than the dice.
-func randomOpening(reg *rules.Registry, name string, opts rules.Options, rng *rand.Rand, judge *Engine) ([]rules.Move, error) {
+// RandomOpening draws plies random moves that leave the game going and
+// balanced: an opening after which a short search (4 plies) already sees a
+// forced result, or one side more than 1.50 pieces ahead, is drawn again,
+// so that a pair of games measures the players rather than the dice. judge
+// is the engine that searches (nil: a small one of its own).
+func RandomOpening(reg *rules.Registry, name string, opts rules.Options, plies int, rng *rand.Rand, judge *Engine) ([]rules.Move, error) {
+	if judge == nil {
+		judge = NewEngine(1)
+	}
 	var list rules.MoveList
 	for try := 0; ; try++ {
 		g, err := reg.New(name, opts)
 		if err != nil {
 			return nil, err
 		}
-		plies := OpeningPlies
+		n := plies
 		if try > 200 {
-			plies = 0 // no opening keeps the game balanced: start from the start
+			n = 0 // no opening keeps the game balanced: start from the start
 		}
 		var moves []rules.Move
-		for len(moves) < plies && g.Status() == rules.Ongoing {
+		for len(moves) < n && g.Status() == rules.Ongoing {
 			g.Moves(&list)
 			m := list.Moves[rng.IntN(list.N)]
 			g.Play(m)
 			moves = append(moves, m)
 		}
-		if plies == 0 {
+		if n == 0 {
 			return moves, nil
 		}
 		if g.Status() != rules.Ongoing {
@@ -180,16 +206,15 @@ func randomOpening(reg *rules.Registry, name string, opts rules.Options, rng *ra
 // match opening may leave.
 const openingMargin = 150
 
-// playGame plays one game from the opening between seats[0] (moving first)
-// and seats[1]. It returns the record (without number or score) and the
-// longest time each side took for a move.
-func playGame(ctx context.Context, reg *rules.Registry, name string, opts rules.Options, opening []rules.Move,
+// PlayGame plays one game between seats[0] (moving first) and seats[1]
+// on g, a game at its start: first the opening's moves, then the players'
+// moves until the game ends or a player forfeits (a failing player loses,
+// with the reason). g is left at the last move played. It returns the
+// record (without number or score) and the longest time each side took for
+// a move; its error is ctx's when ctx ends the game.
+func PlayGame(ctx context.Context, g rules.Game, opening []rules.Move,
 	seats [2]Player, moveTime time.Duration) (GameRecord, [2]time.Duration, error) {
 	var longest [2]time.Duration
-	g, err := reg.New(name, opts)
-	if err != nil {
-		return GameRecord{}, longest, err
-	}
 	rec := GameRecord{First: seats[0].String(), Second: seats[1].String(),
 		Names: [2]string{g.PlayerName(rules.P1), g.PlayerName(rules.P2)}}
 	for _, m := range opening {
@@ -225,6 +250,7 @@ func playGame(ctx context.Context, reg *rules.Registry, name string, opts rules.
 			rec.Plies = g.Ply()
 			return rec, longest, nil
 		}
+		rec.Moves = append(rec.Moves, g.FormatMove(m))
 		g.Play(m)
 	}
 	out := g.Outcome()

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"arbiter/rules"
-	"arbiter/rules/games"
 )
 
 // Player chooses moves for one side of a game: Arbiter's engine at a level,
@@ -41,6 +40,9 @@ func (e *ForfeitError) Error() string { return e.Reason }
 
 // PlayerOptions tune the players NewPlayer makes.
 type PlayerOptions struct {
+	// Registry holds the games the players may be asked to play: their
+	// class move times are the default move times.
+	Registry *rules.Registry
 	// Seed makes the players' random choices repeatable.
 	Seed uint64
 	// TableMB is the transposition table size of an arbiter player
@@ -79,7 +81,7 @@ func NewPlayer(spec string, opt PlayerOptions) (Player, error) {
 			}
 			level = n
 		}
-		return NewArbiter(Level(level), opt.TableMB, rng), nil
+		return NewArbiter(opt.Registry, Level(level), opt.TableMB, rng), nil
 	case "random", "greedy":
 		if hasArg {
 			return nil, fmt.Errorf("player %q: %s takes no argument", spec, kind)
@@ -98,7 +100,7 @@ func NewPlayer(spec string, opt PlayerOptions) (Player, error) {
 		if strings.TrimSpace(arg) == "" {
 			return nil, fmt.Errorf("player %q: write exec:COMMAND, e.g. exec:\"./myprog --fast\"", spec)
 		}
-		return NewExecPlayer(arg, opt.Stderr, opt.Grace), nil
+		return NewExecPlayer(opt.Registry, arg, opt.Stderr, opt.Grace), nil
 	}
 	return nil, fmt.Errorf("unknown player %q: a player is %s", spec, Specs)
 }
@@ -106,13 +108,15 @@ func NewPlayer(spec string, opt PlayerOptions) (Player, error) {
 // Level is the strength of Arbiter's engine as a bot opponent, 1 to 5:
 //
 //	1  beginner: searches 2 plies, then picks at random among the moves
-//	   within 1.50 pieces of the best, in at most a tenth of the move time
-//	2  novice: 3 plies, random among moves within 0.60 of the best, at most
+//	   within 0.50 pieces of the best, in at most a tenth of the move time
+//	2  novice: 3 plies, random among moves within 0.25 of the best, at most
 //	   a fifth of the move time
 //	3  club: 5 plies, random among moves within 0.20 of the best, at most a
 //	   quarter of the move time
 //	4  strong: the full search in half of the move time
 //	5  full strength: the full search in the whole move time
+//
+// The margins were measured with `arbiter match` (docs/levels.md).
 //
 // Every level takes a win it sees (a win in one at least) and avoids a loss
 // in one when it can; the random choice is never among losing moves. With
@@ -132,9 +136,9 @@ type levelSettings struct {
 func (l Level) settings() levelSettings {
 	switch l {
 	case 1:
-		return levelSettings{depth: 2, percent: 10, margin: 150}
+		return levelSettings{depth: 2, percent: 10, margin: 50}
 	case 2:
-		return levelSettings{depth: 3, percent: 20, margin: 60}
+		return levelSettings{depth: 3, percent: 20, margin: 25}
 	case 3:
 		return levelSettings{depth: 5, percent: 25, margin: 20}
 	case 4:
@@ -153,13 +157,14 @@ type Arbiter struct {
 
 // NewArbiter returns Arbiter's engine playing at level (clamped to 1..5)
 // with a table of tableMB megabytes; rng drives the lower levels' random
-// choices (nil: a fixed seed).
-func NewArbiter(level Level, tableMB int, rng *rand.Rand) *Arbiter {
+// choices (nil: a fixed seed). reg gives the class move time of a game
+// searched with no limits (nil: 5 s).
+func NewArbiter(reg *rules.Registry, level Level, tableMB int, rng *rand.Rand) *Arbiter {
 	level = max(1, min(5, level))
 	if rng == nil {
 		rng = rand.New(rand.NewPCG(1, 2))
 	}
-	return &Arbiter{level: level, eng: NewEngine(tableMB), rng: rng, reg: games.Registry()}
+	return &Arbiter{level: level, eng: NewEngine(tableMB), rng: rng, reg: reg}
 }
 
 // String returns "arbiter:LEVEL".
@@ -173,7 +178,7 @@ func (a *Arbiter) End(rules.Game) {}
 // time and its depth cap.
 func (a *Arbiter) Limits(g rules.Game, lim Limits) Limits {
 	if lim.MoveTime == 0 && lim.Depth == 0 && lim.Nodes == 0 {
-		lim.MoveTime = classMoveTime(a.reg, g.Name())
+		lim.MoveTime = ClassMoveTime(a.reg, g.Name())
 	}
 	set := a.level.settings()
 	if lim.MoveTime > 0 {

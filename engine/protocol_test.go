@@ -37,7 +37,7 @@ func testProgram(mode string) int {
 	ctx := context.Background()
 	switch mode {
 	case "serve":
-		if err := Serve(ctx, os.Stdin, os.Stdout, os.Stderr, games.Registry(), "", NewArbiter(1, 1, nil)); err != nil {
+		if err := Serve(ctx, os.Stdin, os.Stdout, os.Stderr, games.Registry(), "", NewArbiter(games.Registry(), 1, 1, nil)); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
@@ -90,7 +90,7 @@ func testProgram(mode string) int {
 }
 
 func mustPlayer(spec string) Player {
-	p, err := NewPlayer(spec, PlayerOptions{Seed: 1})
+	p, err := NewPlayer(spec, PlayerOptions{Registry: games.Registry(), Seed: 1})
 	if err != nil {
 		panic(err)
 	}

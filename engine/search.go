@@ -29,9 +29,8 @@ const (
 	historyMax    = 1 << 20
 )
 
-// Searcher searches positions of one concrete game type G (for example
-// *hique.Game), so that the hot path never goes through the rules.Game
-// interface (see the package doc). A Searcher holds the per-ply move lists, killers and history; it is
+// Searcher searches positions of one game type G: the rules.Game
+// interface, as Engine uses it, or a concrete type (see the package doc). A Searcher holds the per-ply move lists, killers and history; it is
 // not safe for concurrent use. Reuse one: it is large.
 type Searcher[G rules.Game] struct {
 	g    G

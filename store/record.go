@@ -101,6 +101,9 @@ type Flow struct {
 	// time left.
 	Paused     bool          `json:"paused,omitempty"`
 	PausedLeft time.Duration `json:"paused_left,omitempty"`
+	// PausedWhy says why a game paused by itself waits (the bot cannot
+	// post in its channel); empty for a referee's pause.
+	PausedWhy string `json:"paused_why,omitempty"`
 	// DrawOffer and UndoOffer are the seat (1 or 2) that made an offer
 	// standing now, or 0.
 	DrawOffer int `json:"draw_offer,omitempty"`

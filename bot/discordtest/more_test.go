@@ -1,0 +1,211 @@
+package discordtest_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"arbiter/bot/discordtest"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+func png(name string, size int) *discordgo.File {
+	return &discordgo.File{Name: name, ContentType: "image/png", Reader: bytes.NewReader(bytes.Repeat([]byte{7}, size))}
+}
+
+func TestAttachmentsOnResponsesAndEdits(t *testing.T) {
+	t.Parallel()
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
+	s := newSession(t, srv, discordgo.IntentsGuilds)
+	register(t, srv, s)
+	alice := srv.AddUser("Alice")
+	s.AddHandler(func(s *discordgo.Session, i *discordgo.InteractionCreate) {
+		err := s.InteractionRespond(i.Interaction, &discordgo.InteractionResponse{
+			Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{
+				Embeds: []*discordgo.MessageEmbed{{Title: "Board", Image: &discordgo.MessageEmbedImage{URL: "attachment://board.png"}}},
+				Files:  []*discordgo.File{png("board.png", 100)},
+			},
+		})
+		if err != nil {
+			t.Errorf("respond with a file: %v", err)
+		}
+	})
+	open(t, srv, s)
+	resp, err := srv.Invoke(testContext(t), alice.ID, "", "ping", discordtest.Option{Name: "word", Value: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Attachments) != 1 || resp.Attachments[0].Filename != "board.png" || resp.Attachments[0].Size != 100 || len(resp.Attachments[0].Data) != 100 {
+		t.Fatalf("response attachments = %+v", resp.Attachments)
+	}
+	if len(resp.Embeds) != 1 || resp.Embeds[0].Image == nil || resp.Embeds[0].Image.URL != "attachment://board.png" {
+		t.Fatalf("response embeds = %+v", resp.Embeds)
+	}
+
+	// API v9: an edit's new files are appended unless "attachments" lists
+	// what to keep.
+	channel := srv.Guild().DefaultChannelID
+	m, err := s.ChannelMessageSendComplex(channel, &discordgo.MessageSend{Files: []*discordgo.File{png("move1.png", 10)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit := discordgo.NewMessageEdit(channel, m.ID)
+	edit.Files = []*discordgo.File{png("move2.png", 10)}
+	if m, err = s.ChannelMessageEditComplex(edit); err != nil || len(m.Attachments) != 2 {
+		t.Fatalf("edit without attachments: %d attachments, %v; want both files", len(m.Attachments), err)
+	}
+	edit.Files = []*discordgo.File{png("move3.png", 10)}
+	edit.Attachments = &[]*discordgo.MessageAttachment{}
+	if m, err = s.ChannelMessageEditComplex(edit); err != nil || len(m.Attachments) != 1 || m.Attachments[0].Filename != "move3.png" {
+		t.Fatalf("edit with attachments []: %+v, %v; want only move3.png", m.Attachments, err)
+	}
+	calls := srv.Calls()
+	last := calls[len(calls)-1]
+	if last.Route != discordtest.RouteMessageEdit || len(last.Files) != 1 || !strings.Contains(string(last.Body), `"attachments":[]`) {
+		t.Fatalf("recorded edit = %+v", last)
+	}
+	noViolations(t, srv)
+}
+
+func TestCommandRegistrationChecks(t *testing.T) {
+	t.Parallel()
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
+	s := newSession(t, srv, 0)
+	str := discordgo.ApplicationCommandOptionString
+	opt := func(name string, required bool) *discordgo.ApplicationCommandOption {
+		return &discordgo.ApplicationCommandOption{Type: str, Name: name, Description: "d", Required: required}
+	}
+	many := func(n int) []*discordgo.ApplicationCommandOption {
+		var out []*discordgo.ApplicationCommandOption
+		for k := range n {
+			out = append(out, opt("o"+strings.Repeat("x", k), false))
+		}
+		return out
+	}
+	choices := func(n int) []*discordgo.ApplicationCommandOptionChoice {
+		var out []*discordgo.ApplicationCommandOptionChoice
+		for k := range n {
+			out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: "c", Value: strings.Repeat("v", k+1)})
+		}
+		return out
+	}
+	tests := []struct {
+		name string
+		cmd  *discordgo.ApplicationCommand
+		ok   bool
+	}{
+		{"fine", &discordgo.ApplicationCommand{Name: "play", Description: "Play", Options: many(25)}, true},
+		{"uppercase name", &discordgo.ApplicationCommand{Name: "Play", Description: "Play"}, false},
+		{"no description", &discordgo.ApplicationCommand{Name: "play"}, false},
+		{"26 options", &discordgo.ApplicationCommand{Name: "play", Description: "Play", Options: many(26)}, false},
+		{"required after optional", &discordgo.ApplicationCommand{Name: "play", Description: "P", Options: []*discordgo.ApplicationCommandOption{opt("a", false), opt("b", true)}}, false},
+		{"duplicate option", &discordgo.ApplicationCommand{Name: "play", Description: "P", Options: []*discordgo.ApplicationCommandOption{opt("a", false), opt("a", false)}}, false},
+		{"26 choices", &discordgo.ApplicationCommand{Name: "play", Description: "P", Options: []*discordgo.ApplicationCommandOption{{Type: str, Name: "a", Description: "d", Choices: choices(26)}}}, false},
+		{"autocomplete with choices", &discordgo.ApplicationCommand{Name: "play", Description: "P", Options: []*discordgo.ApplicationCommandOption{{Type: str, Name: "a", Description: "d", Autocomplete: true, Choices: choices(2)}}}, false},
+		{"integer choice for a string", &discordgo.ApplicationCommand{Name: "play", Description: "P", Options: []*discordgo.ApplicationCommandOption{{Type: str, Name: "a", Description: "d", Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "n", Value: 3}}}}}, false},
+		{"subcommand mixed with option", &discordgo.ApplicationCommand{Name: "play", Description: "P", Options: []*discordgo.ApplicationCommandOption{
+			{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "s", Description: "d"}, opt("a", false)}}, false},
+	}
+	for _, tc := range tests {
+		before := len(srv.Violations())
+		_, err := s.ApplicationCommandBulkOverwrite(srv.AppID(), "", []*discordgo.ApplicationCommand{tc.cmd})
+		if (err == nil) != tc.ok {
+			t.Errorf("%s: err = %v, want ok=%v", tc.name, err, tc.ok)
+			continue
+		}
+		if !tc.ok {
+			if status, code := restCode(err); status != 400 || code != 50035 {
+				t.Errorf("%s: %d %d, want 400 50035", tc.name, status, code)
+			}
+			expectViolation(t, srv, before, "invalid-request")
+		}
+	}
+	// A bulk overwrite replaces the set and keeps IDs by name.
+	first, err := s.ApplicationCommandBulkOverwrite(srv.AppID(), "", testCommands)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := s.ApplicationCommandBulkOverwrite(srv.AppID(), "", testCommands[:1])
+	if err != nil || len(second) != 1 || second[0].ID != first[0].ID {
+		t.Fatalf("second overwrite = %+v, %v; want /ping with its old ID", second, err)
+	}
+	listed, err := s.ApplicationCommands(srv.AppID(), "")
+	if err != nil || len(listed) != 1 || len(srv.Commands("")) != 1 {
+		t.Fatalf("listed = %+v, %v", listed, err)
+	}
+}
+
+func TestDMCommandAndSelectMenu(t *testing.T) {
+	t.Parallel()
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
+	s := newSession(t, srv, discordgo.IntentsGuilds)
+	if _, err := s.ApplicationCommandBulkOverwrite(srv.AppID(), "", testCommands); err != nil {
+		t.Fatal(err)
+	}
+	alice := srv.AddUser("Alice")
+	s.AddHandler(func(s *discordgo.Session, i *discordgo.InteractionCreate) {
+		switch i.Type {
+		case discordgo.InteractionApplicationCommand:
+			if i.User == nil || i.Member != nil || i.GuildID != "" {
+				t.Errorf("DM interaction has member %+v user %+v guild %q", i.Member, i.User, i.GuildID)
+			}
+			min := 1
+			_ = s.InteractionRespond(i.Interaction, &discordgo.InteractionResponse{
+				Type: discordgo.InteractionResponseChannelMessageWithSource,
+				Data: &discordgo.InteractionResponseData{
+					Content: "pick a game",
+					Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+						discordgo.SelectMenu{CustomID: "game", MinValues: &min, MaxValues: 1, Options: []discordgo.SelectMenuOption{
+							{Label: "HiQUE", Value: "hique"}, {Label: "Sixes", Value: "sixes"},
+						}},
+					}}},
+				},
+			})
+		case discordgo.InteractionMessageComponent:
+			_ = s.InteractionRespond(i.Interaction, &discordgo.InteractionResponse{
+				Type: discordgo.InteractionResponseUpdateMessage,
+				Data: &discordgo.InteractionResponseData{Content: "chose " + i.MessageComponentData().Values[0]},
+			})
+		}
+	})
+	open(t, srv, s)
+	ctx := testContext(t)
+	in, err := srv.SendInteraction(discordtest.InteractionSpec{Type: discordtest.InteractionCommand, UserID: alice.ID, DM: true, Name: "ping", Options: []discordtest.Option{{Name: "word", Value: "x"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := srv.WaitForResponse(ctx, in.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.SendInteraction(discordtest.InteractionSpec{Type: discordtest.InteractionComponent, UserID: alice.ID, MessageID: resp.MessageID, CustomID: "game", Values: []string{"chess"}}); err == nil {
+		t.Fatal("a value that is not an option was selected")
+	}
+	sel, err := srv.SendInteraction(discordtest.InteractionSpec{Type: discordtest.InteractionComponent, UserID: alice.ID, MessageID: resp.MessageID, CustomID: "game", Values: []string{"sixes"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.WaitForResponse(ctx, sel.ID); err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := srv.Message(resp.MessageID); m.Content != "chose sixes" || len(m.Components) != 1 {
+		t.Fatalf("after select: %+v (components stay when the update leaves them out)", m)
+	}
+	noViolations(t, srv)
+}
+
+func TestEphemeralOnChannelMessageIsFlagged(t *testing.T) {
+	t.Parallel()
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
+	s := newSession(t, srv, 0)
+	m, err := s.ChannelMessageSendComplex(srv.Guild().DefaultChannelID, &discordgo.MessageSend{Content: "secret", Flags: discordgo.MessageFlagsEphemeral})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := srv.Message(m.ID); got.Ephemeral() {
+		t.Fatal("a channel message became ephemeral")
+	}
+	expectViolation(t, srv, 0, "ignored-flag")
+}

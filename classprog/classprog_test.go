@@ -1,0 +1,240 @@
+package classprog
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"arbiter/engine"
+	"arbiter/rules"
+	"arbiter/rules/games"
+)
+
+// fake is the path of the fake class program (testdata/fakeclass), built
+// once for the package's tests.
+var fake string
+
+func TestMain(m *testing.M) {
+	if os.Getenv("CLASSPROG_SERVE") != "" {
+		// An Upthrust program over the engine protocol: Arbiter's random player.
+		p, _ := engine.NewPlayer("random", engine.PlayerOptions{Seed: 5})
+		if err := engine.Serve(context.Background(), os.Stdin, os.Stdout, os.Stderr, games.Registry(), "", p); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	dir, err := os.MkdirTemp("", "classprog")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fake = filepath.Join(dir, "fakeclass")
+	if out, err := exec.Command("go", "build", "-o", fake, "./testdata/fakeclass").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build the fake class program: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// play plays one game of game between the fake (with args) at side and
+// the random player, and returns the record and the fake's transcript.
+func play(t *testing.T, game string, opts rules.Options, args string, side rules.Player, moveTime time.Duration) (engine.GameRecord, string) {
+	t.Helper()
+	reg := games.Registry()
+	g, err := reg.New(game, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := NewPlayer(fake+" -game "+game+" "+args, engine.PlayerOptions{Registry: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rnd, err := engine.NewPlayer("random", engine.PlayerOptions{Registry: reg, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seats := [2]engine.Player{prog, rnd}
+	if side == rules.P2 {
+		seats = [2]engine.Player{rnd, prog}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	rec, _, err := engine.PlayGame(ctx, g, nil, seats, moveTime)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec, prog.Transcript()
+}
+
+// conventions are the class conventions with the fake's arguments and the
+// options that keep games short.
+var conventions = []struct {
+	name, game, args string
+	opts             rules.Options
+}{
+	{"sixes", "sixes", "", rules.Options{"turns": "16"}},
+	{"hique", "hique", "", rules.Options{"turns": "30"}},
+	{"hiya-yn", "hiya", "-style yn", nil},
+	{"hiya-12", "hiya", "-style 12", nil},
+}
+
+// TestWellBehavedProgramsPlayToTheEnd: a program in each convention, on
+// either side, plays a whole game that the rules end.
+func TestWellBehavedProgramsPlayToTheEnd(t *testing.T) {
+	for _, c := range conventions {
+		for _, side := range []rules.Player{rules.P1, rules.P2} {
+			for _, mode := range []string{"ok", "reask", "noflush", "chatty"} {
+				if testing.Short() && mode != "ok" && (side == rules.P1 || c.name == "hique" || c.name == "hiya-12" && mode == "reask") {
+					continue // the full run has them all
+				}
+				t.Run(fmt.Sprintf("%s/%s/%s", c.name, side, mode), func(t *testing.T) {
+					t.Parallel()
+					rec, tr := play(t, c.game, c.opts, c.args+" -mode "+mode, side, 2*time.Second)
+					if strings.Contains(rec.Reason, "class:") {
+						t.Fatalf("the program failed: %s\n%s", rec.Reason, tail(tr))
+					}
+					if rec.Result == rules.Ongoing || rec.Plies < 4 {
+						t.Errorf("result %v after %d plies: %s", rec.Result, rec.Plies, rec.Reason)
+					}
+					if !strings.Contains(tr, "< ") || !strings.Contains(tr, "> ") {
+						t.Errorf("transcript without both directions:\n%s", tail(tr))
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestFailingProgramsLoseWithTheReason: each way a program can fail loses
+// it the game, with the reason, within the move time and grace.
+func TestFailingProgramsLoseWithTheReason(t *testing.T) {
+	modes := []struct{ mode, want string }{
+		{"crash", "crashed"},
+		{"hang", "timed out"},
+		{"slow", "timed out"},
+		{"garbage", "garbage"},
+		{"illegal", "illegal move"},
+		{"quit", "exited before its move"},
+		{"flood", "flooded"},
+		{"refuse", "refused the legal move"},
+	}
+	for ci, c := range conventions {
+		for mi, m := range modes {
+			if testing.Short() && mi%len(conventions) != ci {
+				continue // each mode under one convention; the full run has them all
+			}
+			t.Run(c.name+"/"+m.mode, func(t *testing.T) {
+				t.Parallel()
+				side := rules.P2
+				moveTime := time.Second
+				if m.mode == "flood" {
+					moveTime = 10 * time.Second // a flood ends the game as soon as it passes the limit
+				}
+				rec, tr := play(t, c.game, c.opts, c.args+" -mode "+m.mode, side, moveTime)
+				if w, ok := rec.Result.Winner(); !ok || w == side {
+					t.Fatalf("the failing program did not lose: %v, %s\n%s", rec.Result, rec.Reason, tail(tr))
+				}
+				if !strings.Contains(rec.Reason, "class:") || !strings.Contains(rec.Reason, m.want) {
+					t.Errorf("reason %q, want it to name the program and say %q\n%s", rec.Reason, m.want, tail(tr))
+				}
+			})
+		}
+	}
+}
+
+// TestQuotesTheProgramsWords: a disagreement quotes what the program said.
+func TestQuotesTheProgramsWords(t *testing.T) {
+	rec, _ := play(t, "hiya", nil, "-style 12 -mode illegal", rules.P1, time.Second)
+	if !strings.Contains(rec.Reason, "Alice moves: D8 -> D1") {
+		t.Errorf("reason %q does not quote the program", rec.Reason)
+	}
+	rec, _ = play(t, "sixes", rules.Options{"turns": "16"}, "-mode quit", rules.P1, time.Second)
+	if !strings.Contains(rec.Reason, "the computer wins") {
+		t.Errorf("reason %q does not quote the program", rec.Reason)
+	}
+}
+
+func TestSplitAndTurn(t *testing.T) {
+	for in, want := range map[string][2]string{"c4 d4": {"c4", "d4"}, "4 2 4 10": {"4 2", "4 10"}, "E2B5": {"E2", "B5"}} {
+		if f, to := splitMove(in); f != want[0] || to != want[1] {
+			t.Errorf("splitMove(%q) = %q, %q", in, f, to)
+		}
+	}
+	if turn("D7") != "D2" || turn("A1") != "G8" || turn("g8") != "A1" {
+		t.Errorf("turn: D7 %s, A1 %s, g8 %s", turn("D7"), turn("A1"), turn("g8"))
+	}
+}
+
+func tail(s string) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > 30 {
+		lines = lines[len(lines)-30:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// TestUpthrustSpeaksTheEngineProtocol: Upthrust's class programs speak the
+// engine protocol (the game manager's own convention is lost).
+func TestUpthrustSpeaksTheEngineProtocol(t *testing.T) {
+	reg := games.Registry()
+	g, err := reg.New("upthrust", rules.Options{"colours": "gb"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := NewPlayer("CLASSPROG_SERVE=1 "+os.Args[0]+" -test.run=^$", engine.PlayerOptions{Registry: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !FromStart("./prog", "sixes") || FromStart("./prog", "upthrust") {
+		t.Error("FromStart: class conventions start from the start, the engine protocol does not")
+	}
+	rnd, _ := engine.NewPlayer("greedy", engine.PlayerOptions{Registry: reg, Seed: 1})
+	rec, _, err := engine.PlayGame(context.Background(), g, nil, [2]engine.Player{prog, rnd}, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Result == rules.Ongoing || strings.Contains(rec.Reason, "class:") {
+		t.Errorf("result %v: %s", rec.Result, rec.Reason)
+	}
+}
+
+// TestProfileFile: a profile describes a program whose prompts differ.
+func TestProfileFile(t *testing.T) {
+	dir := t.TempDir()
+	prof := filepath.Join(dir, "alice.json")
+	err := os.WriteFile(prof, []byte(`{"name": "alice",
+		"questions": [{"prompt": "1 = Human, 2 = Computer", "answer": "{first12}"}],
+		"move": "(?i)alice moves:\\s*(?P<from>[A-G][1-8])\\s*->\\s*(?P<to>[A-G][1-8])",
+		"ask": [{"prompt": "(?i)enter your move", "answer": "{from} {to}"}],
+		"turned_as": "South"}`), 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewPlayer(prof+":"+fake+" -game hiya -style 12", engine.PlayerOptions{})
+	if err != nil || p.profile == nil || p.profile.Name != "alice" {
+		t.Fatalf("profile not read: %v", err)
+	}
+	reg := games.Registry()
+	g, _ := reg.New("hiya", nil)
+	rnd, _ := engine.NewPlayer("random", engine.PlayerOptions{Registry: reg, Seed: 2})
+	rec, _, err := engine.PlayGame(context.Background(), g, nil, [2]engine.Player{rnd, p}, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Result == rules.Ongoing || strings.Contains(rec.Reason, "class:") {
+		t.Errorf("result %v: %s\n%s", rec.Result, rec.Reason, tail(p.Transcript()))
+	}
+	if err := os.WriteFile(prof, []byte(`{"move": "(", "ask": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewPlayer(prof+":./x", engine.PlayerOptions{}); err == nil {
+		t.Error("a bad profile was accepted")
+	}
+}

@@ -1,0 +1,425 @@
+package classprog
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+	"unicode/utf8"
+
+	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
+)
+
+// The host's limits on a program's output.
+const (
+	// maxLine bounds a line; a longer one is cut.
+	maxLine = 4096
+	// FloodLimit is the most bytes a program may print while it is to move
+	// (or during its setup) before it loses for flooding.
+	FloodLimit = 256 << 10
+)
+
+// event is something the program did: printed a line, showed an unfinished
+// line (a prompt), blocked reading its terminal, or ended.
+type event struct {
+	kind eventKind
+	text string
+	gen  int // the input generation when seen (prompts and blocks go stale with new input)
+}
+
+type eventKind int
+
+const (
+	evLine eventKind = iota
+	evPrompt
+	evBlocked
+	evExit
+	evGarbage
+	evFlood
+)
+
+// proc is a program run under a pseudo-terminal with echo off, as a
+// person's terminal would run it (so C's stdio flushes at each line).
+type proc struct {
+	cmd    *exec.Cmd
+	master *os.File
+	tty    *os.File // the terminal's other end, kept to see its unread input
+	events chan event
+	done   chan struct{} // closed once the program has exited
+	err    error         // its exit, once done
+
+	mu         sync.Mutex
+	partial    []byte // the unfinished last line
+	prompted   bool   // the unfinished line was reported as a prompt
+	printed    int    // bytes printed since the count was reset
+	flooded    bool   // printed passed FloodLimit
+	lastRead   time.Time
+	lastWrite  time.Time
+	readAt     int64 // the session's bytes read (rchar) when the last input was written
+	gen        int   // lines of input written
+	transcript *transcript
+}
+
+// start runs command under /bin/sh -c on a new pseudo-terminal.
+func start(command string, tr *transcript) (*proc, error) {
+	master, tty, err := pty.Open()
+	if err != nil {
+		return nil, fmt.Errorf("open a pseudo-terminal: %w", err)
+	}
+	if t, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS); err == nil {
+		t.Lflag &^= unix.ECHO | unix.ECHONL
+		_ = unix.IoctlSetTermios(int(tty.Fd()), unix.TCSETS, t)
+	}
+	_ = pty.Setsize(master, &pty.Winsize{Rows: 60, Cols: 200})
+	cmd := exec.Command("/bin/sh", "-c", command)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if err := cmd.Start(); err != nil {
+		master.Close()
+		tty.Close()
+		return nil, fmt.Errorf("start %q: %w", command, err)
+	}
+	p := &proc{cmd: cmd, master: master, tty: tty, events: make(chan event, 8192), done: make(chan struct{}), transcript: tr, lastRead: time.Now()}
+	go p.read()
+	go func() {
+		p.err = cmd.Wait()
+		close(p.done)
+		// The host holds the terminal open, so its reader sees no end:
+		// let it take what the program printed last, then report the end.
+		for i := 0; i < 100; i++ {
+			if n := queued(master); n <= 0 {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		time.Sleep(20 * time.Millisecond)
+		for i := 0; i < 100 && p.quietFor() < 20*time.Millisecond; i++ {
+			time.Sleep(10 * time.Millisecond) // an escaped child may print on
+		}
+		p.emit(event{kind: evExit})
+	}()
+	go p.watch()
+	return p, nil
+}
+
+// read turns the program's output into events until the terminal closes.
+func (p *proc) read() {
+	buf := make([]byte, 4096)
+	for {
+		n, err := p.master.Read(buf)
+		if n > 0 {
+			p.take(buf[:n])
+		}
+		if err != nil {
+			p.emit(event{kind: evExit})
+			return
+		}
+	}
+}
+
+// take splits output into lines. Past FloodLimit bytes since the count
+// was reset, it only counts them and reports the flood once.
+func (p *proc) take(b []byte) {
+	p.mu.Lock()
+	p.printed += len(b)
+	p.lastRead = time.Now()
+	p.prompted = false
+	if p.printed > FloodLimit {
+		first := !p.flooded
+		p.flooded = true
+		p.mu.Unlock()
+		if first {
+			p.emit(event{kind: evFlood})
+		}
+		return
+	}
+	var lines []string
+	garbage := bytes.IndexByte(b, 0) >= 0
+	for len(b) > 0 {
+		k := bytes.IndexByte(b, '\n')
+		chunk := b
+		if k >= 0 {
+			chunk = b[:k]
+		}
+		chunk = bytes.ReplaceAll(chunk, []byte{'\r'}, nil)
+		if room := maxLine - len(p.partial); room > 0 {
+			p.partial = append(p.partial, chunk[:min(room, len(chunk))]...)
+		}
+		if k < 0 {
+			break
+		}
+		lines = append(lines, string(p.partial))
+		p.partial = p.partial[:0]
+		b = b[k+1:]
+	}
+	p.mu.Unlock()
+	for _, l := range lines {
+		p.transcript.add("> ", l)
+		if !utf8.ValidString(l) || garbage {
+			p.emit(event{kind: evGarbage, text: l})
+			continue
+		}
+		p.emit(event{kind: evLine, text: l})
+	}
+}
+
+// emit passes an event on, dropping it when nobody listens for a while
+// (a flooding program must not block its reader).
+func (p *proc) emit(e event) {
+	select {
+	case p.events <- e:
+	case <-time.After(2 * time.Second):
+	}
+}
+
+// watch reports, while the program runs, each time it has been quiet for a
+// while and is blocked reading its terminal: it waits for input whether or
+// not its prompt arrived.
+func (p *proc) watch() {
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	reported, reportedGen := false, -1
+	seen := 0 // ticks in a row the program was seen waiting
+	for {
+		select {
+		case <-p.done:
+			return
+		case <-tick.C:
+		}
+		// An unfinished line after a quiet spell is a prompt.
+		p.mu.Lock()
+		quiet := time.Since(p.lastRead) > 40*time.Millisecond
+		still := quiet && time.Since(p.lastWrite) > 40*time.Millisecond
+		gen, readAt := p.gen, p.readAt
+		var prompt string
+		if quiet && !p.prompted && strings.TrimSpace(string(p.partial)) != "" {
+			prompt, p.prompted = string(p.partial), true
+		}
+		p.mu.Unlock()
+		if prompt != "" {
+			p.transcript.add("> ", prompt)
+			p.emit(event{kind: evPrompt, text: prompt, gen: gen})
+		}
+		// Waiting: quiet since its last output and its last input, that
+		// input read (the terminal's queue empty and the session's read
+		// count past it: a pseudo-terminal hands input on asynchronously),
+		// its output all taken, and blocked reading the terminal at two
+		// ticks in a row with nothing written between.
+		reading, read := false, int64(0)
+		if still && p.unread() == 0 && queued(p.master) == 0 {
+			reading, read = readingTerminal(p.cmd.Process.Pid)
+		}
+		if reading && (gen == 0 || read > readAt) && p.generation() == gen {
+			seen++
+		} else {
+			seen = 0
+		}
+		blocked := seen >= 2
+		if blocked && (!reported || reportedGen != gen) {
+			select {
+			case p.events <- event{kind: evBlocked, gen: gen}:
+			default:
+			}
+			reportedGen = gen
+		}
+		reported = blocked
+	}
+}
+
+// write sends a line of input, and forgets the unfinished prompt it answers.
+func (p *proc) write(text string) error {
+	p.transcript.add("< ", text)
+	_, readAt := readingTerminal(p.cmd.Process.Pid)
+	p.mu.Lock()
+	p.readAt = readAt
+	p.partial = p.partial[:0]
+	p.gen++
+	p.lastWrite = time.Now()
+	p.mu.Unlock()
+	_, err := p.master.Write([]byte(text + "\n"))
+	return err
+}
+
+// unread returns the bytes of input the program has not read yet (-1 if
+// unknown).
+func (p *proc) unread() int {
+	return queued(p.tty)
+}
+
+// queued returns the bytes waiting to be read at f, a terminal (-1 if
+// unknown), without putting f in blocking mode as Fd would.
+func queued(f *os.File) int {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return -1
+	}
+	n := -1
+	_ = rc.Control(func(fd uintptr) {
+		if v, err := unix.IoctlGetInt(int(fd), unix.TIOCINQ); err == nil {
+			n = v
+		}
+	})
+	return n
+}
+
+// quietFor returns the time since the program last printed.
+func (p *proc) quietFor() time.Duration {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return time.Since(p.lastRead)
+}
+
+// generation returns the lines of input written so far.
+func (p *proc) generation() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.gen
+}
+
+// resetCount starts counting printed bytes again and returns the count.
+func (p *proc) resetCount() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := p.printed
+	p.printed, p.flooded = 0, false
+	return n
+}
+
+// stop kills the program and everything it started in its session.
+func (p *proc) stop() {
+	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	select {
+	case <-p.done:
+	case <-time.After(2 * time.Second):
+	}
+	p.master.Close()
+	p.tty.Close()
+}
+
+// exitText says how the program ended.
+func (p *proc) exitText() string {
+	select {
+	case <-p.done:
+	case <-time.After(500 * time.Millisecond):
+		return "closed its terminal"
+	}
+	if p.err != nil {
+		var ee *exec.ExitError
+		if errors.As(p.err, &ee) && ee.ExitCode() == 0 {
+			return "exited"
+		}
+		return "crashed (" + p.err.Error() + ")"
+	}
+	return "exited"
+}
+
+// readingTerminal reports whether a process of the session led by sid is
+// blocked in read(2) on its standard input (Linux: /proc/PID/task/TID/syscall
+// starts with the syscall number 0 and fd 0; amd64 numbering), and the bytes
+// the session's processes have read so far (rchar of /proc/PID/io).
+func readingTerminal(sid int) (reading bool, read int64) {
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, d := range dirs {
+		stat, err := os.ReadFile(d + "/stat")
+		if err != nil {
+			continue
+		}
+		// Fields after the command in parentheses: state ppid pgrp session.
+		i := bytes.LastIndexByte(stat, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(stat[i+1:]))
+		if len(f) < 4 || f[3] != strconv.Itoa(sid) {
+			continue
+		}
+		if io, err := os.ReadFile(d + "/io"); err == nil {
+			for _, line := range strings.Split(string(io), "\n") {
+				if v, ok := strings.CutPrefix(line, "rchar: "); ok {
+					n, _ := strconv.ParseInt(v, 10, 64)
+					read += n
+				}
+			}
+		}
+		// Any thread of it (a Go program reads on some thread of its own).
+		tasks, _ := filepath.Glob(d + "/task/[0-9]*")
+		for _, task := range tasks {
+			if sc, err := os.ReadFile(task + "/syscall"); err == nil && strings.HasPrefix(string(sc), "0 0x0 ") {
+				reading = true
+			}
+		}
+	}
+	return reading, read
+}
+
+// transcript keeps the dialogue, up to a bound: the first lines and the
+// latest ones.
+type transcript struct {
+	mu   sync.Mutex
+	head []string
+	tail []string // a ring of the latest lines once head is full
+	next int      // where the ring writes next
+	cut  int      // lines dropped between head and tail
+}
+
+const maxTranscript = 1000 // lines kept at each end
+
+func (t *transcript) add(dir, line string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(line) > 200 {
+		line = line[:200] + "..."
+	}
+	line = dir + line
+	switch {
+	case len(t.head) < maxTranscript:
+		t.head = append(t.head, line)
+	case len(t.tail) < maxTranscript:
+		t.tail = append(t.tail, line)
+	default:
+		t.tail[t.next] = line
+		t.next = (t.next + 1) % maxTranscript
+		t.cut++
+	}
+}
+
+// lines returns the lines kept, in order, with a note where some were cut.
+func (t *transcript) lines() []string {
+	out := append([]string{}, t.head...)
+	if t.cut > 0 {
+		out = append(out, fmt.Sprintf("... (%d lines left out)", t.cut))
+	}
+	out = append(out, t.tail[t.next:]...)
+	return append(out, t.tail[:t.next]...)
+}
+
+func (t *transcript) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.head) == 0 {
+		return ""
+	}
+	return strings.Join(t.lines(), "\n") + "\n"
+}
+
+// last returns the last n lines the program printed, for reasons.
+func (t *transcript) last(n int) []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []string
+	lines := t.lines()
+	for i := len(lines) - 1; i >= 0 && len(out) < n; i-- {
+		if strings.HasPrefix(lines[i], "> ") && strings.TrimSpace(lines[i][2:]) != "" {
+			out = append([]string{strings.TrimSpace(lines[i][2:])}, out...)
+		}
+	}
+	return out
+}
