@@ -292,6 +292,13 @@ func (s *Bolt) TryLock(ctx context.Context, name string, ttl time.Duration) (Loc
 	if cur, ok := s.locks[name]; ok && now.Before(cur.until) {
 		return nil, fmt.Errorf("lock %s: %w", name, ErrLocked)
 	}
+	if len(s.locks) >= 1024 { // many short-lived names (interaction ids): forget the expired
+		for k, cur := range s.locks {
+			if !now.Before(cur.until) {
+				delete(s.locks, k)
+			}
+		}
+	}
 	l := boltLock{s: s, name: name, token: newToken(), ttl: ttl, until: now.Add(ttl)}
 	s.locks[name] = l
 	return &l, nil

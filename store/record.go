@@ -129,6 +129,11 @@ type Flow struct {
 	// Takebacks records each move taken back, in words, for the game's
 	// record.
 	Takebacks []string `json:"takebacks,omitempty"`
+	// TurnFrom is when the clock of the current turn started (store
+	// time); Outage is the end (Unix ms) of the last outage whose time
+	// was given back to this game.
+	TurnFrom time.Time `json:"turn_from,omitzero"`
+	Outage   int64     `json:"outage,omitempty"`
 }
 
 // Wake returns when the clock should next look at the game: the earlier of
