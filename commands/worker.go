@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -42,18 +40,6 @@ const minThink = 20 * time.Millisecond
 func thinkTime(limit time.Duration, queued, now time.Time) time.Duration {
 	waited := max(now.Sub(queued), 0) // a job "from the future": clocks disagree
 	return max(limit-waited-botMargin, minThink)
-}
-
-// queuedAt is when job was queued by the store's clock: a Redis stream
-// entry's id begins with Redis's own time in ms; otherwise the job's
-// recorded time.
-func queuedAt(job *store.Job) time.Time {
-	if ms, _, ok := strings.Cut(job.ID, "-"); ok {
-		if n, err := strconv.ParseInt(ms, 10, 64); err == nil && n > 0 {
-			return time.UnixMilli(n)
-		}
-	}
-	return job.Queued
 }
 
 // RunWorkers thinks about bot turns from the store's queue with
@@ -163,8 +149,8 @@ func (s *Service) playBotTurn(ctx context.Context, worker string, job *store.Job
 		return
 	}
 	limit := s.botMoveTime(g.Name)
-	waited := s.now().Sub(queuedAt(job))
-	budget := thinkTime(limit, queuedAt(job), s.now())
+	waited := s.now().Sub(job.Queued)
+	budget := thinkTime(limit, job.Queued, s.now())
 	player, ok := players[bot.Level]
 	if !ok {
 		player = engine.NewArbiter(s.reg, engine.Level(bot.Level), s.cfg.TableMB, rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64())))

@@ -3,8 +3,6 @@ package commands
 import (
 	"testing"
 	"time"
-
-	"arbiter/store"
 )
 
 // TestThinkTimeShrinksWithTheQueue: a turn that waited in the queue gets
@@ -43,22 +41,6 @@ func TestClipKeepsRunesWhole(t *testing.T) {
 	} {
 		if got := clip(tt.in, tt.n); got != tt.want {
 			t.Errorf("clip(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
-		}
-	}
-}
-
-// TestQueuedAtIsTheStoresTime: a job's queue time is read from its Redis
-// stream id (Redis's own clock), not from the enqueuing host's clock.
-func TestQueuedAtIsTheStoresTime(t *testing.T) {
-	hostSays := time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
-	job := &store.Job{ID: "1793955600123-4", Queued: hostSays}
-	if got := queuedAt(job); !got.Equal(time.UnixMilli(1793955600123)) {
-		t.Errorf("queuedAt(%s) = %v, want the stream id's time", job.ID, got)
-	}
-	for _, id := range []string{"", "x-1", "12", "-5"} {
-		job := &store.Job{ID: id, Queued: hostSays}
-		if got := queuedAt(job); !got.Equal(hostSays) {
-			t.Errorf("queuedAt(%q) = %v, want the recorded time", id, got)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -239,13 +240,26 @@ func (s *Redis) parseJob(m redis.XMessage) (*Job, error) {
 		return nil, fmt.Errorf("version %q is not a version", str("version"))
 	}
 	j.Version = v
-	if ms, err := strconv.ParseInt(str("queued"), 10, 64); err == nil {
-		j.Queued = time.UnixMilli(ms)
-	}
+	j.Queued = queuedAt(m.ID, str("queued"))
 	if ms, err := strconv.ParseInt(str("lease"), 10, 64); err == nil && ms > 0 {
 		j.Lease = time.Duration(ms) * time.Millisecond
 	}
 	return j, nil
+}
+
+// queuedAt is when a stream entry was queued by Redis's own clock: its
+// id is "<ms>-<seq>", given by Redis. An id of another form falls back to
+// the "queued" field the enqueuing host recorded.
+func queuedAt(id, queued string) time.Time {
+	if ms, _, ok := strings.Cut(id, "-"); ok {
+		if n, err := strconv.ParseInt(ms, 10, 64); err == nil && n > 0 {
+			return time.UnixMilli(n)
+		}
+	}
+	if ms, err := strconv.ParseInt(queued, 10, 64); err == nil {
+		return time.UnixMilli(ms)
+	}
+	return time.Time{}
 }
 
 // extendScript renews a job's lease if worker still holds it. KEYS[1] is
