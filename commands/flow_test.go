@@ -512,3 +512,18 @@ func TestParseButton(t *testing.T) {
 		}
 	}
 }
+
+// TestGamesShowsTheBotQueue: /games says how many bot turns wait for the
+// engine, so that a class sees why the bot is slow when the workers
+// cannot keep up.
+func TestGamesShowsTheBotQueue(t *testing.T) {
+	e := newEnv(t, false) // no workers: the bot's turns wait
+	if r := e.do(ann, "q1", "/games"); strings.Contains(r.Text, "to think about") {
+		t.Fatalf("/games with nothing queued: %q", r.Text)
+	}
+	e.ok(ann, "q1", "/play game:sixes level:1 side:second")
+	e.ok(bob, "q2", "/play game:hiya level:1 side:second")
+	if r := e.do(ann, "q1", "/games"); !strings.Contains(r.Text, "2 turns to think about") {
+		t.Fatalf("/games with two bot turns queued: %q", r.Text)
+	}
+}

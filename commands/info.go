@@ -174,6 +174,9 @@ func (s *Service) games(ctx context.Context, inv Invocation) Reply {
 		}
 		fmt.Fprintf(&b, "%s in <#%s>%s: %s against %s, move %d\n", s.title(g.Name), g.Channel, here, seatTitle(g, rules.P1), seatTitle(g, rules.P2), len(g.Moves)+1)
 	}
+	if n, err := s.store.QueuedBotTurns(ctx); err == nil && n > 0 {
+		fmt.Fprintf(&b, "The bot's engine has %s to think about (a queue shared by every server).\n", plural(int(n), "turn"))
+	}
 	if total == 0 {
 		b.WriteString("No finished games in this server yet.")
 	} else {

@@ -244,6 +244,16 @@ func (s *Bolt) AckBotTurn(ctx context.Context, job *Job) error {
 	return nil
 }
 
+// QueuedBotTurns counts the bot turns queued and not yet acked.
+func (s *Bolt) QueuedBotTurns(ctx context.Context) (int64, error) {
+	var n int64
+	err := s.view(ctx, "count bot turns", func(tx *bolt.Tx) error {
+		n = int64(tx.Bucket(bQueue).Stats().KeyN)
+		return nil
+	})
+	return n, err
+}
+
 // LoadForJob loads the game of job if the job is still current (the same
 // game, at the version it was queued for, going on); else ErrStaleJob.
 func (s *Bolt) LoadForJob(ctx context.Context, job *Job) (*Game, error) {

@@ -48,6 +48,9 @@ type Store interface {
 	AckBotTurn(ctx context.Context, job *Job) error
 	// LoadForJob loads the job's game; ErrStaleJob when it moved on.
 	LoadForJob(ctx context.Context, job *Job) (*Game, error)
+	// QueuedBotTurns counts the bot turns queued and not yet acked (those
+	// being thought about included).
+	QueuedBotTurns(ctx context.Context) (int64, error)
 
 	// Ratings returns the players' ratings in a guild's game.
 	Ratings(ctx context.Context, guild, game string, players ...string) ([]Rating, error)

@@ -410,3 +410,20 @@ func (s *Redis) reclaim(ctx context.Context, p int, worker string) (*redis.XMess
 	}
 	return nil, 0, nil
 }
+
+// QueuedBotTurns counts the bot turns queued and not yet acked, over every
+// partition (an acked turn is deleted from its stream).
+func (s *Redis) QueuedBotTurns(ctx context.Context) (int64, error) {
+	caller := ctx
+	ctx, cancel := s.op(ctx, 0)
+	defer cancel()
+	var n int64
+	for p := range s.parts {
+		l, err := s.rdb.XLen(ctx, queuePart(p)).Result()
+		if err != nil {
+			return 0, fail(caller, "count bot turns", err)
+		}
+		n += l
+	}
+	return n, nil
+}

@@ -241,3 +241,38 @@ func TestQueueReclaimBehindBusyJobs(t *testing.T) {
 		}
 	})
 }
+
+// TestQueuedBotTurns: the count of bot turns waiting includes the ones
+// being thought about and drops as each is acked, over every partition.
+func TestQueuedBotTurns(t *testing.T) {
+	forEachBackendAndCluster(t, func(t *testing.T, e *env) {
+		ctx := ctxT(t)
+		s := e.open(func(c *store.Config) { c.Partitions = 4 })
+		count := func(want int64) {
+			t.Helper()
+			if n, err := s.QueuedBotTurns(ctx); err != nil || n != want {
+				t.Fatalf("QueuedBotTurns = %d, %v; want %d", n, err, want)
+			}
+		}
+		count(0)
+		for i := range 3 {
+			g := newGame(t, e.reg, "sixes", chName(i), "1")
+			if err := s.Create(ctx, g); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.EnqueueBotTurn(ctx, g); err != nil {
+				t.Fatal(err)
+			}
+		}
+		count(3)
+		job, err := s.ClaimBotTurn(ctx, "w1", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		count(3)
+		if err := s.AckBotTurn(ctx, job); err != nil {
+			t.Fatal(err)
+		}
+		count(2)
+	})
+}
