@@ -45,7 +45,7 @@ func TestStudentsPlayWholeGame(t *testing.T) {
 		t.Fatalf("acceptance = %q with buttons %+v", accepted.Content, accepted.Buttons())
 	}
 	g := p.game(ch)
-	if g == nil || g.Flow.Challenge {
+	if g == nil || commands.FlowOf(g).Challenge {
 		t.Fatalf("after the button the game is %+v, want it going on", g)
 	}
 	// The challenge's Accept button is stale now: refused, privately, with
@@ -383,7 +383,7 @@ func TestPlayInThread(t *testing.T) {
 		t.Fatalf("the thread's announcement = %+v", announce)
 	}
 	w.public(w.press(bob.ID, announce.ID, button(t, announce, "Accept")))
-	if g := p.game(th.ID); g == nil || g.Flow.Challenge {
+	if g := p.game(th.ID); g == nil || commands.FlowOf(g).Challenge {
 		t.Fatalf("the thread's game = %+v, want it accepted", g)
 	}
 	if p.game(ch) != nil {
@@ -433,7 +433,7 @@ func TestRolesAndPermissions(t *testing.T) {
 	}
 	w.private(w.do(ann.ID, ch, "referee", discordtest.Option{Name: "pause"}), "only referees")
 	w.public(w.do(owner, ch, "referee", discordtest.Option{Name: "pause"})) // Manage Server
-	if g := p.game(ch); g == nil || !g.Flow.Paused {
+	if g := p.game(ch); g == nil || !commands.FlowOf(g).Paused {
 		t.Fatalf("the owner's pause did not take: %+v", g)
 	}
 	w.public(w.do(cat.ID, ch, "referee", discordtest.Option{Name: "abort"}))
