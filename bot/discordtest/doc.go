@@ -96,9 +96,11 @@
 // moves forward, so a test can age an interaction token or let a thread
 // auto-archive without sleeping.
 //
-// What discordgo v0.29 does, as seen from here:
+// What discordgo (v0.29.1-0.20260214123928-f43dd94faaac, its master
+// after v0.29.0) does, as seen from here:
 //   - Open fetches GET /gateway (not /gateway/bot) once and caches the URL
-//     for the session's life; it ignores resume_gateway_url.
+//     for the session's life; it RESUMEs on READY's resume_gateway_url
+//     (v0.29.0 resumed on the cached URL).
 //   - A missing heartbeat ACK is noticed only after five intervals (about
 //     200 s with Discord's 41.25 s), and then closed with 1000, which ends
 //     the session: package bot watches the ACKs itself.
@@ -106,10 +108,15 @@
 //     each payload as a zlib stream in a binary frame.
 //   - RECONNECT (op 7): discordgo closes with 1012, sleeps a second, opens
 //     and RESUMEs; missed events are replayed before RESUMED.
-//   - INVALID_SESSION (op 9): discordgo identifies again on the same
-//     connection whatever d says.
-//   - Close sends 1000, which ends the session; a later Open still tries
-//     RESUME, gets op 9 and identifies. Close takes a second.
+//   - INVALID_SESSION (op 9) on a live connection: discordgo closes with
+//     1012 (which takes a second), then with d = true RESUMEs on
+//     resume_gateway_url, with d = false forgets the session and
+//     IDENTIFYs on a new connection to the cached URL.
+//   - INVALID_SESSION answering a RESUME arrives inside Open, which holds
+//     the session's lock that the op 9 handler takes: Open deadlocks and
+//     the session is stuck for good (package bot detects it). Close sends
+//     1000, which ends the session, yet a later Open on the same session
+//     RESUMEs: it deadlocks so.
 //   - Close right after Open races discordgo's heartbeat goroutine into a
 //     reconnect loop; WaitConnected waits for the first heartbeat.
 //   - 429 is retried after retry_after without limit; 502 up to
