@@ -619,8 +619,8 @@ func TestGatewayAcksStopMidGame(t *testing.T) {
 		t.Fatalf("after the reconnect the game is %+v, want 5 moves", g)
 	}
 	ss := w.srv.Sessions()
-	if len(ss) != 1 || ss[0].Resumes != 1 || len(w.srv.Identifies()) != 1 {
-		t.Errorf("sessions %+v, identifies %d: want the session resumed, not a new one", ss, len(w.srv.Identifies()))
+	if len(ss) != 1 || ss[0].Resumes != 1 || ss[0].ResumesOffURL != 0 || len(w.srv.Identifies()) != 1 {
+		t.Errorf("sessions %+v, identifies %d: want the session resumed on resume_gateway_url, not a new one", ss, len(w.srv.Identifies()))
 	}
 	w.noViolations()
 }
