@@ -85,8 +85,10 @@
 //     a session that a 1000/1001 close ends and other codes keep, missed
 //     events replayed on RESUME, privileged intents refused with 4014,
 //     shards by (guild_id >> 22) % num_shards. READY's resume_gateway_url
-//     is distinct from GET /gateway's URL (Session.ResumesOffURL counts
-//     resumes elsewhere). StopHeartbeatAcks turns connections into zombies
+//     is distinct from GET /gateway's URL, and a RESUME elsewhere is a
+//     breach ("Preparing to Resume"; Session.ResumesOffURL counts them).
+//     ExpireSessions times out disconnected sessions, so that RESUME gets
+//     op 9 ("Initiating a Disconnect", "Resuming"). StopHeartbeatAcks turns connections into zombies
 //     (no ACK, no dispatch), as a client must detect between two
 //     heartbeats ("Heartbeat Interval").
 //   - Rate limits (topics/rate-limits.mdx): InjectRateLimit answers 429
