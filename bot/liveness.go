@@ -36,6 +36,14 @@ type liveness struct {
 	lastAck  time.Time
 	gaps     int
 	interval time.Duration
+	// rebase: the next ACK time seen starts the count afresh (the stamp
+	// Open makes on a new connection), without measuring a gap.
+	rebase bool
+}
+
+// restart counts from now while a new connection is opened.
+func (l *liveness) restart(now time.Time) {
+	l.lastAck, l.rebase = now, true
 }
 
 // lastAckTime reads discordgo's LastHeartbeatAck, which it writes under
@@ -63,11 +71,11 @@ func (l *liveness) poll() time.Duration {
 // interval late.
 func (l *liveness) dead(ack, now time.Time) bool {
 	if !ack.Equal(l.lastAck) {
-		if !l.lastAck.IsZero() && ack.After(l.lastAck) {
+		if !l.lastAck.IsZero() && ack.After(l.lastAck) && !l.rebase {
 			l.gaps++
 			l.interval = max(l.interval, ack.Sub(l.lastAck))
 		}
-		l.lastAck = ack
+		l.lastAck, l.rebase = ack, false
 	}
 	return l.gaps >= 2 && now.Sub(l.lastAck) > l.interval+l.interval/2
 }
@@ -115,12 +123,17 @@ func (b *Bot) keepAlive(ctx context.Context) error {
 				})
 			default:
 			}
-			// Count the interval again from the reconnection.
-			l.lastAck = now
+			l.restart(now)
 		default:
 			free = now
 		}
-		t.Reset(l.poll())
+		if ok {
+			t.Reset(l.poll())
+		} else {
+			// Look often, so as not to miss the lock's short free spells
+			// between discordgo's reconnect attempts.
+			t.Reset(min(l.poll(), 50*time.Millisecond))
+		}
 	}
 }
 

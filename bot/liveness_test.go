@@ -36,4 +36,15 @@ func TestLivenessDead(t *testing.T) {
 	if !l.dead(last, last.Add(interval+interval/2+time.Millisecond)) {
 		t.Error("alive with the next ACK more than half an interval late")
 	}
+	// A reconnection restarts the count: the time Open stamps is not a
+	// gap, and the interval stays what it was.
+	now := last.Add(2 * interval)
+	l.restart(now)
+	ack(now.Add(5 * interval))
+	if l.interval != interval || l.dead(last, last) {
+		t.Errorf("after a reconnection: interval %v, want %v", l.interval, interval)
+	}
+	if !l.dead(last, last.Add(interval+interval/2+time.Millisecond)) {
+		t.Error("alive after a reconnection with the next ACK more than half an interval late")
+	}
 }
