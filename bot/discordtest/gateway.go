@@ -595,7 +595,8 @@ func (s *Server) InvalidateSession(resumable bool) {
 	s.notifyLocked()
 }
 
-// ExpireSessions ends every session that has no connection, as Discord
+// ExpireSessions ends every session without a live connection (none, or
+// a zombie one from StopHeartbeatAcks), as Discord
 // does a few minutes after a disconnect that kept it (events/gateway.mdx,
 // "Initiating a Disconnect"): a later RESUME gets INVALID_SESSION (op 9)
 // with d = false ("Resuming").
