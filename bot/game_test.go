@@ -246,15 +246,8 @@ func TestAutocomplete(t *testing.T) {
 // middle of a game; a command sent meanwhile is replayed on RESUME and
 // answered in time, and the game goes on.
 func TestReconnectMidGame(t *testing.T) {
-	w := newWorld(t, false)
-	p := w.start(procOptions{gateway: true})
-	ann, bob := w.srv.AddUser("Ann"), w.srv.AddUser("Bob")
+	w, p, move := midGame(t, discordtest.Options{Token: token}, procOptions{})
 	ch := w.general
-	rng := rand.New(rand.NewPCG(7, 8))
-	move := func() discordtest.Interaction { return w.sendMove(p, ch, rng) }
-	w.public(w.do(ann.ID, ch, "play", opt("game", "sixes"), opt("opponent", bob.ID)))
-	w.public(w.do(bob.ID, ch, "accept"))
-	w.public(w.answerTo(move()))
 	w.public(w.answerTo(move()))
 
 	before := w.srv.Sessions()
@@ -591,15 +584,8 @@ func BenchmarkCommandRoundTrip(b *testing.B) {
 // session, and resumes it: the move sent meanwhile is replayed and
 // answered, and the game goes on, all in one session.
 func TestGatewayAcksStopMidGame(t *testing.T) {
-	w := newWorldWith(t, false, discordtest.Options{Token: token, HeartbeatInterval: 200 * time.Millisecond})
-	p := w.start(procOptions{gateway: true})
-	ann, bob := w.srv.AddUser("Ann"), w.srv.AddUser("Bob")
+	w, p, move := midGame(t, discordtest.Options{Token: token, HeartbeatInterval: 200 * time.Millisecond}, procOptions{})
 	ch := w.general
-	rng := rand.New(rand.NewPCG(15, 16))
-	move := func() discordtest.Interaction { return w.sendMove(p, ch, rng) }
-	w.public(w.do(ann.ID, ch, "play", opt("game", "sixes"), opt("opponent", bob.ID)))
-	w.public(w.do(bob.ID, ch, "accept"))
-	w.public(w.answerTo(move()))
 	// A few heartbeats in, so that the bot knows the interval.
 	if _, err := w.srv.WaitForSession(w.ctx(), func(s discordtest.Session) bool { return s.Heartbeats >= 4 }); err != nil {
 		t.Fatal(err)
@@ -619,8 +605,8 @@ func TestGatewayAcksStopMidGame(t *testing.T) {
 		t.Fatalf("after the reconnect the game is %+v, want 5 moves", g)
 	}
 	ss := w.srv.Sessions()
-	if len(ss) != 1 || ss[0].Resumes != 1 || len(w.srv.Identifies()) != 1 {
-		t.Errorf("sessions %+v, identifies %d: want the session resumed, not a new one", ss, len(w.srv.Identifies()))
+	if len(ss) != 1 || ss[0].Resumes != 1 || ss[0].ResumesOffURL != 0 || len(w.srv.Identifies()) != 1 {
+		t.Errorf("sessions %+v, identifies %d: want the session resumed on resume_gateway_url, not a new one", ss, len(w.srv.Identifies()))
 	}
 	w.noViolations()
 }
