@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -257,21 +256,7 @@ func (s *Bolt) QueuedBotTurns(ctx context.Context) (int64, error) {
 // LoadForJob loads the game of job if the job is still current (the same
 // game, at the version it was queued for, going on); else ErrStaleJob.
 func (s *Bolt) LoadForJob(ctx context.Context, job *Job) (*Game, error) {
-	if job == nil {
-		return nil, fmt.Errorf("load for bot turn: %w: no job", ErrInvalid)
-	}
-	g, err := s.Load(ctx, job.Channel)
-	if errors.Is(err, ErrNotFound) {
-		return nil, fmt.Errorf("load for bot turn %s: %w (%w)", job.ID, ErrStaleJob, err)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("load for bot turn %s: %w", job.ID, err)
-	}
-	if g.ID != job.GameID || g.Version != job.Version || g.Status != Active {
-		return nil, fmt.Errorf("load for bot turn %s: %w (queued for game %s version %d, the channel has game %s version %d, %s)",
-			job.ID, ErrStaleJob, job.GameID, job.Version, g.ID, g.Version, g.Status)
-	}
-	return g, nil
+	return loadForJob(ctx, s.Load, job)
 }
 
 // boltLock is a lock held in memory: the data directory belongs to one

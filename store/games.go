@@ -92,12 +92,12 @@ type write struct {
 
 // newWrite prepares the write of n (at its new version) over the stored
 // version expected, whose move list is stored (nil: unknown, rewrite it).
-func newWrite(ctx context.Context, n *Game, expected int64, stored []Move) (*write, error) {
+func (s *Redis) newWrite(ctx context.Context, n *Game, expected int64, stored []Move) (*write, error) {
 	head, err := encodeHead(n)
 	if err != nil {
 		return nil, err
 	}
-	w := &write{g: n, expected: strconv.FormatInt(expected, 10), head: head, token: newToken(), applyBy: writeDeadline(ctx)}
+	w := &write{g: n, expected: strconv.FormatInt(expected, 10), head: head, token: newToken(), applyBy: s.writeDeadline(ctx)}
 	if stored != nil {
 		w.keep = commonPrefix(stored, n.Moves)
 	}
@@ -176,17 +176,20 @@ func (s *Redis) run(ctx context.Context, w *write) (int64, error) {
 	return res, nil
 }
 
-// writeDeadline returns the Unix ms after which a compare-and-set must not
-// apply: half-way from now to ctx's deadline, so that a write Redis gets
-// to late is refused while its caller is still waiting for the answer,
-// rather than applied after the caller reported that nothing changed.
-func writeDeadline(ctx context.Context) int64 {
-	now := time.Now()
+// writeDeadline returns the Unix ms, by Redis's clock, after which a
+// compare-and-set must not apply: half-way from now to ctx's deadline, so
+// that a write Redis gets to late is refused while its caller is still
+// waiting for the answer, rather than applied after the caller reported
+// that nothing changed. Now is this host's clock corrected by the offset
+// last measured against Redis's, so that a host whose clock is off is
+// neither refused every save nor let through late.
+func (s *Redis) writeDeadline(ctx context.Context) int64 {
+	now := s.now().Add(time.Duration(s.offset.Load()))
 	d, ok := ctx.Deadline()
 	if !ok {
 		return now.Add(time.Minute).UnixMilli()
 	}
-	return now.Add(d.Sub(now) / 2).UnixMilli()
+	return now.Add(time.Until(d) / 2).UnixMilli()
 }
 
 // runScript adds script to pipe by its hash, or by its source when retry
@@ -300,7 +303,7 @@ func (s *Redis) Create(ctx context.Context, g *Game) error {
 	}
 	n.Updated = now
 	for attempt := 0; ; attempt++ {
-		w, err := newWrite(ctx, &n, 0, nil)
+		w, err := s.newWrite(ctx, &n, 0, nil)
 		if err != nil {
 			return fmt.Errorf("create game: %w", err)
 		}
@@ -523,7 +526,7 @@ func (s *Redis) Save(ctx context.Context, g *Game) error {
 	if n.Status == Finished && n.Finished.IsZero() {
 		n.Finished = n.Updated
 	}
-	w, err := newWrite(ctx, &n, g.Version, g.stored)
+	w, err := s.newWrite(ctx, &n, g.Version, g.stored)
 	if err != nil {
 		return fmt.Errorf("save game: %w", err)
 	}

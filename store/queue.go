@@ -330,10 +330,15 @@ func (s *Redis) ack(ctx context.Context, stream, id string) error {
 // move the job then saves is a compare-and-set on that version, so a job
 // run twice applies at most once.
 func (s *Redis) LoadForJob(ctx context.Context, job *Job) (*Game, error) {
+	return loadForJob(ctx, s.Load, job)
+}
+
+// loadForJob is LoadForJob over a backend's load.
+func loadForJob(ctx context.Context, load func(context.Context, string) (*Game, error), job *Job) (*Game, error) {
 	if job == nil {
 		return nil, fmt.Errorf("load for bot turn: %w: no job", ErrInvalid)
 	}
-	g, err := s.Load(ctx, job.Channel)
+	g, err := load(ctx, job.Channel)
 	if errors.Is(err, ErrNotFound) {
 		return nil, fmt.Errorf("load for bot turn %s: %w (%w)", job.ID, ErrStaleJob, err)
 	}

@@ -159,6 +159,10 @@ type Redis struct {
 	parts        int  // the partitions of the queue and the deadline index
 	waitReplicas int  // replicas a save waits for
 	next         atomic.Uint32
+	// offset is Redis's clock less this host's (s.now), in nanoseconds,
+	// as last measured (at Open and at every Time): saves are timed by
+	// Redis's clock, so a host whose clock is off is not refused.
+	offset atomic.Int64
 }
 
 // Stats counts the store's traffic since Open.
@@ -223,6 +227,7 @@ func OpenRedis(ctx context.Context, cfg Config) (*Redis, error) {
 			_ = s.Close(ctx)
 			return nil, fmt.Errorf("open store: %w", err)
 		}
+		_, _ = s.Time(ctx)
 		s.log.Info("store: using Redis Cluster", "addr", redactURL(cfg.RedisURL), "partitions", s.parts)
 		return s, nil
 	}
@@ -240,6 +245,7 @@ func OpenRedis(ctx context.Context, cfg Config) (*Redis, error) {
 		_ = s.Close(ctx)
 		return nil, fmt.Errorf("open store: %w", err)
 	}
+	_, _ = s.Time(ctx)
 	s.log.Info("store: using Redis", "addr", redactURL(cfg.RedisURL))
 	return s, nil
 }

@@ -584,3 +584,23 @@ func TestFlowIsTheCallersBytes(t *testing.T) {
 		mustErr(t, s.Create(ctx, bad), store.ErrInvalid, "create with a flow that is not JSON")
 	})
 }
+
+// TestHostClockOffRedis: a host whose clock is seconds off Redis's is not
+// refused its saves ("storage too slow"): a save is timed by Redis's clock,
+// as the store last measured it (Redis TIME), not by the host's.
+func TestHostClockOffRedis(t *testing.T) {
+	forEachRedis(t, func(t *testing.T, e *env) {
+		ctx := ctxT(t)
+		for _, off := range []time.Duration{-3 * time.Second, 3 * time.Second} {
+			s := e.open(func(c *store.Config) { c.Now = func() time.Time { return time.Now().Add(off) } })
+			g := newGame(t, e.reg, "sixes", chName(int(off/time.Second)+10), "1")
+			if err := s.Create(ctx, g); err != nil {
+				t.Fatalf("host %v off: create: %v", off, err)
+			}
+			playRandom(g, rand.New(rand.NewPCG(1, 2)), "p")
+			if err := s.Save(ctx, g); err != nil {
+				t.Fatalf("host %v off: save: %v", off, err)
+			}
+		}
+	})
+}
