@@ -302,6 +302,7 @@ func (s *Service) follow(ctx context.Context, g *store.Game) {
 		if err := s.rate(ctx, g); err != nil {
 			s.log.Error("rating update failed", "guild", g.Guild, "game", g.ID, "err", err)
 		}
+		s.tournamentGameOver(ctx, g)
 		return
 	}
 	if g.Flow.Challenge || g.Flow.Paused || g.Players[g.State.ToMove()].Kind != store.Bot {
