@@ -237,7 +237,9 @@ func (s *Service) startTourneyGame(ctx context.Context, guild, parent string, t 
 	if r.Private {
 		return "", errors.New(r.Text)
 	}
-	r.Text = fmt.Sprintf("Round %d of the tournament in <#%s>.\n%s", tg.Round, parent, r.Text)
+	// Both players are pinged: each learns where their game is.
+	r.Text = fmt.Sprintf("Round %d of the tournament in <#%s>: %s against %s.\n%s", tg.Round, parent, Mention(first.ID), Mention(second.ID), r.Text)
+	r.Mentions = []string{first.ID, second.ID}
 	if err := s.notify.Post(ctx, ch, r.Message); err != nil {
 		s.log.Warn("tournament game's announcement not posted", "channel", ch, "err", err)
 	}

@@ -100,6 +100,9 @@ func TestTournamentRoundRobin(t *testing.T) {
 			for _, p := range g.Players {
 				seen[p.UserID] = true
 			}
+			if got := e.posts.all(ch); len(got) != 1 || !strings.Contains(got[0], fmt.Sprintf("Round %d of the tournament in <#%s>: <@%s> against <@%s>", round, T, g.Players[0].UserID, g.Players[1].UserID)) {
+				t.Errorf("round %d: the announcement in %s = %q", round, ch, got)
+			}
 		}
 		if len(seen) != 4 {
 			t.Errorf("round %d: players %v, want all four", round, seen)
