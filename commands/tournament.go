@@ -140,20 +140,24 @@ func (s *Service) tourneyAct(ctx context.Context, inv Invocation, t *tourney) (R
 			}
 		}
 		*t = tourney{Game: req.name, Format: string(format), Cycles: cycles, Time: inv.Options["time"], Referee: inv.User}
-		return Reply{Message: Message{Text: fmt.Sprintf("%s opens a %s tournament here (%s, each pair meeting %d time(s), %s a move). /tournament join to enter; a referee starts it with /tournament start.",
-			inv.User.Name, s.title(t.Game), t.Format, cycles, FormatDuration(s.tourneyTurnTime(t)))}}, true
+		meets := map[int]string{1: "once", 2: "twice"}[cycles]
+		if meets == "" {
+			meets = fmt.Sprintf("%d times", cycles)
+		}
+		return Reply{Message: Message{Text: fmt.Sprintf("%s opens a %s tournament here (%s, each pair meeting %s, %s a move). /tournament join to enter; a referee starts it with /tournament start.",
+			inv.User.Name, s.title(t.Game), t.Format, meets, FormatDuration(s.tourneyTurnTime(t)))}}, true
 	case "join":
 		if t.Round > 0 || t.Done {
 			return refuse("the tournament has started; entries are closed"), false
 		}
 		if slices.ContainsFunc(t.Players, func(u User) bool { return u.ID == inv.User.ID }) {
-			return refuse("you are in the tournament already (%d players)", len(t.Players)), false
+			return refuse("you are in the tournament already (%s)", playerCount(len(t.Players))), false
 		}
 		if len(t.Players) >= maxEntrants {
 			return refuse("the tournament is full (%d players)", maxEntrants), false
 		}
 		t.Players = append(t.Players, inv.User)
-		return Reply{Message: Message{Text: fmt.Sprintf("%s joins the %s tournament (%d players).", inv.User.Name, s.title(t.Game), len(t.Players))}}, true
+		return Reply{Message: Message{Text: fmt.Sprintf("%s joins the %s tournament (%s).", inv.User.Name, s.title(t.Game), playerCount(len(t.Players)))}}, true
 	case "start":
 		if t.Done {
 			return refuse("the tournament is over; /tournament standings shows how it ended"), false
@@ -426,4 +430,12 @@ func (s *Service) refereeExport(ctx context.Context, inv Invocation) Reply {
 			{Name: "games.csv", ContentType: "text/csv", Data: []byte(list.String())},
 		},
 	}}
+}
+
+// playerCount counts players in words.
+func playerCount(n int) string {
+	if n == 1 {
+		return "1 player"
+	}
+	return fmt.Sprintf("%d players", n)
 }
