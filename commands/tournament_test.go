@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -195,4 +196,71 @@ func (e *env) seatUser(ch string, turn int, dan commands.User) commands.User {
 	}
 	e.t.Fatalf("no user %s", id)
 	return commands.User{}
+}
+
+// TestTournamentRoundEndsOnce: the last two games of a round ending at
+// the same moment post the round's standings once and start the next
+// round's games once (without the record's lock, a lost update leaves the
+// round unfinished: this test fails every run).
+func TestTournamentRoundEndsOnce(t *testing.T) {
+	e := newEnv(t, false)
+	dan := commands.User{ID: "400", Name: "dan"}
+	const T = "race"
+	e.ok(cat, T, "/tournament create game:hiya format:gauntlet")
+	for _, u := range []commands.User{ann, bob, cat, dan} {
+		e.ok(u, T, "/tournament join")
+	}
+	// A gauntlet: ann meets the others one a round, one game a round.
+	chans := linkedGames(e.ok(cat, T, "/tournament start").Text, T)
+	if len(chans) != 1 {
+		t.Fatalf("round 1 of a gauntlet: %v", chans)
+	}
+	e.ok(e.seatUser(chans[0], -1, dan), chans[0], "/resign")
+	posts := e.posts.all(T)
+	chans = linkedGames(posts[len(posts)-1], T)
+	if len(chans) != 1 {
+		t.Fatalf("round 2: %v", chans)
+	}
+
+	// Round robins of four: two games a round, ended at once, in many
+	// tournaments at once to make the race likely.
+	const n = 48
+	var rounds [n][]string
+	for k := range n {
+		R := fmt.Sprintf("rr%d", k)
+		e.ok(cat, R, "/tournament create game:hiya")
+		for _, u := range []commands.User{ann, bob, cat, dan} {
+			e.ok(u, R, "/tournament join")
+		}
+		rounds[k] = linkedGames(e.ok(cat, R, "/tournament start").Text, R)
+	}
+	var wg sync.WaitGroup
+	for k := range n {
+		for _, ch := range rounds[k] {
+			u := e.seatUser(ch, -1, dan)
+			wg.Go(func() { e.ok(u, ch, "/resign") })
+		}
+	}
+	wg.Wait()
+	for k := range n {
+		R := fmt.Sprintf("rr%d", k)
+		over, next := 0, 0
+		for _, p := range e.posts.all(R) {
+			if strings.Contains(p, "Round 1 is over") {
+				over++
+			}
+			if strings.HasPrefix(p, "Round 2:") {
+				next++
+				if n := len(linkedGames(p, R)); n != 2 {
+					t.Errorf("%s: round 2 lists %d games: %q", R, n, p)
+				}
+			}
+		}
+		if over != 1 || next != 1 {
+			t.Errorf("%s: round 1 over posted %d times, round 2 started %d times; want once each", R, over, next)
+		}
+		if r := e.ok(ann, R, "/tournament standings"); !strings.Contains(r.Text, "2 of 6 games played") {
+			t.Errorf("standings %q", r.Text)
+		}
+	}
 }
