@@ -14,7 +14,8 @@ import (
 // the end through the fake Discord: a referee creates and starts it, each
 // round's games are played in public threads the bot opens in the
 // tournament's channel, the standings are posted there as each round
-// finishes, every game is rated, and /referee export attaches the grades.
+// finishes, every game is rated, and /referee export attaches the grades;
+// a thread Discord fails to open is opened by the referee's next start.
 func TestTournamentInThreads(t *testing.T) {
 	w := newWorld(t, false)
 	p := w.start(procOptions{gateway: true})
@@ -33,6 +34,16 @@ func TestTournamentInThreads(t *testing.T) {
 	for _, u := range []discordtest.User{ann, bob, cat, dan} {
 		w.public(w.do(u.ID, ch, "tournament", sub("join")))
 	}
+	// Discord fails to open the first thread: the start says so, and the
+	// referee's second /tournament start starts the round's games.
+	if err := w.srv.InjectFailure(discordtest.RouteThreadCreate, 500, 1); err != nil {
+		t.Fatal(err)
+	}
+	failed := w.public(w.do(cat.ID, ch, "tournament", sub("start")))
+	if !strings.Contains(failed.Content, "could not be started") || len(w.srv.Threads(ch)) != 0 {
+		t.Fatalf("start with Discord failing = %q, %d threads", failed.Content, len(w.srv.Threads(ch)))
+	}
+	w.private(w.do(dan.ID, ch, "tournament", sub("join")), "entries are closed")
 	started := w.public(w.do(cat.ID, ch, "tournament", sub("start")))
 	if !strings.Contains(started.Content, "Round 1:") {
 		t.Errorf("start = %q", started.Content)
