@@ -89,17 +89,29 @@ func tournamentLock(channel string) string { return "tournament." + channel }
 
 // tournamentCmd is /tournament create, join, start and standings.
 func (s *Service) tournamentCmd(ctx context.Context, inv Invocation) Reply {
+	channel := inv.Channel
 	switch inv.Sub {
 	case "create", "start":
 		if !s.isReferee(inv) {
-			return refuse("only referees (the %s role, or Manage Server) can /tournament %s", s.cfg.RefereeRole, inv.Sub)
+			who := "people with Manage Server"
+			if s.cfg.RefereeRole != "" {
+				who = "the " + s.cfg.RefereeRole + " role, or Manage Server"
+			}
+			return refuse("only referees (%s) can /tournament %s", who, inv.Sub)
 		}
-	case "join", "standings":
+	case "join":
+	case "standings":
+		// In a tournament game's thread: the tournament's standings.
+		parent, err := s.store.ChannelSetting(ctx, channel, tournamentOfKey)
+		if err != nil {
+			return s.storeRefusal(inv, err)
+		}
+		channel = cmp.Or(parent, channel)
 	default:
 		return refuse("/tournament takes create, join, start or standings")
 	}
 	var reply Reply
-	err := s.withTourney(ctx, inv.Channel, func(t *tourney) (bool, error) {
+	err := s.withTourney(ctx, channel, func(t *tourney) (bool, error) {
 		var change bool
 		reply, change = s.tourneyAct(ctx, inv, t)
 		return change, nil
@@ -219,7 +231,8 @@ func (s *Service) startTourneyGame(ctx context.Context, guild, parent string, t 
 	tg := t.Games[i]
 	first, second := t.Players[tg.First], t.Players[tg.Second]
 	ch := fmt.Sprintf("%s-g%d", parent, i+1)
-	if opener, ok := s.notify.(pausingNotifier).Notifier.(ThreadOpener); ok {
+	pn, _ := s.notify.(pausingNotifier)
+	if opener, ok := pn.Notifier.(ThreadOpener); ok {
 		name := fmt.Sprintf("%s round %d: %s vs %s", t.Game, tg.Round, first.Name, second.Name)
 		var err error
 		if ch, err = opener.OpenThread(ctx, parent, clip(name, 100)); err != nil {

@@ -109,9 +109,11 @@ func TestTournamentRoundRobin(t *testing.T) {
 			t.Errorf("round %d: players %v, want all four", round, seen)
 		}
 		if round == 1 {
-			e.refused(ann, chans[0], "/tournament standings", "there is no tournament")
-			if r := e.ok(ann, T, "/tournament standings"); !strings.Contains(r.Text, "0 of 6 games played") {
-				t.Errorf("standings before a result: %q", r.Text)
+			e.refused(ann, "elsewhere", "/tournament standings", "there is no tournament")
+			for _, where := range []string{T, chans[0]} { // the tournament's channel, or a game's
+				if r := e.ok(ann, where, "/tournament standings"); !strings.Contains(r.Text, "0 of 6 games played") {
+					t.Errorf("standings in %s before a result: %q", where, r.Text)
+				}
 			}
 		}
 		for _, ch := range chans {
