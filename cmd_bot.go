@@ -80,7 +80,7 @@ func runBot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *nWorkers >= 0 {
 		n = *nWorkers
 	}
-	svc := gameFlow(cfg, st, reg, session, log, n, fmt.Sprintf("bot-%s-shard%d", hostname(), cfg.ShardID))
+	svc := gameFlow(cfg, st, reg, session, log, n, fmt.Sprintf("bot-%s-shard%d", hostname(), cfg.ShardID), true)
 	b := bot.New(bcfg, session, svc)
 	if cfg.DiscordAppID != "" {
 		log.Info("the bot's invite link, with every permission it needs", "url", bot.InviteURL(cfg.DiscordAppID))
@@ -113,14 +113,16 @@ func runBot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 // gameFlow is the game flow of the bot and worker processes, which share
 // its settings: n bot-turn workers named name in the queue, the later
-// messages posted to Discord through session.
-func gameFlow(cfg config, st store.Store, reg *rules.Registry, session *discordgo.Session, log *slog.Logger, n int, name string) *commands.Service {
+// messages posted to Discord through session; takesCommands for the bot,
+// whose clock beats the heartbeat that keeps time fair.
+func gameFlow(cfg config, st store.Store, reg *rules.Registry, session *discordgo.Session, log *slog.Logger, n int, name string, takesCommands bool) *commands.Service {
 	return commands.New(commands.Config{
-		RefereeRole: cfg.RefereeRole,
-		TurnTime:    cfg.TurnTime,
-		BotMoveTime: cfg.BotMoveTime,
-		Workers:     n,
-		WorkerName:  name,
+		RefereeRole:   cfg.RefereeRole,
+		TurnTime:      cfg.TurnTime,
+		BotMoveTime:   cfg.BotMoveTime,
+		Workers:       n,
+		WorkerName:    name,
+		TakesCommands: takesCommands,
 	}, st, reg, bot.NewNotifier(session, log), log, nil)
 }
 

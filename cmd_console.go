@@ -82,6 +82,8 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		Workers:     workers(cfg),
 		WorkerName:  "console",
 		Colour:      isTerminal(os.Stdout),
+		// The console takes commands: its clock beats the heartbeat.
+		TakesCommands: true,
 	}, st, reg, con, log, nil)
 	con.svc, con.specs = svc, commands.CommandSet(reg.Names())
 	defer runLoops(ctx, svc, true)()

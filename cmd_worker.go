@@ -64,7 +64,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "arbiter worker: %v\n", err)
 		return 2
 	}
-	svc := gameFlow(cfg, st, reg, session, log, n, *name)
+	svc := gameFlow(cfg, st, reg, session, log, n, *name, false)
 	log.Info("bot-turn workers running", "name", *name, "workers", n)
 	runLoops(ctx, svc, true)()
 	log.Info("stopped")

@@ -21,6 +21,9 @@ type config struct {
 	DiscordPublicKey string        // DISCORD_PUBLIC_KEY: the application's key (hex), for bot --http
 	DevGuildID       string        // DEV_GUILD_ID: register commands to this guild only
 	RedisURL         string        // REDIS_URL: unset uses the embedded store
+	RedisCluster     bool          // REDIS_CLUSTER: REDIS_URL names a Redis Cluster (redis://h:p?addr=h2:p2&addr=h3:p3)
+	RedisPartitions  int           // REDIS_PARTITIONS: bot-turn streams and deadline sets (default 1; 16 on a cluster); never lower it
+	RedisWait        int           // REDIS_WAIT_REPLICAS: replicas each save waits for (WAIT); 0 acknowledges on the master alone
 	DataDir          string        // DATA_DIR: the embedded store's folder, default ./data
 	RefereeRole      string        // REFEREE_ROLE: the role whose members may /referee
 	EngineWorkers    int           // ENGINE_WORKERS: bot-turn workers, default one per core
@@ -65,6 +68,15 @@ func loadConfig() (config, error) {
 	intVar("ENGINE_WORKERS", &c.EngineWorkers)
 	intVar("SHARD_ID", &c.ShardID)
 	intVar("SHARD_COUNT", &c.ShardCount)
+	intVar("REDIS_PARTITIONS", &c.RedisPartitions)
+	intVar("REDIS_WAIT_REPLICAS", &c.RedisWait)
+	switch v := strings.ToLower(os.Getenv("REDIS_CLUSTER")); v {
+	case "", "false", "0", "no":
+	case "true", "1", "yes":
+		c.RedisCluster = true
+	default:
+		errs = append(errs, fmt.Errorf("REDIS_CLUSTER=%q: give true or false", v))
+	}
 	durVar := func(name string, dst *time.Duration) {
 		if v := os.Getenv(name); v != "" {
 			d, err := time.ParseDuration(v)

@@ -35,6 +35,7 @@ func subcommands() map[string]subcommand {
 		"bench":      {"measure perft and search speed, depth in 1 s and move-time overruns: bench [--json]", runBench},
 		"bot":        {"run Arbiter on Discord (needs DISCORD_TOKEN): bot [--http ADDR] [--workers N]", runBot},
 		"bridge":     {"play your own program from this machine: bridge --server URL --token T -- COMMAND [ARGS]", runBridge},
+		"loadtest":   {"drive the command path with many channels and measure it: loadtest [--channels N] [--bots B] [--clients C] [--duration D] [--store embedded|redis|cluster] [--plot FILE.png]", runLoadtest},
 		"worker":     {"think about bot turns for the bot, against its REDIS_URL: worker [--name NAME] [--workers N]", runWorker},
 		"store":      {"move everything between stores: store export FILE | store import FILE (into an empty store; see docs/storage.md)", runStore},
 	}

@@ -23,11 +23,18 @@ import (
 func openStore(ctx context.Context, cfg config, log *slog.Logger) (store.Store, *rules.Registry, error) {
 	reg := games.Registry()
 	store.RouteClientLogs(log)
-	st, err := store.Open(ctx, store.Config{RedisURL: cfg.RedisURL, DataDir: cfg.DataDir, StartEmpty: cfg.StoreStartEmpty, BackupEvery: cfg.StoreBackupEvery, Logger: log, Registry: reg, ClaimTimeout: 30 * time.Second})
+	st, err := store.Open(ctx, cfg.storeConfig(log, reg))
 	if err != nil {
 		return nil, nil, err
 	}
 	return st, reg, nil
+}
+
+// storeConfig is the store's configuration.
+func (cfg config) storeConfig(log *slog.Logger, reg *rules.Registry) store.Config {
+	return store.Config{RedisURL: cfg.RedisURL, Cluster: cfg.RedisCluster, Partitions: cfg.RedisPartitions, WaitReplicas: cfg.RedisWait,
+		DataDir: cfg.DataDir, StartEmpty: cfg.StoreStartEmpty, BackupEvery: cfg.StoreBackupEvery,
+		Logger: log, Registry: reg, ClaimTimeout: 30 * time.Second}
 }
 
 // closeStore closes st and reports a failure on stderr as who.

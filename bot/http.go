@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"crypto/ed25519"
 	"encoding/json"
 	"errors"
@@ -20,8 +21,9 @@ const maxInteractionBytes = 1 << 20
 // Discord POSTs each interaction, signed with the application's Ed25519
 // key, and the HTTP answer is the first response. A request whose
 // signature does not verify, or whose signed timestamp is further than
-// Config.MaxRequestAge from now (a replay), is refused with 401; a PING is
-// answered with PONG.
+// Config.MaxRequestAge from now (a replay), is refused with 401; an
+// interaction id seen before (a replay inside that window) gets 409 and
+// no second answer; a PING is answered with PONG.
 func (b *Bot) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	received := b.cfg.Now()
 	if r.Method != http.MethodPost {
@@ -53,6 +55,19 @@ func (b *Bot) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err := json.Unmarshal(body, &i); err != nil {
 		http.Error(w, "the request is not an interaction", http.StatusBadRequest)
 		return
+	}
+	// An interaction is answered once: a replay within the signature's
+	// window (twice its age bound) is refused, whichever process gets it.
+	// The look takes at most a third of the time before a deferral, so a
+	// stalled store still gets its answer deferred in time.
+	if i.Type != discordgo.InteractionPing && b.svc != nil {
+		ctx, cancel := context.WithTimeout(r.Context(), b.cfg.DeferAfter/3)
+		first := b.svc.FirstDelivery(ctx, i.ID, 2*b.cfg.MaxRequestAge)
+		cancel()
+		if !first {
+			http.Error(w, "this interaction was delivered before and is answered once", http.StatusConflict)
+			return
+		}
 	}
 	if !b.enter() {
 		http.Error(w, "Arbiter is shutting down", http.StatusServiceUnavailable)

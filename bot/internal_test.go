@@ -251,7 +251,8 @@ func (failingTransport) RoundTrip(*http.Request) (*http.Response, error) {
 }
 
 // FuzzServeHTTP posts signed bodies to the interactions endpoint: whatever
-// they hold, it answers 200, 400 or 401 and never panics.
+// they hold, it answers 200, 400, 401 or 409 (an id seen before) and never
+// panics.
 func FuzzServeHTTP(f *testing.F) {
 	for _, seed := range []string{
 		`{"id":"1","type":1,"token":"t","application_id":"2"}`,
@@ -306,7 +307,7 @@ func FuzzServeHTTP(f *testing.F) {
 					t.Fatalf("200 with %q: %v", rec.Body.String(), err)
 				}
 			}
-		case http.StatusBadRequest:
+		case http.StatusBadRequest, http.StatusConflict:
 		default:
 			t.Fatalf("status %d for %q: %s", rec.Code, body, rec.Body.String())
 		}

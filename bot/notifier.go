@@ -45,9 +45,12 @@ func NewNotifier(s *discordgo.Session, log *slog.Logger) *Notifier {
 // msg.Mentions. A thread that auto-archived is unarchived by Discord
 // itself when the message is posted. When Discord refuses for want of a
 // permission or because the thread is locked, the error is a
-// *commands.UnreachableError that says exactly what to fix.
+// *commands.UnreachableError that says exactly what to fix. msg.Key goes
+// as the message's nonce with enforce_nonce, so that Discord creates one
+// message however often the same key is posted within a few minutes (a
+// retried delivery).
 func (n *Notifier) Post(ctx context.Context, channel string, msg commands.Message) error {
-	_, err := n.s.ChannelMessageSendComplex(channel, outgoing(msg).send(), discordgo.WithContext(ctx))
+	err := n.create(channel, outgoing(msg).send(), msg.Key, discordgo.WithContext(ctx))
 	if err == nil {
 		return nil
 	}
@@ -55,6 +58,44 @@ func (n *Notifier) Post(ctx context.Context, channel string, msg commands.Messag
 		return &commands.UnreachableError{Channel: channel, Why: why, Err: err}
 	}
 	return fmt.Errorf("post to channel %s: %w", channel, err)
+}
+
+// maxNonce is the longest nonce Discord takes.
+const maxNonce = 25
+
+// withNonce is a message to create with a nonce that Discord enforces:
+// "If enforce_nonce is true and nonce is present, it will be checked for
+// uniqueness in the past few minutes. If another message was created by
+// the same author with the same nonce, that message will be returned and
+// no new message will be created" (Create Message, Discord's API docs).
+type withNonce struct {
+	*discordgo.MessageSend
+	Nonce        string `json:"nonce"`
+	EnforceNonce bool   `json:"enforce_nonce"`
+}
+
+// create posts a channel message, with key as its enforced nonce when
+// there is one (discordgo's MessageSend has no nonce field).
+func (n *Notifier) create(channel string, data *discordgo.MessageSend, key string, opt discordgo.RequestOption) error {
+	if key == "" {
+		_, err := n.s.ChannelMessageSendComplex(channel, data, opt)
+		return err
+	}
+	if len(key) > maxNonce {
+		key = key[:maxNonce]
+	}
+	body := withNonce{MessageSend: data, Nonce: key, EnforceNonce: true}
+	endpoint := discordgo.EndpointChannelMessages(channel)
+	if len(data.Files) > 0 {
+		contentType, raw, err := discordgo.MultipartBodyWithJSON(body, data.Files)
+		if err != nil {
+			return err
+		}
+		_, err = n.s.RequestRaw("POST", endpoint, contentType, raw, endpoint, 0, opt)
+		return err
+	}
+	_, err := n.s.RequestWithBucketID("POST", endpoint, body, endpoint, opt)
+	return err
 }
 
 // unreachable says what the bot lacks in channel when err is Discord's

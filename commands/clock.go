@@ -12,9 +12,12 @@ import (
 )
 
 // RunClock looks for due games every cfg.ClockTick until ctx ends:
-// reminders, timeouts, lapsed challenges and lost bot turns. A lock in the
-// store keeps it to one clock at a time across processes; nothing here
-// sleeps on a timer that a restart would forget.
+// reminders, timeouts, lapsed challenges and lost bot turns, and the
+// outbox's leftovers. A lock in the store keeps it to one clock at a time
+// across processes; nothing here sleeps on a timer that a restart would
+// forget. In a process that takes commands it also beats the heartbeat
+// (first, so that an outage's time is given back before anyone is timed
+// out), and it keeps the service's time on the store's.
 func (s *Service) RunClock(ctx context.Context) {
 	ttl := 10 * s.cfg.ClockTick
 	var lock store.Lock
@@ -23,7 +26,16 @@ func (s *Service) RunClock(ctx context.Context) {
 			_ = lock.Release(context.WithoutCancel(ctx))
 		}
 	}()
-	for ctx.Err() == nil {
+	for n := 0; ctx.Err() == nil; n++ {
+		if n%60 == 0 {
+			if err := s.SyncClock(ctx); err != nil && ctx.Err() == nil {
+				s.log.Warn("clock sync failed", "err", err)
+				n = -1 // again at the next tick
+			}
+		}
+		if s.cfg.TakesCommands {
+			s.Beat(ctx)
+		}
 		var err error
 		if lock == nil {
 			lock, err = s.store.TryLock(ctx, "clock", ttl)
@@ -41,18 +53,66 @@ func (s *Service) RunClock(ctx context.Context) {
 	}
 }
 
-// Tick handles every game that is due now, once.
+// Tick finishes what crashes left in the outbox (Sweep), then handles
+// every game that is due now, once: but only while a process that takes
+// players' commands is up, and after giving each game the time of any
+// outage it was not given yet. A game whose handling panics is tried again
+// at the next tick, and set aside after 3 panics (or 10 tries whose process
+// died).
 func (s *Service) Tick(ctx context.Context) error {
-	due, err := s.store.Due(ctx, s.now(), store.MaxList)
+	if err := s.Sweep(ctx); err != nil {
+		s.log.Warn("outbox sweep failed", "err", err)
+	}
+	up, err := s.alive(ctx)
+	if err != nil {
+		return fmt.Errorf("clock: %w", err)
+	}
+	if !up {
+		return nil // nobody can move: nobody is timed out
+	}
+	now := s.now()
+	due, err := s.store.Due(ctx, now, store.MaxList)
+	if err != nil {
+		return fmt.Errorf("clock: %w", err)
+	}
+	if len(due) == 0 {
+		return nil
+	}
+	outs, err := s.store.Outages(ctx, now.Add(-outageMemory))
 	if err != nil {
 		return fmt.Errorf("clock: %w", err)
 	}
 	for _, g := range due {
-		if err := s.wake(ctx, g); err != nil && !errors.Is(err, store.ErrConflict) {
-			s.log.Warn("clock could not handle a game", "channel", g.Channel, "err", err)
+		key := fmt.Sprintf("clock/%s/%s/%d", g.Channel, g.ID, g.Version)
+		attempts, err := s.store.Attempt(ctx, key)
+		if err != nil {
+			return fmt.Errorf("clock: %w", err)
+		}
+		if attempts > maxDeaths {
+			s.jobFailed(ctx, key, g.Channel, maxAttempts, fmt.Sprintf("the clock's process died or hung on this game %d times", attempts-1))
+			continue
+		}
+		var werr error
+		if perr := recovered(func() { werr = s.wakeFair(ctx, g, outs) }); perr != nil {
+			s.jobFailed(ctx, key, g.Channel, s.panicked(ctx, key), perr.Error())
+			continue
+		}
+		if werr != nil && !errors.Is(werr, store.ErrConflict) {
+			s.log.Warn("clock could not handle a game", "channel", g.Channel, "err", werr)
+		}
+		if err := s.store.Finished(ctx, key); err != nil {
+			s.log.Warn("clock: attempts not cleared", "job", key, "err", err)
 		}
 	}
 	return nil
+}
+
+// wakeFair gives g the time of outages it was not given, or else wakes it.
+func (s *Service) wakeFair(ctx context.Context, g *store.Game, outs []store.Outage) error {
+	if gave, err := s.giveBack(ctx, g, outs); gave || err != nil {
+		return err
+	}
+	return s.wake(ctx, g)
 }
 
 // wake handles one due game: a lapsed challenge, a lost bot turn, a
@@ -65,7 +125,6 @@ func (s *Service) wake(ctx context.Context, g *store.Game) error {
 	}
 	seat := g.State.ToMove()
 	p := g.Players[seat]
-	var msg Message
 	switch {
 	case g.Flow.Challenge:
 		if now.Before(g.Deadline) {
@@ -73,10 +132,9 @@ func (s *Service) wake(ctx context.Context, g *store.Game) error {
 		}
 		g.Flow.Rated = false
 		s.finish(g, rules.Ongoing, fmt.Sprintf("the challenge to %s lapsed unanswered", challenged(g).Name))
-		if err := s.saveAndFollow(ctx, g); err != nil {
-			return err
-		}
-		msg = Message{Text: fmt.Sprintf("The challenge from %s to %s lapsed unanswered; the channel is free.", plainName(challenger(g)), plainName(challenged(g)))}
+		return s.commit(ctx, g, func(*store.Game) *Message {
+			return &Message{Text: fmt.Sprintf("The challenge from %s to %s lapsed unanswered; the channel is free.", plainName(challenger(g)), plainName(challenged(g)))}
+		})
 	case p.Kind == store.Bot:
 		if now.Before(g.Deadline) {
 			return nil
@@ -92,10 +150,10 @@ func (s *Service) wake(ctx context.Context, g *store.Game) error {
 			out = rules.Outcome{Result: rules.Win(seat.Other()), Reason: fmt.Sprintf("%s ran out of time", g.State.PlayerName(seat))}
 		}
 		s.finish(g, out.Result, out.Reason)
-		if err := s.saveAndFollow(ctx, g); err != nil {
-			return err
-		}
-		msg = s.moveMessage(g, fmt.Sprintf("%s did not move in time.", seatTitle(g, seat)), nil)
+		return s.commit(ctx, g, func(next *store.Game) *Message {
+			msg := s.moveMessage(next, fmt.Sprintf("%s did not move in time.", seatTitle(next, seat)), nil)
+			return &msg
+		})
 	case !g.RemindAt.IsZero() && !now.Before(g.RemindAt):
 		g.Flow.Reminders++
 		g.RemindAt = time.Time{}
@@ -103,19 +161,13 @@ func (s *Service) wake(ctx context.Context, g *store.Game) error {
 		if g.Flow.Reminders == 1 && left > 0 {
 			g.RemindAt = g.Deadline.Add(-left / 5) // again near the end
 		}
-		if err := s.store.Save(ctx, g); err != nil {
-			return err
-		}
-		msg = Message{
-			Text:     fmt.Sprintf("%s, reminder: your move in %s is due %s (%s left).", label(p), s.title(g.Name), when(g.Deadline), FormatDuration(max(left, 0))),
-			Mentions: humanIDs(p),
-		}
-		msg.Buttons = s.boardMessage(g, render.Standard, "").Buttons
-	default:
-		return nil
-	}
-	if err := s.notify.Post(ctx, g.Channel, msg); err != nil {
-		return fmt.Errorf("post to channel %s: %w", g.Channel, err)
+		return s.commit(ctx, g, func(next *store.Game) *Message {
+			return &Message{
+				Text:     fmt.Sprintf("%s, reminder: your move in %s is due %s (%s left).", label(p), s.title(g.Name), when(g.Deadline), FormatDuration(max(left, 0))),
+				Mentions: humanIDs(p),
+				Buttons:  s.boardMessage(next, render.Standard, "").Buttons,
+			}
+		})
 	}
 	return nil
 }

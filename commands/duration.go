@@ -24,9 +24,17 @@ func durationUnits() [5]durationUnit {
 	}
 }
 
+// MaxDuration is the longest time ParseDuration accepts: a year.
+const MaxDuration = 366 * 24 * time.Hour
+
 // ParseDuration reads a per-move time such as "45s", "10m", "2d" or
-// "1d12h": whole numbers each followed by w, d, h, m or s.
+// "1d12h": whole numbers each followed by w, d, h, m or s, at most
+// MaxDuration in all. Nothing overflows: a longer time is an error that
+// says so.
 func ParseDuration(text string) (time.Duration, error) {
+	if len(text) > 64 {
+		return 0, fmt.Errorf("%.20q...: a time is at most 64 characters, such as 45s, 10m, 6h or 2d", text)
+	}
 	s := strings.ToLower(strings.ReplaceAll(strings.TrimSpace(text), " ", ""))
 	if s == "" {
 		return 0, fmt.Errorf("give a time such as 45s, 10m, 6h or 2d")
@@ -40,7 +48,7 @@ func ParseDuration(text string) (time.Duration, error) {
 		if i == 0 || i == len(s) || i > 6 {
 			return 0, fmt.Errorf("%q: give a time such as 45s, 10m, 6h or 2d", text)
 		}
-		n, _ := strconv.Atoi(s[:i])
+		n, _ := strconv.Atoi(s[:i]) // at most 6 digits: no overflow
 		var unit time.Duration
 		for _, u := range durationUnits() {
 			if strings.HasPrefix(s[i:], u.suffix) {
@@ -50,6 +58,9 @@ func ParseDuration(text string) (time.Duration, error) {
 		}
 		if unit == 0 {
 			return 0, fmt.Errorf("%q: units are w, d, h, m and s, e.g. 45s, 10m, 2d", text)
+		}
+		if time.Duration(n) > (MaxDuration-total)/unit {
+			return 0, fmt.Errorf("%q is too long: at most %s", text, FormatDuration(MaxDuration))
 		}
 		total += time.Duration(n) * unit
 		s = s[i+1:]

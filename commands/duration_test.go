@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -23,10 +24,14 @@ func TestParseDuration(t *testing.T) {
 			t.Errorf("round trip of %q via %q = %v, %v", in, FormatDuration(got), back, err)
 		}
 	}
-	for _, in := range []string{"", "abc", "10", "m", "5x", "10mm", "9999999d", "-5m"} {
-		if _, err := ParseDuration(in); err == nil {
-			t.Errorf("ParseDuration(%q) accepted", in)
+	for _, in := range []string{"", "abc", "10", "m", "5x", "10mm", "9999999d", "-5m", "999999d", "999999w", "367d",
+		"999999w999999w", "52w2d1s", strings.Repeat("1s", 40)} {
+		if d, err := ParseDuration(in); err == nil {
+			t.Errorf("ParseDuration(%q) accepted as %v", in, d)
 		}
+	}
+	if d, err := ParseDuration("52w2d"); err != nil || d != MaxDuration {
+		t.Errorf("ParseDuration(52w2d) = %v, %v; want the maximum", d, err)
 	}
 }
 
@@ -52,8 +57,8 @@ func FuzzParseDuration(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if d < 0 {
-			t.Fatalf("ParseDuration(%q) = %v, negative", s, d)
+		if d < 0 || d > MaxDuration {
+			t.Fatalf("ParseDuration(%q) = %v, out of bounds", s, d)
 		}
 		back, err := ParseDuration(FormatDuration(d))
 		if err != nil || back != d.Round(time.Second) {

@@ -419,27 +419,40 @@ func TestForcedPassIsPlayedAndAnnounced(t *testing.T) {
 	}
 }
 
-// TestChannelBoardStyle: the channel's board setting draws the boards of
-// its games, and a change applies to the game going on at once.
+// TestChannelBoardStyle: the channel's board setting, which only referees
+// change, draws the boards of its games; a change never touches the game
+// going on (its version stays, so the players' buttons stay good) and
+// applies from the next game.
 func TestChannelBoardStyle(t *testing.T) {
 	e := newEnv(t, false)
 	if r := e.do(ann, "st", "/settings"); !r.Private || !strings.Contains(r.Text, "drawn as text") {
 		t.Errorf("default setting: %q", r.Text)
 	}
-	e.refused(ann, "st", "/settings board:ascii", "board must be text, emoji or image")
-	e.ok(ann, "st", "/settings board:emoji")
+	e.refused(ann, "st", "/settings board:emoji", "only referees")
+	e.refused(cat, "st", "/settings board:ascii", "board must be text, emoji or image")
+	e.ok(cat, "st", "/settings board:emoji")
 	r := e.ok(ann, "st", "/play game:sixes opponent:@bob")
 	if strings.Contains(r.Text, "```") || !strings.Contains(r.Text, "🔴") {
 		t.Errorf("an emoji channel's challenge: %q", r.Text)
 	}
 	e.ok(bob, "st", "/accept")
-	e.ok(cat, "st", "/settings board:image")
+	before := e.game("st").Version
+	if r := e.ok(cat, "st", "/settings board:image"); !strings.Contains(r.Text, "next game") {
+		t.Errorf("a change mid-game: %q", r.Text)
+	}
+	if after := e.game("st").Version; after != before {
+		t.Fatalf("/settings bumped the game's version from %d to %d", before, after)
+	}
 	r = e.ok(ann, "st", "/move a1 c1")
-	if len(r.Files) != 1 || r.Files[0].ContentType != "image/png" {
-		t.Errorf("an image channel's move: %d files", len(r.Files))
+	if len(r.Files) != 0 || !strings.Contains(r.Text, "🔴") {
+		t.Errorf("the game going on changed style: %d files, %q", len(r.Files), r.Text)
 	}
 	if r := e.ok(bob, "st", "/board style:text"); !strings.Contains(r.Text, "```") || len(r.Files) != 0 {
 		t.Errorf("/board style:text overrides the channel: %q", r.Text)
+	}
+	e.ok(cat, "st", "/referee abort")
+	if r := e.ok(ann, "st", "/play game:sixes opponent:@bob"); len(r.Files) != 1 || r.Files[0].ContentType != "image/png" {
+		t.Errorf("the next game in an image channel: %d files", len(r.Files))
 	}
 }
 
@@ -497,5 +510,20 @@ func TestParseButton(t *testing.T) {
 		if _, _, _, err := commands.ParseButton(bad); err == nil {
 			t.Errorf("ParseButton(%q) accepted", bad)
 		}
+	}
+}
+
+// TestGamesShowsTheBotQueue: /games says how many bot turns wait for the
+// engine, so that a class sees why the bot is slow when the workers
+// cannot keep up.
+func TestGamesShowsTheBotQueue(t *testing.T) {
+	e := newEnv(t, false) // no workers: the bot's turns wait
+	if r := e.do(ann, "q1", "/games"); strings.Contains(r.Text, "to think about") {
+		t.Fatalf("/games with nothing queued: %q", r.Text)
+	}
+	e.ok(ann, "q1", "/play game:sixes level:1 side:second")
+	e.ok(bob, "q2", "/play game:hiya level:1 side:second")
+	if r := e.do(ann, "q1", "/games"); !strings.Contains(r.Text, "2 turns to think about") {
+		t.Fatalf("/games with two bot turns queued: %q", r.Text)
 	}
 }

@@ -249,6 +249,7 @@ func (s *Service) setDeadline(g *store.Game, now time.Time) {
 	if g.Flow.Paused {
 		return
 	}
+	g.Flow.TurnFrom = now
 	p := g.Players[g.State.ToMove()]
 	if p.Kind == store.Bot {
 		g.Deadline = now.Add(s.botMoveTime(g.Name) + time.Minute)
@@ -284,24 +285,19 @@ func resultText(g *store.Game) string {
 }
 
 // saveAndFollow saves g (a compare-and-set on its version); then, for a
-// finished game, records the ratings; for a bot's turn, queues it.
+// finished game, records the ratings exactly once (through the outbox, see
+// commit); for a bot's turn, queues it. A store error after which the save
+// may have been applied is an *errOutcomeUnknown.
 func (s *Service) saveAndFollow(ctx context.Context, g *store.Game) error {
-	if err := s.store.Save(ctx, g); err != nil {
-		return err
-	}
-	s.follow(ctx, g)
-	return nil
+	return s.commit(ctx, g, nil)
 }
 
-// follow does what comes after a saved change: the ratings of a finished
-// game, or the queueing of a bot's turn. Failures are logged: the clock
-// queues a lost bot turn again at its deadline.
+// follow queues the bot's turn after a saved change, if it is the bot's,
+// or records a finished tournament game (tournament.go). A failure is
+// logged: the clock queues a lost bot turn again at its deadline.
 func (s *Service) follow(ctx context.Context, g *store.Game) {
 	s.observe(g)
 	if g.Status == store.Finished {
-		if err := s.rate(ctx, g); err != nil {
-			s.log.Error("rating update failed", "guild", g.Guild, "game", g.ID, "err", err)
-		}
 		s.tournamentGameOver(ctx, g)
 		return
 	}

@@ -70,14 +70,22 @@ func (s *Service) history(ctx context.Context, inv Invocation) Reply {
 	for _, tb := range g.Flow.Takebacks {
 		tags = append(tags, render.Tag{Key: "Takeback", Value: tb})
 	}
-	record := render.Record(g.State, opt, tags...)
-	files := []File{{Name: fmt.Sprintf("%s-%s.txt", g.Name, g.ID), ContentType: "text/plain; charset=utf-8", Data: []byte(record)}}
-	if gif, err := render.GIF(g.State, opt); err == nil {
-		files = append(files, File{Name: fmt.Sprintf("%s-%s.gif", g.Name, g.ID), ContentType: "image/gif", Data: gif})
+	var gifFile []File
+	replayNote := ""
+	if replay, err := s.replays.get(ctx, g, opt); err == nil {
+		gifFile = []File{{Name: fmt.Sprintf("%s-%s.gif", g.Name, g.ID), ContentType: "image/gif", Data: replay.Data}}
+		if replay.Every > 1 {
+			replayNote = fmt.Sprintf("the replay shows one position in every %d (%d frames for %d moves), the first and last always", replay.Every, replay.Frames, replay.Plies)
+			tags = append(tags, render.Tag{Key: "Replay", Value: replayNote})
+			replayNote = "\n(" + replayNote + ")"
+		}
 	} else {
 		s.log.Warn("replay not drawn", "game", g.ID, "err", err)
+		replayNote = "\n(the replay could not be drawn this time: " + err.Error() + ")"
 	}
-	text := fmt.Sprintf("%s #%s: %s against %s, %d moves.\n%s", s.title(g.Name), g.ID, seatTitle(g, rules.P1), seatTitle(g, rules.P2), len(g.Moves), numberedMoves(g))
+	record := render.Record(g.State, opt, tags...)
+	files := append([]File{{Name: fmt.Sprintf("%s-%s.txt", g.Name, g.ID), ContentType: "text/plain; charset=utf-8", Data: []byte(record)}}, gifFile...)
+	text := fmt.Sprintf("%s #%s: %s against %s, %d moves.%s\n%s", s.title(g.Name), g.ID, seatTitle(g, rules.P1), seatTitle(g, rules.P2), len(g.Moves), replayNote, numberedMoves(g))
 	if len(g.Flow.Takebacks) > 0 {
 		text += "\nTaken back: " + strings.Join(g.Flow.Takebacks, "; ")
 	}
@@ -167,6 +175,9 @@ func (s *Service) games(ctx context.Context, inv Invocation) Reply {
 		}
 		fmt.Fprintf(&b, "%s in <#%s>%s: %s against %s, move %d\n", s.title(g.Name), g.Channel, here, seatTitle(g, rules.P1), seatTitle(g, rules.P2), len(g.Moves)+1)
 	}
+	if n, err := s.store.QueuedBotTurns(ctx); err == nil && n > 0 {
+		fmt.Fprintf(&b, "The bot's engine has %s to think about (a queue shared by every server).\n", plural(int(n), "turn"))
+	}
 	if total == 0 {
 		b.WriteString("No finished games in this server yet.")
 	} else {
@@ -253,17 +264,19 @@ func (s *Service) settings(ctx context.Context, inv Invocation) Reply {
 		}
 		return Reply{Message: Message{Text: fmt.Sprintf("Boards in this channel are drawn as %s; /settings board:text|emoji|image changes it.", cur)}, Private: true}
 	}
+	if !s.isReferee(inv) {
+		return refuse("only referees (the %s role, or Manage Server) can change this channel's settings", s.refereeRoleName())
+	}
 	if !slices.Contains(boardStyles(), style) {
-		return refuse("board must be text, emoji or image, not %q", style)
+		return refuse("board must be text, emoji or image, not %.20q", style)
 	}
 	if err := s.store.SetChannelSetting(ctx, inv.Channel, "board", style); err != nil {
 		return s.storeRefusal(inv, err)
 	}
+	// A game going on keeps the style it began with: changing it would
+	// bump the game's version and void the players' buttons mid-move.
 	if g, err := s.store.Load(ctx, inv.Channel); err == nil && g.Status == store.Active && g.Flow.Style != style {
-		g.Flow.Style = style
-		if err := s.store.Save(ctx, g); err != nil && !errors.Is(err, store.ErrConflict) {
-			return s.storeRefusal(inv, err)
-		}
+		return Reply{Message: Message{Text: fmt.Sprintf("%s set this channel's boards to %s, from the next game on (the game going on keeps its style).", inv.User.Name, style)}}
 	}
 	return Reply{Message: Message{Text: fmt.Sprintf("%s set this channel's boards to %s.", inv.User.Name, style)}}
 }

@@ -76,6 +76,9 @@ type Message struct {
 	// Mentions are the user ids the message may ping; any other mention in
 	// Text is shown but pings nobody.
 	Mentions []string
+	// Key is the idempotency key of a posted message: posting the same
+	// key again is a no-op where the platform allows (Discord's nonce).
+	Key string `json:",omitempty"`
 }
 
 // Reply answers an invocation.

@@ -171,7 +171,7 @@ func (s *Service) draw(ctx context.Context, inv Invocation) Reply {
 		}
 		g.Flow.DrawOffer = int(seat) + 1
 		if err := s.store.Save(ctx, g); err != nil {
-			return s.storeRefusal(inv, err)
+			return s.storeRefusal(inv, s.saveError(err))
 		}
 		msg := Message{Text: fmt.Sprintf("%s offers a draw. %s, /draw accepts; a move declines.", seatTitle(g, seat), label(g.Players[other])),
 			Mentions: humanIDs(g.Players[other])}
@@ -230,7 +230,7 @@ func (s *Service) undo(ctx context.Context, inv Invocation) Reply {
 			}
 			g.Flow.UndoOffer = int(seat) + 1
 			if err := s.store.Save(ctx, g); err != nil {
-				return s.storeRefusal(inv, err)
+				return s.storeRefusal(inv, s.saveError(err))
 			}
 			return Reply{Message: Message{Text: fmt.Sprintf("%s asks to take back their last move. %s, /undo agrees; a move declines.", seatTitle(g, seat), label(g.Players[other])),
 				Mentions: humanIDs(g.Players[other]),

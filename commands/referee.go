@@ -11,6 +11,9 @@ import (
 	"arbiter/store"
 )
 
+// MaxExtension is the most time one /referee extend gives.
+const MaxExtension = 30 * 24 * time.Hour
+
 // referee is /referee: the tools of a referee.
 func (s *Service) referee(ctx context.Context, inv Invocation) Reply {
 	if !s.isReferee(inv) {
@@ -63,6 +66,9 @@ func (s *Service) referee(ctx context.Context, inv Invocation) Reply {
 		by, err := ParseDuration(inv.Options["by"])
 		if err != nil {
 			return refuse("by: %v", err)
+		}
+		if by > MaxExtension {
+			return refuse("by: an extension is at most %s; %s is more", FormatDuration(MaxExtension), FormatDuration(by))
 		}
 		if g.Flow.Paused {
 			g.Flow.PausedLeft += by

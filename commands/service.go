@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"arbiter/render"
 	"arbiter/rules"
 	"arbiter/store"
 )
@@ -42,6 +43,14 @@ type Config struct {
 	// TableMB is the engine's transposition table size per worker and
 	// level; default 32.
 	TableMB int
+	// TakesCommands says that this process takes players' commands (the
+	// bot, the console): its clock loop beats the store's heartbeat, and
+	// no one is timed out while no such process beats.
+	TakesCommands bool
+	// OutboxGrace is how long after a save the sweep leaves its outbox
+	// entry to the saver; default 10s, well past the store's refusal of
+	// late writes.
+	OutboxGrace time.Duration
 }
 
 // Service runs the game flow over a store. It is safe for concurrent use.
@@ -55,10 +64,17 @@ type Service struct {
 	// inFlight counts the bot turns being thought about or posted.
 	inFlight atomic.Int64
 	hooks    hooks // observers and program presence (programs.go)
+	// skew is the store's clock minus this host's (ns), from SyncClock;
+	// skewLogged says a large skew was logged.
+	skew       atomic.Int64
+	skewLogged atomic.Bool
+	// replays keeps the replays drawn for /history.
+	replays *replays
 }
 
 // New returns the game flow over st, posting later messages through
-// notify. now may be nil for time.Now.
+// notify. now may be nil for the store's time (this host's clock
+// corrected by SyncClock).
 func New(cfg Config, st store.Store, reg *rules.Registry, notify Notifier, log *slog.Logger, now func() time.Time) *Service {
 	if cfg.TurnTime <= 0 {
 		cfg.TurnTime = 48 * time.Hour
@@ -75,16 +91,19 @@ func New(cfg Config, st store.Store, reg *rules.Registry, notify Notifier, log *
 	if cfg.ClockTick <= 0 {
 		cfg.ClockTick = time.Second
 	}
+	if cfg.OutboxGrace <= 0 {
+		cfg.OutboxGrace = 10 * time.Second
+	}
 	if cfg.TableMB <= 0 {
 		cfg.TableMB = 32
 	}
 	if log == nil {
 		log = slog.Default()
 	}
+	s := &Service{store: st, reg: reg, notify: notify, cfg: cfg, log: log, now: now, replays: newReplays()}
 	if now == nil {
-		now = time.Now
+		s.now = s.storeNow
 	}
-	s := &Service{store: st, reg: reg, cfg: cfg, log: log, now: now}
 	s.notify = pausingNotifier{Notifier: notify, s: s}
 	return s
 }
@@ -201,7 +220,10 @@ func refuse(format string, args ...any) Reply {
 // is not the user's doing.
 func (s *Service) storeRefusal(inv Invocation, err error) Reply {
 	var damaged *store.DamagedError
+	var unknown *errOutcomeUnknown
 	switch {
+	case errors.As(err, &unknown):
+		return s.unknownOutcome(inv, err)
 	case errors.Is(err, store.ErrUnavailable):
 		s.log.Warn("storage unreachable", "channel", inv.Channel, "err", err)
 		return refuse("storage is not reachable right now; nothing was changed, try again")
@@ -226,3 +248,29 @@ func (s *Service) isReferee(inv Invocation) bool {
 
 // Mention writes a mention of a user id as the adapters expect it.
 func Mention(userID string) string { return "<@" + userID + ">" }
+
+// unknownOutcome answers a command whose write got no answer from the
+// store: it may or may not have been applied, so the person is shown the
+// game as it is after a fresh read, never told that nothing changed.
+func (s *Service) unknownOutcome(inv Invocation, err error) Reply {
+	s.log.Warn("write outcome unknown", "channel", inv.Channel, "command", inv.Command, "err", err)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	const head = "The storage did not answer in time, so whether that was recorded is unknown."
+	g, lerr := s.store.Load(ctx, inv.Channel)
+	switch {
+	case lerr == nil:
+		return Reply{Message: s.boardMessage(g, render.Standard, head+" This is the game as it is now; look before you try again."), Private: true}
+	case errors.Is(lerr, store.ErrNotFound):
+		return refuse("%s The channel has no game going on now (it may have ended): /history shows finished games.", head)
+	}
+	return refuse("%s The storage is still not reachable: look at /board in a moment before you try again.", head)
+}
+
+// refereeRoleName names who may referee, for refusals.
+func (s *Service) refereeRoleName() string {
+	if s.cfg.RefereeRole == "" {
+		return "referee"
+	}
+	return s.cfg.RefereeRole
+}

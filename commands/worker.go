@@ -29,13 +29,17 @@ func (s *Service) botMoveTime(game string) time.Duration {
 // botMargin is kept back from a bot's time for loading, saving and posting.
 const botMargin = 150 * time.Millisecond
 
-// thinkTime is the time a bot may think about a turn queued at queued,
-// when its game allows limit a move: what is left of the limit after the
-// wait in the queue and the margin, so that no bot move is later than its
-// game's limit however many games wait at once; at least 20 ms, so that
-// it always finds a legal move.
+// minThink is the least a bot thinks, so that it always finds a legal move.
+const minThink = 20 * time.Millisecond
+
+// thinkTime is the time a bot may think about a turn queued at queued (by
+// the store's clock), when its game allows limit a move: what is left of
+// the limit after the wait in the queue and the margin, so that a bot move
+// is not later than its game's limit while the queue wait stays under
+// the limit; at least minThink, so that it always finds a legal move.
 func thinkTime(limit time.Duration, queued, now time.Time) time.Duration {
-	return max(limit-now.Sub(queued)-botMargin, 20*time.Millisecond)
+	waited := max(now.Sub(queued), 0) // a job "from the future": clocks disagree
+	return max(limit-waited-botMargin, minThink)
 }
 
 // RunWorkers thinks about bot turns from the store's queue with
@@ -67,8 +71,53 @@ func (s *Service) runWorker(ctx context.Context, name string, seed uint64) {
 			continue
 		}
 		s.inFlight.Add(1)
-		s.playBotTurn(ctx, name, job, players, rng)
+		s.guardedBotTurn(ctx, name, job, players, rng)
 		s.inFlight.Add(-1)
+	}
+}
+
+// guardedBotTurn plays a bot turn, counting its attempts: a panic is
+// recovered (the worker keeps going, with fresh engines), the turn is
+// queued again at once, and at the third panic (or the tenth start whose
+// process died or hung) it is set aside with its game paused.
+func (s *Service) guardedBotTurn(ctx context.Context, worker string, job *store.Job, players map[int]engine.Player, rng *rand.Rand) {
+	key := fmt.Sprintf("bot/%s/%s/%d", job.Channel, job.GameID, job.Version)
+	attempts, err := s.store.Attempt(ctx, key)
+	if err != nil {
+		s.log.Warn("bot turn not started; it will be taken up again", "channel", job.Channel, "err", err)
+		sleep(ctx, time.Second)
+		return
+	}
+	setAside := func(attempts int, failure string) {
+		if s.jobFailed(ctx, key, job.Channel, attempts, failure) {
+			s.ack(ctx, job)
+			return
+		}
+		// Try again at once rather than after the claim expires.
+		if g, err := s.store.LoadForJob(ctx, job); err == nil {
+			if _, err := s.store.EnqueueBotTurn(ctx, g); err == nil {
+				s.ack(ctx, job)
+			}
+		}
+	}
+	if attempts > maxDeaths {
+		setAside(maxAttempts, fmt.Sprintf("the worker's process died or hung on this turn %d times", attempts-1))
+		return
+	}
+	if perr := recovered(func() { s.playBotTurn(ctx, worker, job, players, rng) }); perr != nil {
+		clear(players) // an engine that panicked may be left inconsistent
+		setAside(s.panicked(ctx, key), perr.Error())
+		return
+	}
+	if err := s.store.Finished(context.WithoutCancel(ctx), key); err != nil {
+		s.log.Warn("bot turn attempts not cleared", "job", key, "err", err)
+	}
+}
+
+// ack removes a finished (or void) bot turn from the queue.
+func (s *Service) ack(ctx context.Context, job *store.Job) {
+	if err := s.store.AckBotTurn(context.WithoutCancel(ctx), job); err != nil {
+		s.log.Warn("ack bot turn failed", "job", job.ID, "err", err)
 	}
 }
 
@@ -77,11 +126,7 @@ func (s *Service) runWorker(ctx context.Context, name string, seed uint64) {
 // ends mid-think the job is left unacked, for this worker (after a
 // restart) or another to take up again.
 func (s *Service) playBotTurn(ctx context.Context, worker string, job *store.Job, players map[int]engine.Player, rng *rand.Rand) {
-	ack := func() {
-		if err := s.store.AckBotTurn(context.WithoutCancel(ctx), job); err != nil {
-			s.log.Warn("ack bot turn failed", "job", job.ID, "err", err)
-		}
-	}
+	ack := func() { s.ack(ctx, job) }
 	g, err := s.store.LoadForJob(ctx, job)
 	if errors.Is(err, store.ErrStaleJob) {
 		ack()
@@ -103,14 +148,16 @@ func (s *Service) playBotTurn(ctx context.Context, worker string, job *store.Job
 		ack()
 		return
 	}
-	budget := thinkTime(s.botMoveTime(g.Name), job.Queued, s.now())
+	limit := s.botMoveTime(g.Name)
+	waited := s.now().Sub(job.Queued)
+	budget := thinkTime(limit, job.Queued, s.now())
 	player, ok := players[bot.Level]
 	if !ok {
 		player = engine.NewArbiter(s.reg, engine.Level(bot.Level), s.cfg.TableMB, rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64())))
 		players[bot.Level] = player
 	}
 	thinkCtx, stopKeepAlive := context.WithCancel(ctx)
-	go s.keepClaim(thinkCtx, worker, job)
+	go s.keepClaim(thinkCtx, worker, job, limit)
 	m, _, err := player.Choose(thinkCtx, g.State.Clone(), engine.Limits{MoveTime: budget})
 	stopKeepAlive()
 	if ctx.Err() != nil {
@@ -126,28 +173,34 @@ func (s *Service) playBotTurn(ctx context.Context, worker string, job *store.Job
 	g.State.Play(m)
 	g.Moves = append(g.Moves, store.Move{Text: text, Seat: seat, At: now})
 	notes := s.afterMove(g, now)
-	if err := s.saveAndFollow(ctx, g); err != nil {
+	if waited > limit {
+		// The workers cannot keep up: say so rather than be late silently.
+		notes = append(notes, fmt.Sprintf("(Arbiter's bot workers are behind: this turn waited %s in the queue, past the game's %s a move.)",
+			spokenDuration(waited), spokenDuration(limit)))
+	}
+	// The move and its announcement are one change: the announcement goes
+	// through the outbox, so a crash after the save still posts it once.
+	err = s.commit(ctx, g, func(next *store.Game) *Message {
+		msg := s.moveMessage(next, moveHeader(next, seat, "plays", shown), notes)
+		return &msg
+	})
+	if err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			ack() // the game moved on (a resignation, an abort): the move is void
 			return
 		}
-		s.log.Warn("bot move not saved; it will be thought again", "channel", g.Channel, "err", err)
+		s.log.Warn("bot move not saved (or not known to be); it will be taken up again", "channel", g.Channel, "err", err)
 		return
-	}
-	msg := s.moveMessage(g, moveHeader(g, seat, "plays", shown), notes)
-	// The move is saved: announce it even when shutdown begins meanwhile.
-	postCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer cancel()
-	if err := s.notify.Post(postCtx, g.Channel, msg); err != nil {
-		s.log.Error("posting the bot's move failed", "channel", g.Channel, "err", err)
 	}
 	ack()
 }
 
 // keepClaim tells the queue that worker still has job, until ctx ends, so
-// that a long think is not taken over by another worker.
-func (s *Service) keepClaim(ctx context.Context, worker string, job *store.Job) {
-	t := time.NewTicker(5 * time.Second)
+// that a long think is not taken over by another worker: four times per
+// move limit (at most every 5 s), so that a lease shorter than the limit
+// holds.
+func (s *Service) keepClaim(ctx context.Context, worker string, job *store.Job, limit time.Duration) {
+	t := time.NewTicker(min(max(limit/4, 50*time.Millisecond), 5*time.Second))
 	defer t.Stop()
 	for {
 		select {

@@ -17,6 +17,7 @@ func TestThinkTimeShrinksWithTheQueue(t *testing.T) {
 		{20 * time.Second, 19 * time.Second, time.Second - botMargin},
 		{5 * time.Second, 5 * time.Second, 20 * time.Millisecond},
 		{5 * time.Second, time.Minute, 20 * time.Millisecond},
+		{5 * time.Second, -time.Hour, 5*time.Second - botMargin}, // never more than the limit
 	} {
 		got := thinkTime(tt.limit, queued, queued.Add(tt.waited))
 		if got != tt.want {

@@ -17,13 +17,16 @@ type boltJob struct {
 	Channel string `json:"channel"`
 	Game    string `json:"game"`
 	Version int64  `json:"version"`
-	Queued  int64  `json:"queued"` // Unix ms
+	Queued  int64  `json:"queued"`          // Unix ms
+	Lease   int64  `json:"lease,omitempty"` // ms; 0 (an older entry): the claim timeout
 }
 
 // claim is a bot turn handed to a worker, until its lease ends.
 type claim struct {
-	worker string
-	until  time.Time
+	worker     string
+	until      time.Time
+	lease      time.Duration
+	deliveries int64 // the claims of the job so far
 }
 
 // EnqueueBotTurn queues the bot's turn in g at g's version. The job is on
@@ -38,7 +41,8 @@ func (s *Bolt) EnqueueBotTurn(ctx context.Context, g *Game) (string, error) {
 	if err := checkID("archive", g.ID); err != nil {
 		return "", fmt.Errorf("enqueue bot turn: %w", err)
 	}
-	data, err := json.Marshal(boltJob{Channel: g.Channel, Game: g.ID, Version: g.Version, Queued: s.now().UnixMilli()})
+	data, err := json.Marshal(boltJob{Channel: g.Channel, Game: g.ID, Version: g.Version, Queued: s.now().UnixMilli(),
+		Lease: jobLease(s.reg, s.claimTimeout, g).Milliseconds()})
 	if err != nil {
 		return "", fmt.Errorf("enqueue bot turn: %w", err)
 	}
@@ -62,9 +66,10 @@ func (s *Bolt) EnqueueBotTurn(ctx context.Context, g *Game) (string, error) {
 }
 
 // ClaimBotTurn claims a bot turn for worker, as Redis.ClaimBotTurn does:
-// first one worker claimed before and did not ack, then one whose lease
-// (the claim timeout) ran out, else a new one, waiting up to wait for one
-// to be queued. With nothing to claim the error is ErrNoJob.
+// first one whose lease ran out (whoever held it, worker too: a turn that
+// crashed its worker does not come straight back to it), else a new one,
+// waiting up to wait for one to be queued. With nothing to claim the
+// error is ErrNoJob.
 func (s *Bolt) ClaimBotTurn(ctx context.Context, worker string, wait time.Duration) (*Job, error) {
 	if err := checkID("worker", worker); err != nil {
 		return nil, fmt.Errorf("claim bot turn: %w", err)
@@ -99,7 +104,7 @@ func (s *Bolt) ClaimBotTurn(ctx context.Context, worker string, wait time.Durati
 func (s *Bolt) claimOne(ctx context.Context, worker string) (*Job, error) {
 	var (
 		best      *Job
-		bestRank  = 3 // 0: worker's own, 1: lease ran out, 2: new
+		bestRank  = 3 // 1: lease ran out, 2: new
 		malformed [][]byte
 	)
 	now := time.Now()
@@ -114,14 +119,10 @@ func (s *Bolt) claimOne(ctx context.Context, worker string) (*Job, error) {
 			n := binary.BigEndian.Uint64(k)
 			rank := 2
 			if c, ok := s.claims[n]; ok {
-				switch {
-				case c.worker == worker:
-					rank = 0
-				case now.After(c.until):
-					rank = 1
-				default:
-					return nil // another worker holds it
+				if !now.After(c.until) {
+					return nil // a worker holds it
 				}
+				rank = 1
 			}
 			if rank >= bestRank {
 				return nil
@@ -155,7 +156,11 @@ func (s *Bolt) claimOne(ctx context.Context, worker string) (*Job, error) {
 	}
 	if best != nil {
 		n, _ := strconv.ParseUint(best.ID, 10, 64)
-		s.claims[n] = claim{worker: worker, until: now.Add(s.claimTimeout)}
+		if best.Lease <= 0 {
+			best.Lease = s.claimTimeout
+		}
+		best.Deliveries = s.claims[n].deliveries + 1
+		s.claims[n] = claim{worker: worker, until: now.Add(best.Lease), lease: best.Lease, deliveries: best.Deliveries}
 	}
 	return best, nil
 }
@@ -176,7 +181,7 @@ func parseBoltJob(n uint64, data []byte) (*Job, error) {
 		return nil, fmt.Errorf("version %d is not a version", b.Version)
 	}
 	return &Job{ID: strconv.FormatUint(n, 10), Channel: b.Channel, GameID: b.Game, Version: b.Version,
-		Queued: time.UnixMilli(b.Queued)}, nil
+		Queued: time.UnixMilli(b.Queued), Lease: time.Duration(b.Lease) * time.Millisecond}, nil
 }
 
 // jobNumber reads a job's id.
@@ -211,10 +216,12 @@ func (s *Bolt) ExtendBotTurn(ctx context.Context, worker string, job *Job) error
 	if err != nil {
 		return err
 	}
-	if !queued {
+	c, held := s.claims[n]
+	if !queued || !held || c.worker != worker {
 		return fmt.Errorf("extend bot turn %s: %w", job.ID, ErrStaleJob)
 	}
-	s.claims[n] = claim{worker: worker, until: time.Now().Add(s.claimTimeout)}
+	c.until = time.Now().Add(c.lease)
+	s.claims[n] = c
 	return nil
 }
 
@@ -235,6 +242,16 @@ func (s *Bolt) AckBotTurn(ctx context.Context, job *Job) error {
 	delete(s.claims, n)
 	s.mu.Unlock()
 	return nil
+}
+
+// QueuedBotTurns counts the bot turns queued and not yet acked.
+func (s *Bolt) QueuedBotTurns(ctx context.Context) (int64, error) {
+	var n int64
+	err := s.view(ctx, "count bot turns", func(tx *bolt.Tx) error {
+		n = int64(tx.Bucket(bQueue).Stats().KeyN)
+		return nil
+	})
+	return n, err
 }
 
 // LoadForJob loads the game of job if the job is still current (the same
@@ -284,6 +301,13 @@ func (s *Bolt) TryLock(ctx context.Context, name string, ttl time.Duration) (Loc
 	now := time.Now()
 	if cur, ok := s.locks[name]; ok && now.Before(cur.until) {
 		return nil, fmt.Errorf("lock %s: %w", name, ErrLocked)
+	}
+	if len(s.locks) >= 1024 { // many short-lived names (interaction ids): forget the expired
+		for k, cur := range s.locks {
+			if !now.Before(cur.until) {
+				delete(s.locks, k)
+			}
+		}
 	}
 	l := boltLock{s: s, name: name, token: newToken(), ttl: ttl, until: now.Add(ttl)}
 	s.locks[name] = l

@@ -37,7 +37,7 @@ func (s *Redis) watchMove(ctx context.Context, channel string, change func(*Game
 		if err != nil {
 			return err
 		}
-		g, err := s.gameFromHash(channel, vals)
+		g, err := s.gameFromHash(channel, vals, nil)
 		if err != nil {
 			return err
 		}

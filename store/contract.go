@@ -48,6 +48,9 @@ type Store interface {
 	AckBotTurn(ctx context.Context, job *Job) error
 	// LoadForJob loads the job's game; ErrStaleJob when it moved on.
 	LoadForJob(ctx context.Context, job *Job) (*Game, error)
+	// QueuedBotTurns counts the bot turns queued and not yet acked (those
+	// being thought about included).
+	QueuedBotTurns(ctx context.Context) (int64, error)
 
 	// Ratings returns the players' ratings in a guild's game.
 	Ratings(ctx context.Context, guild, game string, players ...string) ([]Rating, error)
@@ -83,6 +86,38 @@ type Store interface {
 	LookupToken(ctx context.Context, hash string) (TokenOwner, error)
 	// RevokeToken ends user's token at once; false when they had none.
 	RevokeToken(ctx context.Context, user string) (bool, error)
+
+	// Reliability (issue 11): the store's clock, the heartbeat of the
+	// processes that take commands, the outbox of consequences, attempt
+	// counts and dead letters. See heartbeat.go and outbox.go for the
+	// detailed promises.
+
+	// Time returns the store's clock, the one time source of deadlines.
+	Time(ctx context.Context) (time.Time, error)
+	// Heartbeat records that a command-taking process is up, at the
+	// store's time; it returns, to exactly one caller, the outage that
+	// ended now when no beat came for longer than stale (zero otherwise),
+	// and records it for Outages.
+	Heartbeat(ctx context.Context, stale time.Duration) (Outage, error)
+	// LastBeat returns the store's time and the last beat (zero if none).
+	LastBeat(ctx context.Context) (now, last time.Time, err error)
+	// Outages returns the recorded outages that ended after since, oldest
+	// first.
+	Outages(ctx context.Context, since time.Time) ([]Outage, error)
+	// OutboxPut records a consequence of a state change, before the
+	// change is saved; OutboxDone removes it once delivered or dropped;
+	// OutboxDue lists the entries due at now, earliest first.
+	OutboxPut(ctx context.Context, e OutboxEntry) error
+	OutboxDone(ctx context.Context, key string) error
+	OutboxDue(ctx context.Context, now time.Time, limit int) ([]OutboxEntry, error)
+	// Attempt counts a start of the job called key and returns the starts
+	// without Finished; Finished forgets them.
+	Attempt(ctx context.Context, key string) (int, error)
+	Finished(ctx context.Context, key string) error
+	// AddDeadLetter keeps a job given up (and forgets its attempts);
+	// DeadLetters lists them, newest first.
+	AddDeadLetter(ctx context.Context, d DeadLetter) error
+	DeadLetters(ctx context.Context, limit int) ([]DeadLetter, error)
 }
 
 // Lock is held by one process at a time, such as the one that keeps a

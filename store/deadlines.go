@@ -32,77 +32,98 @@ func (s *Redis) Due(ctx context.Context, now time.Time, limit int) ([]*Game, err
 	caller := ctx
 	ctx, cancel := s.op(ctx, 0)
 	defer cancel()
-	entries, err := s.rdb.ZRangeByScore(ctx, deadlinesKey, &redis.ZRangeBy{
-		Min: "-inf", Max: strconv.FormatInt(now.UnixMilli(), 10), Count: int64(limit),
-	}).Result()
-	if err != nil {
-		return nil, fail(caller, "read the deadline index", err)
-	}
-	if len(entries) == 0 {
-		return nil, nil
-	}
 
+	// Every partition in one pipeline (one round trip per node); a
+	// partition whose node does not answer delays only its own games.
+	upTo := strconv.FormatInt(now.UnixMilli(), 10)
+	ranges := make([]*redis.StringSliceCmd, s.parts)
+	_, _ = s.rdb.Pipelined(ctx, func(pipe redis.Pipeliner) error {
+		for p := range s.parts {
+			ranges[p] = pipe.ZRangeByScore(ctx, deadlinesPart(p), &redis.ZRangeBy{Min: "-inf", Max: upTo, Count: int64(limit)})
+		}
+		return nil
+	})
 	type entry struct {
-		member, channel, id string
-		version             int64
+		key, member, channel, id string
+		version                  int64
 	}
 	var (
 		parsed  []entry
-		remove  []any
-		records = map[string]*redis.SliceCmd{}
+		remove  = map[string][]any{}
+		reads   = map[string]gameRead{}
+		failed  error
+		answers int
 	)
-	pipe := s.rdb.Pipeline()
-	for _, m := range entries {
-		e, ok := parseMember(m)
-		if !ok {
-			remove = append(remove, m)
+	for p, cmd := range ranges {
+		entries, err := cmd.Result()
+		if err != nil {
+			failed = err
+			s.log.Warn("store: a partition of the deadline index does not answer; its games wait", "partition", p, "err", err)
 			continue
 		}
-		parsed = append(parsed, entry{m, e.channel, e.id, e.version})
-		if records[e.channel] == nil {
-			records[e.channel] = pipe.HMGet(ctx, gameKey(e.channel), "id", "version", "record")
+		answers++
+		for _, m := range entries {
+			e, ok := parseMember(m)
+			if !ok {
+				remove[deadlinesPart(p)] = append(remove[deadlinesPart(p)], m)
+				continue
+			}
+			parsed = append(parsed, entry{deadlinesPart(p), m, e.channel, e.id, e.version})
 		}
 	}
-	if len(records) > 0 {
-		_, _ = pipe.Exec(ctx) // each command's error is looked at below
+	if answers == 0 {
+		return nil, fail(caller, "read the deadline index", failed)
+	}
+	if len(parsed) > 0 {
+		// One script a channel: a record and its move list are read at
+		// the same version.
+		_ = s.pipeScripts(ctx, func(pipe redis.Pipeliner, retry bool) {
+			clear(reads)
+			for _, e := range parsed {
+				if _, ok := reads[e.channel]; !ok {
+					reads[e.channel] = readGame(ctx, pipe, e.channel, retry)
+				}
+			}
+		})
 	}
 
 	var (
 		due   []*Game
 		seen  = map[string]bool{}
-		moves []redis.Z
-		later []redis.Z
+		moves = map[string][]redis.Z{}
+		later = map[string][]redis.Z{}
 	)
 	for _, e := range parsed {
-		cmd := records[e.channel]
-		vals, err := cmd.Result()
+		read := reads[e.channel]
+		vals, _, err := read.fields()
 		if err != nil && !wrongType(err) {
-			return nil, fail(caller, "read the games of the deadline index", err)
+			s.log.Warn("store: a game of the deadline index does not load; it waits", "channel", e.channel, "err", err)
+			continue
 		}
 		if err != nil {
-			s.log.Error("store: damaged game in the deadline index", "channel", e.channel, "err", "its key holds something that is not a game record")
-			later = append(later, redis.Z{Score: float64(now.Add(damagedRetry).UnixMilli()), Member: e.member})
+			s.log.Error("store: damaged game in the deadline index", "channel", e.channel, "err", "its keys hold something that is not a game record")
+			later[e.key] = append(later[e.key], redis.Z{Score: float64(now.Add(damagedRetry).UnixMilli()), Member: e.member})
 			continue
 		}
 		id, _ := vals[0].(string)
 		version, verr := strconv.ParseInt(fmt.Sprint(vals[1]), 10, 64)
 		switch {
 		case vals[2] == nil || id != e.id:
-			remove = append(remove, e.member) // the game is gone, or another game is there
+			remove[e.key] = append(remove[e.key], e.member) // the game is gone, or another game is there
 			continue
 		case verr != nil:
 		case version > e.version:
-			remove = append(remove, e.member) // the game moved on
+			remove[e.key] = append(remove[e.key], e.member) // the game moved on
 			continue
 		case version < e.version:
-			continue // a save of that version is in flight (or failed); leave it
+			continue // a save of that version is being retried; leave it
 		}
-		g, err := s.gameFromHash(e.channel, vals)
+		g, err := s.gameFromRead(e.channel, read)
 		if err != nil {
 			var dmg *DamagedError
 			if errors.As(err, &dmg) {
 				s.log.Error("store: damaged game in the deadline index", "channel", e.channel, "err", dmg.Err)
-				later = append(later, redis.Z{Score: float64(now.Add(damagedRetry).UnixMilli()), Member: e.member})
+				later[e.key] = append(later[e.key], redis.Z{Score: float64(now.Add(damagedRetry).UnixMilli()), Member: e.member})
 				continue
 			}
 			return nil, err
@@ -110,9 +131,9 @@ func (s *Redis) Due(ctx context.Context, now time.Time, limit int) ([]*Game, err
 		wake := g.Wake()
 		switch {
 		case wake.IsZero():
-			remove = append(remove, e.member)
+			remove[e.key] = append(remove[e.key], e.member)
 		case wake.After(now):
-			moves = append(moves, redis.Z{Score: float64(wake.UnixMilli()), Member: e.member})
+			moves[e.key] = append(moves[e.key], redis.Z{Score: float64(wake.UnixMilli()), Member: e.member})
 		case !seen[e.channel]:
 			seen[e.channel] = true
 			due = append(due, g)
@@ -121,24 +142,27 @@ func (s *Redis) Due(ctx context.Context, now time.Time, limit int) ([]*Game, err
 
 	if len(remove)+len(moves)+len(later) > 0 {
 		_, err := s.rdb.Pipelined(ctx, func(pipe redis.Pipeliner) error {
-			if len(remove) > 0 {
-				pipe.ZRem(ctx, deadlinesKey, remove...)
+			for key, ms := range remove {
+				pipe.ZRem(ctx, key, ms...)
 			}
-			if len(moves) > 0 {
+			for key, zs := range moves {
 				// XX: only entries still there; GT: never earlier than
 				// a concurrent save made it.
-				pipe.ZAddArgs(ctx, deadlinesKey, redis.ZAddArgs{XX: true, GT: true, Members: moves})
+				pipe.ZAddArgs(ctx, key, redis.ZAddArgs{XX: true, GT: true, Members: zs})
 			}
-			if len(later) > 0 {
-				pipe.ZAddArgs(ctx, deadlinesKey, redis.ZAddArgs{XX: true, Members: later})
+			for key, zs := range later {
+				pipe.ZAddArgs(ctx, key, redis.ZAddArgs{XX: true, Members: zs})
 			}
 			return nil
 		})
 		if err != nil {
-			return nil, fail(caller, "tidy the deadline index", err)
+			s.log.Warn("store: the deadline index is not tidied; the next look does it", "err", err)
 		}
 	}
 	slices.SortFunc(due, func(a, b *Game) int { return a.Wake().Compare(b.Wake()) })
+	if len(due) > limit {
+		due = due[:limit]
+	}
 	return due, nil
 }
 

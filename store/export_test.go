@@ -84,3 +84,7 @@ func (s *Bolt) RawCount(path []string) (int, error) {
 	keys, err := s.RawKeys(path)
 	return len(keys), err
 }
+
+// MovesKey returns the key of the move list of the game in channel, for
+// tests.
+func MovesKey(channel string) string { return movesKey(channel) }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -11,17 +12,27 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// saveScript is the compare-and-set of a game. KEYS[1] is the game's hash;
-// ARGV: the archive id, the expected version ("0": the channel must be
-// free), the new version, the new status, the record, a write token, and
-// the time (Unix ms) after which the write must not apply.
+// saveScript is the compare-and-set of a game. KEYS[1] is the game's
+// hash, KEYS[2] its move list and, on one Redis (not a cluster), KEYS[3]
+// the deadline index partition of its channel. ARGV: 1 the archive id, 2
+// the expected version ("0": the channel must be free), 3 the new version,
+// 4 the new status, 5 the record without its moves, 6 a write token, 7 the
+// time (Unix ms) after which the write must not apply, 8 how many stored
+// moves to keep, 9 the new wake time (ms, "" for none), 10 the deadline
+// entry of the new version, 11 the entry of the version replaced ("" for
+// none), 12... the moves to append after the kept ones.
 //
 // It returns 1 when applied (or when this very write was applied before and
 // is being retried), 0 when the game moved on (or, for a create, the
 // channel is busy), -1 when the game is gone (another game or none), -2
 // when the stored game is finished and cannot change, -3 when Redis got to
 // it too late: the caller has given up (or is about to) and reports that
-// nothing was changed, which the script makes true.
+// nothing was changed, which the script makes true; -4 when the stored
+// move list is shorter than the moves to keep (it was damaged).
+//
+// The deadline entry is written only when the write applies, so a save
+// that loses leaves nothing behind in the index. On a cluster the index is
+// on another slot, and Save writes the entry right after the script.
 var saveScript = redis.NewScript(`
 local t = redis.call('TIME')
 if tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) > tonumber(ARGV[7]) then return -3 end
@@ -35,21 +46,135 @@ else
   if cur[2] ~= ARGV[2] then return 0 end
   if cur[3] == 'finished' then return -2 end
 end
+local keep = tonumber(ARGV[8])
+if keep == 0 then
+  redis.call('DEL', KEYS[2])
+elseif redis.call('LLEN', KEYS[2]) < keep then
+  return -4
+else
+  redis.call('LTRIM', KEYS[2], 0, keep - 1)
+end
+for i = 12, #ARGV, 1000 do
+  redis.call('RPUSH', KEYS[2], unpack(ARGV, i, math.min(i + 999, #ARGV)))
+end
 redis.call('HSET', KEYS[1], 'id', ARGV[1], 'version', ARGV[3], 'status', ARGV[4], 'record', ARGV[5], 'token', ARGV[6])
+if KEYS[3] then
+  if ARGV[11] ~= '' then redis.call('ZREM', KEYS[3], ARGV[11]) end
+  if ARGV[9] ~= '' then redis.call('ZADD', KEYS[3], ARGV[9], ARGV[10]) end
+end
 return 1
 `)
 
 // deleteScript frees a channel of a finished game. KEYS[1] is the game's
-// hash; ARGV: the archive id and the version. It returns 1 when deleted, -1
-// when that game is not there (already deleted: fine), 0 when the game is
-// there at another version or is not finished there.
+// hash, KEYS[2] its move list; ARGV: the archive id and the version. It
+// returns 1 when deleted, -1 when that game is not there (already deleted:
+// fine), 0 when the game is there at another version or is not finished
+// there.
 var deleteScript = redis.NewScript(`
 local cur = redis.call('HMGET', KEYS[1], 'id', 'version', 'status')
 if not cur[2] or cur[1] ~= ARGV[1] then return -1 end
 if cur[2] ~= ARGV[2] or cur[3] ~= 'finished' then return 0 end
-redis.call('DEL', KEYS[1])
+redis.call('DEL', KEYS[1], KEYS[2])
 return 1
 `)
+
+// write is one compare-and-set of a game: what saveScript needs.
+type write struct {
+	g        *Game  // the game as it is to be stored (its new version)
+	expected string // the version it replaces, "0" for a create
+	head     []byte // the record without its moves
+	token    string
+	applyBy  int64
+	keep     int      // stored moves kept
+	tail     []string // moves appended
+	replaced string   // the deadline entry of the version replaced, "" for none
+}
+
+// newWrite prepares the write of n (at its new version) over the stored
+// version expected, whose move list is stored (nil: unknown, rewrite it).
+func newWrite(ctx context.Context, n *Game, expected int64, stored []Move) (*write, error) {
+	head, err := encodeHead(n)
+	if err != nil {
+		return nil, err
+	}
+	w := &write{g: n, expected: strconv.FormatInt(expected, 10), head: head, token: newToken(), applyBy: writeDeadline(ctx)}
+	if stored != nil {
+		w.keep = commonPrefix(stored, n.Moves)
+	}
+	for _, m := range n.Moves[w.keep:] {
+		el, err := encodeMove(m)
+		if err != nil {
+			return nil, err
+		}
+		w.tail = append(w.tail, el)
+	}
+	if expected > 0 {
+		w.replaced = deadlineMember(n.Channel, n.ID, expected)
+	}
+	return w, nil
+}
+
+// commonPrefix returns how many moves a and b share from the start.
+func commonPrefix(a, b []Move) int {
+	n := 0
+	for n < len(a) && n < len(b) && sameMove(a[n], b[n]) {
+		n++
+	}
+	return n
+}
+
+func sameMove(a, b Move) bool {
+	return a.Text == b.Text && a.Seat == b.Seat && a.By == b.By && a.At.Equal(b.At)
+}
+
+// run sends the write's compare-and-set and returns saveScript's result.
+// On a cluster it then writes the deadline entry of an applied write.
+func (s *Redis) run(ctx context.Context, w *write) (int64, error) {
+	n := w.g
+	wake, member := "", deadlineMember(n.Channel, n.ID, n.Version)
+	if t := n.Wake(); !t.IsZero() {
+		wake = strconv.FormatInt(t.UnixMilli(), 10)
+	}
+	keys := []string{gameKey(n.Channel), movesKey(n.Channel)}
+	if !s.cluster {
+		keys = append(keys, s.deadlineKey(n.Channel))
+	}
+	args := make([]any, 0, 11+len(w.tail))
+	args = append(args, n.ID, w.expected, strconv.FormatInt(n.Version, 10), string(n.Status), w.head, w.token, w.applyBy,
+		w.keep, wake, member, w.replaced)
+	for _, el := range w.tail {
+		args = append(args, el)
+	}
+	var res int64
+	var err error
+	if s.waitReplicas > 0 {
+		res, err = s.saveAndWait(ctx, keys, args)
+	} else {
+		res, err = s.casResult(ctx, func(pipe redis.Pipeliner, retry bool) *redis.Cmd {
+			return runScript(ctx, pipe, saveScript, retry, keys, args...)
+		})
+	}
+	if err != nil || res != 1 || !s.cluster || (wake == "" && w.replaced == "") {
+		return res, err
+	}
+	// On a cluster the index is on another slot: write the entry now that
+	// the write applied. Should this fail, the game is saved without its
+	// entry until its next save; say so loudly.
+	_, ierr := s.rdb.Pipelined(ctx, func(pipe redis.Pipeliner) error {
+		if w.replaced != "" {
+			pipe.ZRem(ctx, s.deadlineKey(n.Channel), w.replaced)
+		}
+		if wake != "" {
+			pipe.ZAdd(ctx, s.deadlineKey(n.Channel), redis.Z{Score: float64(n.Wake().UnixMilli()), Member: member})
+		}
+		return nil
+	})
+	if ierr != nil {
+		s.log.Error("store: a game is saved but its deadline entry is not; its clock waits for its next save",
+			"channel", n.Channel, "version", n.Version, "err", ierr)
+	}
+	return res, nil
+}
 
 // writeDeadline returns the Unix ms after which a compare-and-set must not
 // apply: half-way from now to ctx's deadline, so that a write Redis gets
@@ -77,16 +202,16 @@ func runScript(ctx context.Context, pipe redis.Pipeliner, script *redis.Script, 
 // with EVALSHA and again with EVAL if Redis does not know the script. It
 // returns the script's integer result.
 func (s *Redis) casResult(ctx context.Context, add func(pipe redis.Pipeliner, retry bool) *redis.Cmd) (int64, error) {
+	return casOn(ctx, s.rdb, add)
+}
+
+// casOn is casResult on client.
+func casOn(ctx context.Context, client redis.Cmdable, add func(pipe redis.Pipeliner, retry bool) *redis.Cmd) (int64, error) {
 	retry := false
 	for {
-		pipe := s.rdb.Pipeline()
+		pipe := client.Pipeline()
 		cmd := add(pipe, retry)
 		_, _ = pipe.Exec(ctx)
-		for _, c := range pipe.Cmds() {
-			if c != cmd && c.Err() != nil && !unavailable(c.Err()) {
-				s.log.Error("store: index update failed", "command", c.Name(), "err", c.Err())
-			}
-		}
 		n, err := cmd.Int64()
 		if err != nil && !retry && redis.HasErrorPrefix(err, "NOSCRIPT") {
 			retry = true
@@ -94,6 +219,50 @@ func (s *Redis) casResult(ctx context.Context, add func(pipe redis.Pipeliner, re
 		}
 		return n, err
 	}
+}
+
+// saveAndWait runs saveScript and then WAIT on the same connection, so
+// that the write is on cfg.WaitReplicas replicas before Save reports it:
+// a master that dies after the acknowledgement then loses nothing, since
+// the replica promoted in its place has it. On a cluster the pipeline goes
+// to the master of the game's slot; after a failover the first try finds
+// a dead or moved master, and the client reloads the cluster's layout and
+// tries once more.
+func (s *Redis) saveAndWait(ctx context.Context, keys []string, args []any) (int64, error) {
+	var lastErr error
+	for attempt := range 2 {
+		var client redis.Cmdable = s.rdb
+		if cc, ok := s.rdb.(*redis.ClusterClient); ok {
+			if attempt > 0 {
+				cc.ReloadState(ctx)
+			}
+			m, err := cc.MasterForKey(ctx, keys[0])
+			if err != nil {
+				lastErr = err
+				continue
+			}
+			client = m
+		}
+		var script *redis.Cmd
+		var wait *redis.Cmd
+		res, err := casOn(ctx, client, func(pipe redis.Pipeliner, retry bool) *redis.Cmd {
+			script = runScript(ctx, pipe, saveScript, retry, keys, args...)
+			wait = pipe.Do(ctx, "WAIT", s.waitReplicas, (s.timeout / 2).Milliseconds())
+			return script
+		})
+		if err != nil && (redis.HasErrorPrefix(err, "MOVED") || unavailable(err)) && s.cluster {
+			lastErr = err
+			continue
+		}
+		if err == nil && res == 1 {
+			if n, werr := wait.Int64(); werr != nil || n < int64(s.waitReplicas) {
+				s.log.Warn("store: a save is on its master but not on enough replicas; a failover now could lose it",
+					"key", keys[0], "replicas", n, "want", s.waitReplicas, "err", werr)
+			}
+		}
+		return res, err
+	}
+	return 0, lastErr
 }
 
 // Create stores a new game in g.Channel. g must be active, with its state,
@@ -130,23 +299,20 @@ func (s *Redis) Create(ctx context.Context, g *Game) error {
 		n.Created = now
 	}
 	n.Updated = now
-	data, err := encodeGame(&n)
-	if err != nil {
-		return fmt.Errorf("create game: %w", err)
-	}
-	token := newToken()
 	for attempt := 0; ; attempt++ {
-		applyBy := writeDeadline(ctx)
-		res, err := s.casResult(ctx, func(pipe redis.Pipeliner, retry bool) *redis.Cmd {
-			if wake := n.Wake(); !wake.IsZero() {
-				pipe.ZAddLT(ctx, deadlinesKey, redis.Z{Score: float64(wake.UnixMilli()), Member: deadlineMember(n.Channel, n.ID, 1)})
+		w, err := newWrite(ctx, &n, 0, nil)
+		if err != nil {
+			return fmt.Errorf("create game: %w", err)
+		}
+		res, err := s.run(ctx, w)
+		if err == nil && res == 1 {
+			// The index of running games, after the game (see
+			// runningGame); Running drops the entry of a Create that
+			// failed after this.
+			if ierr := s.indexRunning(caller, n.Guild, n.Channel, true); ierr != nil {
+				s.log.Warn("store: a new game is not yet in its guild's index of running games", "channel", n.Channel, "err", ierr)
 			}
-			cmd := runScript(ctx, pipe, saveScript, retry, []string{gameKey(n.Channel)}, n.ID, "0", "1", string(n.Status), data, token, applyBy)
-			// The index of running games, after the game (see runningGame);
-			// Running drops the entry of a Create that failed.
-			pipe.SAdd(ctx, activeKey(n.Guild), n.Channel)
-			return cmd
-		})
+		}
 		if err != nil {
 			if wrongType(err) {
 				return &DamagedError{Channel: n.Channel, Err: errors.New("its key holds something that is not a game record")}
@@ -157,6 +323,7 @@ func (s *Redis) Create(ctx context.Context, g *Game) error {
 			return fmt.Errorf("create game in channel %s: %w (Redis was too slow; the game was not created)", n.Channel, ErrUnavailable)
 		}
 		if res == 1 {
+			n.stored = slices.Clone(n.Moves)
 			*g = n
 			return nil
 		}
@@ -187,18 +354,86 @@ func (s *Redis) Load(ctx context.Context, channel string) (*Game, error) {
 	caller := ctx
 	ctx, cancel := s.op(ctx, 0)
 	defer cancel()
-	vals, err := s.rdb.HMGet(ctx, gameKey(channel), "id", "version", "record").Result()
-	if err != nil {
-		if wrongType(err) {
-			return nil, &DamagedError{Channel: channel, Err: errors.New("its key holds something that is not a game record")}
-		}
+	var read gameRead
+	err := s.pipeScripts(ctx, func(pipe redis.Pipeliner, retry bool) {
+		read = readGame(ctx, pipe, channel, retry)
+	})
+	if err != nil && !wrongType(err) {
 		return nil, fail(caller, "load game in channel "+channel, err)
 	}
-	return s.gameFromHash(channel, vals)
+	return s.gameFromRead(channel, read)
 }
 
-// gameFromHash decodes the values of HMGET id version record.
-func (s *Redis) gameFromHash(channel string, vals []any) (*Game, error) {
+// loadScript reads a game at one version: KEYS[1] its hash, KEYS[2] its
+// move list. It returns the hash's id, version and record (nil where
+// absent) and the move list.
+var loadScript = redis.NewScript(loadScriptSource)
+
+const loadScriptSource = `
+local h = redis.call('HMGET', KEYS[1], 'id', 'version', 'record')
+local moves = {}
+if h[3] then moves = redis.call('LRANGE', KEYS[2], 0, -1) end
+return {h[1], h[2], h[3], moves}
+`
+
+// gameRead is the pending read of a channel's game in a pipeline.
+type gameRead struct{ cmd *redis.Cmd }
+
+// readGame adds the read of channel's game to pipe: one script, so that
+// the record and the move list are of the same version, and one slot.
+func readGame(ctx context.Context, pipe redis.Pipeliner, channel string, retry bool) gameRead {
+	return gameRead{runScript(ctx, pipe, loadScript, retry, []string{gameKey(channel), movesKey(channel)})}
+}
+
+// pipeScripts runs the pipeline add fills, once with EVALSHA and again
+// with EVAL if Redis does not know a script. It returns the first
+// command error.
+func (s *Redis) pipeScripts(ctx context.Context, add func(pipe redis.Pipeliner, retry bool)) error {
+	for retry := false; ; retry = true {
+		pipe := s.rdb.Pipeline()
+		add(pipe, retry)
+		cmds, err := pipe.Exec(ctx)
+		if !retry && err != nil && slices.ContainsFunc(cmds, func(c redis.Cmder) bool { return redis.HasErrorPrefix(c.Err(), "NOSCRIPT") }) {
+			continue
+		}
+		return err
+	}
+}
+
+// fields returns the read's hash values (id, version, record) and move
+// list.
+func (r gameRead) fields() ([]any, []string, error) {
+	vals, err := r.cmd.Slice()
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(vals) != 4 {
+		return nil, nil, fmt.Errorf("the load script answered %d values", len(vals))
+	}
+	raw, _ := vals[3].([]any)
+	list := make([]string, 0, len(raw))
+	for _, v := range raw {
+		el, _ := v.(string)
+		list = append(list, el)
+	}
+	return vals[:3], list, nil
+}
+
+// gameFromRead decodes a game read by readGame.
+func (s *Redis) gameFromRead(channel string, read gameRead) (*Game, error) {
+	vals, list, err := read.fields()
+	if wrongType(err) {
+		return nil, &DamagedError{Channel: channel, Err: errors.New("its keys hold something that is not a game record")}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s.gameFromHash(channel, vals, list)
+}
+
+// gameFromHash decodes the values of HMGET id version record, with the
+// channel's move list.
+func (s *Redis) gameFromHash(channel string, vals []any, list []string) (*Game, error) {
 	if len(vals) != 3 || vals[2] == nil {
 		if len(vals) == 3 && (vals[0] != nil || vals[1] != nil) {
 			return nil, &DamagedError{Channel: channel, Err: errors.New("its hash has no record")}
@@ -208,15 +443,29 @@ func (s *Redis) gameFromHash(channel string, vals []any) (*Game, error) {
 	data, _ := vals[2].(string)
 	id, _ := vals[0].(string)
 	version, _ := vals[1].(string)
-	return s.decodeGame(channel, id, version, []byte(data))
+	return s.decodeStored(channel, id, version, []byte(data), list)
 }
 
-// decodeGame decodes a game record stored under channel, checking it
-// against the hash's id and version fields.
+// decodeGame decodes a whole game record (moves inline) stored under
+// channel, checking it against the hash's id and version fields.
 func (s *Redis) decodeGame(channel, id, version string, data []byte) (*Game, error) {
+	return s.decodeStored(channel, id, version, data, nil)
+}
+
+// decodeStored decodes a game record stored in channel's hash, checking
+// it against the hash's id and version fields. A record of schema 2 or
+// later there keeps its moves in list; one of schema 1 has them inline
+// (and its next Save writes the list). list nil: the moves are inline.
+func (s *Redis) decodeStored(channel, id, version string, data []byte, list []string) (*Game, error) {
 	r, err := decodeRecord(data)
 	if err != nil {
 		return nil, &DamagedError{Channel: channel, Err: err}
+	}
+	split := list != nil && r.Schema >= 2
+	if split {
+		if r.Moves, err = decodeMoves(list); err != nil {
+			return nil, &DamagedError{Channel: channel, Err: err}
+		}
 	}
 	g, err := r.game(s.reg)
 	if err != nil {
@@ -227,6 +476,9 @@ func (s *Redis) decodeGame(channel, id, version string, data []byte) (*Game, err
 	}
 	if g.ID != id || strconv.FormatInt(g.Version, 10) != version {
 		return nil, &DamagedError{Channel: channel, Err: fmt.Errorf("its record is game %s version %d but its hash says %s version %s", g.ID, g.Version, id, version)}
+	}
+	if split {
+		g.stored = slices.Clone(g.Moves)
 	}
 	return g, nil
 }
@@ -271,28 +523,14 @@ func (s *Redis) Save(ctx context.Context, g *Game) error {
 	if n.Status == Finished && n.Finished.IsZero() {
 		n.Finished = n.Updated
 	}
-	data, err := encodeGame(&n)
+	w, err := newWrite(ctx, &n, g.Version, g.stored)
 	if err != nil {
 		return fmt.Errorf("save game: %w", err)
 	}
-	token := newToken()
-	applyBy := writeDeadline(ctx)
-	res, err := s.casResult(ctx, func(pipe redis.Pipeliner, retry bool) *redis.Cmd {
-		if wake := n.Wake(); !wake.IsZero() {
-			pipe.ZAddLT(ctx, deadlinesKey, redis.Z{Score: float64(wake.UnixMilli()), Member: deadlineMember(n.Channel, n.ID, n.Version)})
-		}
-		cmd := runScript(ctx, pipe, saveScript, retry, []string{gameKey(n.Channel)},
-			n.ID, strconv.FormatInt(g.Version, 10), strconv.FormatInt(n.Version, 10), string(n.Status), data, token, applyBy)
-		if g.Version >= 2 {
-			// Versions only grow, so the entry of the version before the
-			// one loaded is stale whatever this save's fate.
-			pipe.ZRem(ctx, deadlinesKey, deadlineMember(n.Channel, n.ID, g.Version-1))
-		}
-		return cmd
-	})
+	res, err := s.run(ctx, w)
 	if err != nil {
 		if wrongType(err) {
-			return &DamagedError{Channel: n.Channel, Err: errors.New("its key holds something that is not a game record")}
+			return &DamagedError{Channel: n.Channel, Err: errors.New("its keys hold something that is not a game record")}
 		}
 		return fail(caller, "save game in channel "+n.Channel, err)
 	}
@@ -306,9 +544,12 @@ func (s *Redis) Save(ctx context.Context, g *Game) error {
 		return fmt.Errorf("save game in channel %s: %w: the game is over", n.Channel, ErrConflict)
 	case -3:
 		return fmt.Errorf("save game in channel %s: %w (Redis was too slow; the move was not applied)", n.Channel, ErrUnavailable)
+	case -4:
+		return &DamagedError{Channel: n.Channel, Err: errors.New("its move list is shorter than its record says")}
 	default:
 		return fmt.Errorf("save game in channel %s: unexpected script result %d", n.Channel, res)
 	}
+	n.stored = slices.Clone(n.Moves)
 	*g = n
 	if g.Status == Finished {
 		// The save is done; filing it can wait if Redis went away just now.
@@ -363,8 +604,8 @@ func (s *Redis) archive(caller context.Context, g *Game) error {
 		return fail(caller, fmt.Sprintf("archive game %s of guild %s", g.ID, g.Guild), err)
 	}
 	res, err := s.casResult(ctx, func(pipe redis.Pipeliner, retry bool) *redis.Cmd {
-		cmd := runScript(ctx, pipe, deleteScript, retry, []string{gameKey(g.Channel)}, g.ID, strconv.FormatInt(g.Version, 10))
-		pipe.ZRem(ctx, deadlinesKey, deadlineMember(g.Channel, g.ID, g.Version), deadlineMember(g.Channel, g.ID, g.Version-1))
+		cmd := runScript(ctx, pipe, deleteScript, retry, []string{gameKey(g.Channel), movesKey(g.Channel)}, g.ID, strconv.FormatInt(g.Version, 10))
+		pipe.ZRem(ctx, s.deadlineKey(g.Channel), deadlineMember(g.Channel, g.ID, g.Version), deadlineMember(g.Channel, g.ID, g.Version-1))
 		return cmd
 	})
 	if err != nil {
@@ -404,6 +645,10 @@ func (s *Redis) Quarantine(ctx context.Context, channel string) (string, error) 
 	}
 	if !ok {
 		return "", fmt.Errorf("quarantine channel %s: %s already exists; try again", channel, to)
+	}
+	// The move list goes with it (a schema 1 record has none).
+	if err := s.rdb.Rename(ctx, movesKey(channel), to+":moves").Err(); err != nil && !strings.Contains(err.Error(), "no such key") {
+		return to, fail(caller, "quarantine the moves of channel "+channel, err)
 	}
 	return to, nil
 }

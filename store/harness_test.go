@@ -25,8 +25,11 @@ type env struct {
 	t    *testing.T
 	name string
 	srv  *redistest.Server // nil for the embedded backend
-	dir  string            // the embedded backend's data directory
-	reg  *rules.Registry
+	// cluster is the shared Redis Cluster (flushed for each test), nil
+	// for the other backends.
+	cluster *redistest.Cluster
+	dir     string // the embedded backend's data directory
+	reg     *rules.Registry
 }
 
 // forEachBackend runs test against a real redis-server (skipped only when
@@ -46,6 +49,9 @@ func (e *env) config() store.Config {
 	cfg := store.Config{Registry: e.reg, Logger: quietLogger(), DataDir: e.dir}
 	if e.srv != nil {
 		cfg.RedisURL = e.srv.URL()
+	}
+	if e.cluster != nil {
+		cfg.RedisURL, cfg.Cluster, cfg.Partitions = e.cluster.URL(), true, 1
 	}
 	return cfg
 }
@@ -293,4 +299,15 @@ func (e *env) deadlineChannels(s store.Store) []string {
 		e.t.Fatal(err)
 	}
 	return out
+}
+
+// openRedis opens the Redis backend (a redis-server or the cluster) as
+// itself, for tests that reach under the contract.
+func (e *env) openRedis(change ...func(*store.Config)) *store.Redis {
+	e.t.Helper()
+	s, ok := e.open(change...).(*store.Redis)
+	if !ok {
+		e.t.Fatalf("backend %s is not Redis", e.name)
+	}
+	return s
 }

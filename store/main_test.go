@@ -10,5 +10,7 @@ import (
 func TestMain(m *testing.M) {
 	// The fault tests make go-redis log failed dials on purpose.
 	store.RouteClientLogs(quietLogger())
-	os.Exit(m.Run())
+	code := m.Run()
+	closeShared()
+	os.Exit(code)
 }

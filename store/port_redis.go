@@ -47,11 +47,16 @@ func (s *Redis) Walk(ctx context.Context, fn func(Item) error) error {
 		each    func(c redis.Cmdable, key string) error
 	}{
 		{"{ch:*}:game", func(c redis.Cmdable, key string) error {
-			rec, err := c.HGet(ctx, key, "record").Result()
+			channel := tagOf(key, "{ch:")
+			g, err := s.Load(ctx, channel)
 			if err != nil {
-				return nil // not a game hash: damaged, Load reports it
+				return nil // damaged: left out, Load reports it
 			}
-			return fn(Item{Type: "game", Channel: tagOf(key, "{ch:"), Record: json.RawMessage(rec)})
+			rec, err := encodeGame(g) // with its moves inline
+			if err != nil {
+				return err
+			}
+			return fn(Item{Type: "game", Channel: channel, Record: json.RawMessage(rec)})
 		}},
 		{"{ch:*}:settings", func(c redis.Cmdable, key string) error {
 			vals, err := c.HGetAll(ctx, key).Result()
@@ -121,14 +126,16 @@ func (s *Redis) Walk(ctx context.Context, fn func(Item) error) error {
 			return fail(ctx, "walk "+st.pattern, err)
 		}
 	}
-	msgs, err := s.rdb.XRange(ctx, queueKey, "-", "+").Result()
-	if err != nil {
-		return fail(ctx, "walk the bot-turn queue", err)
-	}
-	for _, m := range msgs {
-		if job, err := parseJob(m); err == nil {
-			if err := fn(Item{Type: "botturn", Channel: job.Channel, ID: job.GameID, Version: job.Version}); err != nil {
-				return err
+	for p := range s.parts {
+		msgs, err := s.rdb.XRange(ctx, queuePart(p), "-", "+").Result()
+		if err != nil {
+			return fail(ctx, "walk the bot-turn queue", err)
+		}
+		for _, m := range msgs {
+			if job, err := s.parseJob(m); err == nil {
+				if err := fn(Item{Type: "botturn", Channel: job.Channel, ID: job.GameID, Version: job.Version}); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -152,7 +159,7 @@ func (s *Redis) Empty(ctx context.Context) (bool, error) {
 func (s *Redis) Put(ctx context.Context, items []Item) error {
 	_, err := s.rdb.Pipelined(ctx, func(pipe redis.Pipeliner) error {
 		for _, it := range items {
-			if err := putRedisItem(ctx, pipe, it); err != nil {
+			if err := s.putItem(ctx, pipe, it); err != nil {
 				return fmt.Errorf("%s: %w", it.Type, err)
 			}
 		}
@@ -161,25 +168,42 @@ func (s *Redis) Put(ctx context.Context, items []Item) error {
 	return fail(ctx, "import", err)
 }
 
-// putRedisItem queues the commands that write one item.
-func putRedisItem(ctx context.Context, pipe redis.Pipeliner, it Item) error {
+// putItem queues the commands that write one item. A game's moves go to
+// its channel's move list beside a record without them (schema 2).
+func (s *Redis) putItem(ctx context.Context, pipe redis.Pipeliner, it Item) error {
 	switch it.Type {
 	case "game":
 		r, err := decodeRecord(it.Record)
 		if err != nil {
 			return err
 		}
+		moves := r.Moves
+		r.Moves, r.Schema = nil, SchemaVersion
+		head, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		list := make([]any, len(moves))
+		for i, m := range moves {
+			if list[i], err = encodeMove(m); err != nil {
+				return err
+			}
+		}
 		g := Game{Status: r.Status, Deadline: timeOf(r.Deadline), RemindAt: timeOf(r.RemindAt)}
 		pipe.HSet(ctx, gameKey(it.Channel), "id", r.ID, "version", strconv.FormatInt(r.Version, 10),
-			"status", string(r.Status), "record", string(it.Record), "token", "")
+			"status", string(r.Status), "record", string(head), "token", "")
+		pipe.Del(ctx, movesKey(it.Channel))
+		if len(list) > 0 {
+			pipe.RPush(ctx, movesKey(it.Channel), list...)
+		}
 		if wake := g.Wake(); !wake.IsZero() {
-			pipe.ZAdd(ctx, deadlinesKey, redis.Z{Score: float64(wake.UnixMilli()), Member: deadlineMember(it.Channel, r.ID, r.Version)})
+			pipe.ZAdd(ctx, s.deadlineKey(it.Channel), redis.Z{Score: float64(wake.UnixMilli()), Member: deadlineMember(it.Channel, r.ID, r.Version)})
 		}
 		pipe.SAdd(ctx, activeKey(r.Guild), it.Channel)
 	case "setting":
 		pipe.HSet(ctx, settingsKey(it.Channel), it.Key, it.Value)
 	case "botturn":
-		pipe.XAdd(ctx, &redis.XAddArgs{Stream: queueKey, Values: []any{
+		pipe.XAdd(ctx, &redis.XAddArgs{Stream: queuePart(s.part(it.Channel)), Values: []any{
 			"channel", it.Channel, "game", it.ID, "version", it.Version, "queued", 0,
 		}})
 	case "sequence":

@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"arbiter/rules"
 )
 
 // Job is a bot turn waiting in, or claimed from, the queue: play the bot's
@@ -19,15 +22,63 @@ type Job struct {
 	Version   int64     // the version of the game the turn was queued for
 	Queued    time.Time // when it was queued
 	Reclaimed bool      // claimed from a worker that did not ack it in time
+	// Lease is how long the job stays its worker's without an
+	// ExtendBotTurn: a fraction of the game's time per move, so that the
+	// turn of a worker that died is taken over well within the limit.
+	// Extend it at least every Lease/3 while thinking.
+	Lease time.Duration
+	// Deliveries counts the claims of the job, this one included.
+	Deliveries int64
+	part       int // the queue partition it is in
 }
 
-// ensureQueue creates the queue's stream and consumer group if they are
-// missing.
+// The bounds of a job's lease: a quarter of its game's time per move,
+// at least minLease (or the claim timeout when that is shorter), at most
+// the claim timeout.
+const (
+	leaseShare = 4
+	minLease   = time.Second
+)
+
+// lease returns the lease of a bot turn in g.
+func (s *Redis) lease(g *Game) time.Duration { return jobLease(s.reg, s.claimTimeout, g) }
+
+// jobLease returns the lease of a bot turn in g, on any backend: a
+// quarter of its game's time per move, within [minLease, claimTimeout].
+func jobLease(reg *rules.Registry, claimTimeout time.Duration, g *Game) time.Duration {
+	limit := 5 * time.Second
+	if d, err := reg.Lookup(g.Name); err == nil && d.MoveTime > 0 {
+		limit = d.MoveTime
+	}
+	return min(max(limit/leaseShare, min(minLease, claimTimeout)), claimTimeout)
+}
+
+// minLease is the shortest lease any job has.
+func (s *Redis) minLease() time.Duration { return min(minLease, s.claimTimeout) }
+
+// ensureQueue creates every partition's stream and consumer group that is
+// missing. A partition whose node does not answer is logged (its jobs
+// wait); only when none answers is it an error.
 func (s *Redis) ensureQueue(ctx context.Context) error {
+	var failed error
+	for p := range s.parts {
+		if err := s.ensurePart(ctx, p); err != nil {
+			failed = err
+			s.log.Warn("store: a partition of the bot-turn queue does not answer; its turns wait", "partition", p, "err", err)
+		}
+	}
+	if failed != nil && s.parts == 1 {
+		return failed
+	}
+	return nil
+}
+
+// ensurePart creates partition p's stream and consumer group if missing.
+func (s *Redis) ensurePart(ctx context.Context, p int) error {
 	caller := ctx
 	ctx, cancel := s.op(ctx, 0)
 	defer cancel()
-	err := s.rdb.XGroupCreateMkStream(ctx, queueKey, queueGroup, "0").Err()
+	err := s.rdb.XGroupCreateMkStream(ctx, queuePart(p), queueGroup, "0").Err()
 	if err != nil && !redis.HasErrorPrefix(err, "BUSYGROUP") {
 		return fail(caller, "create the bot-turn queue", err)
 	}
@@ -35,8 +86,8 @@ func (s *Redis) ensureQueue(ctx context.Context) error {
 }
 
 // EnqueueBotTurn queues the bot's turn in g at g's current version, for a
-// worker to claim. The queue is durable: a job stays until a worker acks
-// it.
+// worker to claim, in the partition of g's channel. The queue is durable:
+// a job stays until a worker acks it.
 func (s *Redis) EnqueueBotTurn(ctx context.Context, g *Game) (string, error) {
 	if g == nil {
 		return "", fmt.Errorf("enqueue bot turn: %w: no game", ErrInvalid)
@@ -50,8 +101,9 @@ func (s *Redis) EnqueueBotTurn(ctx context.Context, g *Game) (string, error) {
 	caller := ctx
 	ctx, cancel := s.op(ctx, 0)
 	defer cancel()
-	id, err := s.rdb.XAdd(ctx, &redis.XAddArgs{Stream: queueKey, Values: []any{
+	id, err := s.rdb.XAdd(ctx, &redis.XAddArgs{Stream: queuePart(s.part(g.Channel)), Values: []any{
 		"channel", g.Channel, "game", g.ID, "version", g.Version, "queued", s.now().UnixMilli(),
+		"lease", s.lease(g).Milliseconds(),
 	}}).Result()
 	if err != nil {
 		return "", fail(caller, "enqueue bot turn for channel "+g.Channel, err)
@@ -59,98 +111,124 @@ func (s *Redis) EnqueueBotTurn(ctx context.Context, g *Game) (string, error) {
 	return id, nil
 }
 
-// ClaimBotTurn claims a bot turn for worker: first one that worker itself
-// claimed before and did not ack (after a restart under the same name),
-// then one that another worker claimed but did not ack within the claim
-// timeout, else a new one,
-// waiting up to wait for it. With nothing to claim the error is ErrNoJob.
-// The worker must ack the job when done with it (applied or stale), and
-// call ExtendBotTurn while it thinks for longer than the claim timeout.
+// pollEvery bounds how long a claim blocks on one partition when there
+// are several, before it looks at the others again.
+const pollEvery = 100 * time.Millisecond
+
+// ClaimBotTurn claims a bot turn for worker from any partition: one whose
+// worker let its lease run out (died, or stalled), else a new one, waiting
+// up to wait for one. With nothing to claim the error is ErrNoJob; a
+// partition whose node does not answer is skipped (its turns wait), and
+// only when none answers is the error ErrUnavailable. The worker must ack
+// the job when done with it (applied or stale), and call ExtendBotTurn at
+// least every job.Lease/3 while it thinks.
 func (s *Redis) ClaimBotTurn(ctx context.Context, worker string, wait time.Duration) (*Job, error) {
 	if err := checkID("worker", worker); err != nil {
 		return nil, fmt.Errorf("claim bot turn: %w", err)
 	}
-	if wait < 0 {
-		wait = 0
-	}
+	wait = max(wait, 0)
 	caller := ctx
 	ctx, cancel := s.op(ctx, wait)
 	defer cancel()
-	for range 8 { // a bound on malformed entries skipped in a row
-		// A worker's own unacked job first: the same worker restarted (or a
-		// job it gave up on for a passing fault) takes it up at once.
-		own, err := s.rdb.XReadGroup(ctx, &redis.XReadGroupArgs{
-			Group: queueGroup, Consumer: worker, Streams: []string{queueKey, "0"}, Count: 1, Block: -1,
-		}).Result()
-		if err == nil && len(own) > 0 && len(own[0].Messages) > 0 {
-			m := own[0].Messages[0]
-			job, perr := parseJob(m)
-			if perr != nil {
-				s.log.Error("store: dropping a malformed bot turn", "id", m.ID, "err", perr)
-				if err := s.ack(ctx, m.ID); err != nil {
-					return nil, fail(caller, "drop malformed bot turn", err)
+	end := time.Now().Add(wait)
+	for {
+		var failed error
+		answered := 0
+		order := s.rotation()
+		for i, p := range order {
+			var block time.Duration
+			if i == len(order)-1 {
+				block = time.Until(end)
+				if s.parts > 1 {
+					block = min(block, pollEvery)
 				}
-				continue
 			}
-			job.Reclaimed = true
-			return job, nil
+			job, err := s.claimFrom(ctx, p, worker, block)
+			switch {
+			case err == nil:
+				return job, nil
+			case errors.Is(err, ErrNoJob):
+				answered++
+			default:
+				failed = err
+			}
 		}
-		msgs, err := s.autoClaim(ctx, worker)
+		if answered == 0 {
+			return nil, fail(caller, "claim bot turn", failed)
+		}
+		if time.Until(end) < time.Millisecond || ctx.Err() != nil {
+			return nil, fmt.Errorf("claim bot turn: %w", ErrNoJob)
+		}
+	}
+}
+
+// claimFrom claims a job of partition p for worker: one whose lease ran
+// out, else a new one, blocking up to block for it. ErrNoJob when there
+// is none.
+func (s *Redis) claimFrom(ctx context.Context, p int, worker string, block time.Duration) (*Job, error) {
+	stream := queuePart(p)
+	for range 8 { // a bound on malformed entries skipped in a row
+		msg, deliveries, err := s.reclaim(ctx, p, worker)
 		if err != nil && redis.HasErrorPrefix(err, "NOGROUP") {
-			if err := s.ensureQueue(caller); err != nil {
+			if err := s.ensurePart(ctx, p); err != nil {
 				return nil, err
 			}
 			continue
 		}
 		if err != nil {
-			return nil, fail(caller, "claim bot turn", err)
+			return nil, err
 		}
-		reclaimed := len(msgs) > 0
-		if !reclaimed {
-			block := wait
-			if block <= 0 {
-				block = -1 // no BLOCK at all; BLOCK 0 would wait forever
+		if msg == nil {
+			b := block
+			if b < time.Millisecond {
+				b = -1 // no BLOCK at all; BLOCK 0 would wait forever
 			}
 			streams, err := s.rdb.XReadGroup(ctx, &redis.XReadGroupArgs{
-				Group: queueGroup, Consumer: worker, Streams: []string{queueKey, ">"}, Count: 1, Block: block,
+				Group: queueGroup, Consumer: worker, Streams: []string{stream, ">"}, Count: 1, Block: b,
 			}).Result()
 			if errors.Is(err, redis.Nil) {
 				return nil, fmt.Errorf("claim bot turn: %w", ErrNoJob)
 			}
 			if err != nil && redis.HasErrorPrefix(err, "NOGROUP") {
-				if err := s.ensureQueue(caller); err != nil {
+				if err := s.ensurePart(ctx, p); err != nil {
 					return nil, err
 				}
 				continue
 			}
 			if err != nil {
-				return nil, fail(caller, "claim bot turn", err)
+				return nil, err
 			}
 			for _, st := range streams {
-				msgs = append(msgs, st.Messages...)
+				if len(st.Messages) > 0 {
+					msg = &st.Messages[0]
+					break
+				}
 			}
-			if len(msgs) == 0 {
+			if msg == nil {
 				return nil, fmt.Errorf("claim bot turn: %w", ErrNoJob)
 			}
+			deliveries = 1
 		}
-		job, err := parseJob(msgs[0])
+		job, err := s.parseJob(*msg)
 		if err != nil {
-			s.log.Error("store: dropping a malformed bot turn", "id", msgs[0].ID, "err", err)
-			if err := s.ack(ctx, msgs[0].ID); err != nil {
-				return nil, fail(caller, "drop malformed bot turn", err)
+			s.log.Error("store: dropping a malformed bot turn", "id", msg.ID, "err", err)
+			if err := s.ack(ctx, stream, msg.ID); err != nil {
+				return nil, err
 			}
 			continue
 		}
-		job.Reclaimed = reclaimed
+		job.part = p
+		job.Deliveries = deliveries
+		job.Reclaimed = deliveries > 1
 		return job, nil
 	}
 	return nil, fmt.Errorf("claim bot turn: %w", ErrNoJob)
 }
 
 // parseJob reads a queue entry.
-func parseJob(m redis.XMessage) (*Job, error) {
+func (s *Redis) parseJob(m redis.XMessage) (*Job, error) {
 	str := func(k string) string { v, _ := m.Values[k].(string); return v }
-	j := &Job{ID: m.ID, Channel: str("channel"), GameID: str("game")}
+	j := &Job{ID: m.ID, Channel: str("channel"), GameID: str("game"), Lease: s.claimTimeout}
 	if err := checkID("channel", j.Channel); err != nil {
 		return nil, err
 	}
@@ -162,16 +240,42 @@ func parseJob(m redis.XMessage) (*Job, error) {
 		return nil, fmt.Errorf("version %q is not a version", str("version"))
 	}
 	j.Version = v
-	if ms, err := strconv.ParseInt(str("queued"), 10, 64); err == nil {
-		j.Queued = time.UnixMilli(ms)
+	j.Queued = queuedAt(m.ID, str("queued"))
+	if ms, err := strconv.ParseInt(str("lease"), 10, 64); err == nil && ms > 0 {
+		j.Lease = time.Duration(ms) * time.Millisecond
 	}
 	return j, nil
 }
 
+// queuedAt is when a stream entry was queued by Redis's own clock: its
+// id is "<ms>-<seq>", given by Redis. An id of another form falls back to
+// the "queued" field the enqueuing host recorded.
+func queuedAt(id, queued string) time.Time {
+	if ms, _, ok := strings.Cut(id, "-"); ok {
+		if n, err := strconv.ParseInt(ms, 10, 64); err == nil && n > 0 {
+			return time.UnixMilli(n)
+		}
+	}
+	if ms, err := strconv.ParseInt(queued, 10, 64); err == nil {
+		return time.UnixMilli(ms)
+	}
+	return time.Time{}
+}
+
+// extendScript renews a job's lease if worker still holds it. KEYS[1] is
+// the stream; ARGV: the group, the worker, the entry id. It returns 1 when
+// renewed, 0 when the job is no longer that worker's.
+var extendScript = redis.NewScript(`
+local p = redis.call('XPENDING', KEYS[1], ARGV[1], ARGV[3], ARGV[3], 1)
+if #p == 0 or p[1][2] ~= ARGV[2] then return 0 end
+redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[2], 0, ARGV[3], 'JUSTID')
+return 1
+`)
+
 // ExtendBotTurn tells the queue that worker is still on job, so that no
-// other worker reclaims it for another claim timeout. A job that is no
-// longer pending (acked, or reclaimed and acked by another) is
-// ErrStaleJob.
+// other worker reclaims it for another lease. A job that is no longer
+// worker's (acked, or its lease ran out and another worker claimed it) is
+// ErrStaleJob: the worker should stop thinking about it.
 func (s *Redis) ExtendBotTurn(ctx context.Context, worker string, job *Job) error {
 	if job == nil {
 		return fmt.Errorf("extend bot turn: %w: no job", ErrInvalid)
@@ -182,13 +286,13 @@ func (s *Redis) ExtendBotTurn(ctx context.Context, worker string, job *Job) erro
 	caller := ctx
 	ctx, cancel := s.op(ctx, 0)
 	defer cancel()
-	ids, err := s.rdb.XClaimJustID(ctx, &redis.XClaimArgs{
-		Stream: queueKey, Group: queueGroup, Consumer: worker, MinIdle: 0, Messages: []string{job.ID},
-	}).Result()
+	res, err := s.casResult(ctx, func(pipe redis.Pipeliner, retry bool) *redis.Cmd {
+		return runScript(ctx, pipe, extendScript, retry, []string{queuePart(job.part)}, queueGroup, worker, job.ID)
+	})
 	if err != nil {
 		return fail(caller, "extend bot turn "+job.ID, err)
 	}
-	if len(ids) == 0 {
+	if res != 1 {
 		return fmt.Errorf("extend bot turn %s: %w", job.ID, ErrStaleJob)
 	}
 	return nil
@@ -203,7 +307,7 @@ func (s *Redis) AckBotTurn(ctx context.Context, job *Job) error {
 	caller := ctx
 	ctx, cancel := s.op(ctx, 0)
 	defer cancel()
-	if err := s.ack(ctx, job.ID); err != nil {
+	if err := s.ack(ctx, queuePart(job.part), job.ID); err != nil {
 		return fail(caller, "ack bot turn "+job.ID, err)
 	}
 	return nil
@@ -211,10 +315,10 @@ func (s *Redis) AckBotTurn(ctx context.Context, job *Job) error {
 
 // ack acks and deletes a queue entry, so that the stream holds only jobs
 // not yet done.
-func (s *Redis) ack(ctx context.Context, id string) error {
+func (s *Redis) ack(ctx context.Context, stream, id string) error {
 	_, err := s.rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
-		pipe.XAck(ctx, queueKey, queueGroup, id)
-		pipe.XDel(ctx, queueKey, id)
+		pipe.XAck(ctx, stream, queueGroup, id)
+		pipe.XDel(ctx, stream, id)
 		return nil
 	})
 	return err
@@ -243,24 +347,83 @@ func (s *Redis) LoadForJob(ctx context.Context, job *Job) (*Game, error) {
 	return g, nil
 }
 
-// autoClaimPages bounds the pages of pending entries one claim looks
-// through; Redis looks at ten entries a page for a claim of one.
-const autoClaimPages = 20
+// reclaimPages bounds the pages of long-pending entries one claim looks
+// through.
+const reclaimPages = 20
 
-// autoClaim claims for worker one job that another worker has held past
-// the claim timeout, following XAUTOCLAIM's cursor so that such a job is
-// found behind jobs still being thought about.
-func (s *Redis) autoClaim(ctx context.Context, worker string) ([]redis.XMessage, error) {
-	start := "0-0"
-	for range autoClaimPages {
-		msgs, next, err := s.rdb.XAutoClaim(ctx, &redis.XAutoClaimArgs{
-			Stream: queueKey, Group: queueGroup, Consumer: worker,
-			MinIdle: s.claimTimeout, Start: start, Count: 1,
+// reclaim claims for worker one job of partition p whose lease ran out:
+// its worker neither acked nor extended it for its lease (Redis measures
+// the idle time). Each job has its own lease, so the pending entries idle
+// for at least the shortest lease are looked at, and the first whose own
+// lease has run out is claimed, by an XCLAIM that checks the idle time
+// again: of two workers racing for it, one gets it. It returns the
+// claimed entry and how many times it has been delivered, or nil.
+func (s *Redis) reclaim(ctx context.Context, p int, worker string) (*redis.XMessage, int64, error) {
+	stream := queuePart(p)
+	start := "-"
+	for range reclaimPages {
+		pend, err := s.rdb.XPendingExt(ctx, &redis.XPendingExtArgs{
+			Stream: stream, Group: queueGroup, Idle: s.minLease(), Start: start, End: "+", Count: 10,
 		}).Result()
-		if err != nil || len(msgs) > 0 || next == "0-0" || next == "" {
-			return msgs, err
+		if err != nil || len(pend) == 0 {
+			return nil, 0, err
 		}
-		start = next
+		ranges := make([]*redis.XMessageSliceCmd, len(pend))
+		_, err = s.rdb.Pipelined(ctx, func(pipe redis.Pipeliner) error {
+			for i, pe := range pend {
+				ranges[i] = pipe.XRangeN(ctx, stream, pe.ID, pe.ID, 1)
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, redis.Nil) {
+			return nil, 0, err
+		}
+		for i, pe := range pend {
+			lease := s.claimTimeout
+			if msgs := ranges[i].Val(); len(msgs) == 1 {
+				if job, err := s.parseJob(msgs[0]); err == nil {
+					lease = job.Lease
+				}
+			} else {
+				lease = 0 // deleted from the stream but pending: claim it to drop it
+			}
+			if pe.Idle < lease {
+				continue
+			}
+			msgs, err := s.rdb.XClaim(ctx, &redis.XClaimArgs{
+				Stream: stream, Group: queueGroup, Consumer: worker, MinIdle: lease, Messages: []string{pe.ID},
+			}).Result()
+			if err != nil {
+				return nil, 0, err
+			}
+			if len(msgs) == 1 {
+				return &msgs[0], pe.RetryCount + 1, nil
+			}
+			if lease == 0 {
+				_ = s.rdb.XAck(ctx, stream, queueGroup, pe.ID).Err()
+			}
+		}
+		if len(pend) < 10 {
+			return nil, 0, nil
+		}
+		start = "(" + pend[len(pend)-1].ID
 	}
-	return nil, nil
+	return nil, 0, nil
+}
+
+// QueuedBotTurns counts the bot turns queued and not yet acked, over every
+// partition (an acked turn is deleted from its stream).
+func (s *Redis) QueuedBotTurns(ctx context.Context) (int64, error) {
+	caller := ctx
+	ctx, cancel := s.op(ctx, 0)
+	defer cancel()
+	var n int64
+	for p := range s.parts {
+		l, err := s.rdb.XLen(ctx, queuePart(p)).Result()
+		if err != nil {
+			return 0, fail(caller, "count bot turns", err)
+		}
+		n += l
+	}
+	return n, nil
 }

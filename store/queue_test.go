@@ -39,11 +39,11 @@ func TestQueueReclaim(t *testing.T) {
 		}
 		_, err = s.ClaimBotTurn(ctx, "w2", 0)
 		mustErr(t, err, store.ErrNoJob, "claim while w1 holds the only job")
-		// w1 restarted under its name takes its own job up at once.
-		own, err := s.ClaimBotTurn(ctx, "w1", 0)
-		if err != nil || own.ID != id || !own.Reclaimed {
-			t.Fatalf("w1 after a restart got %+v, %v; want its job %s", own, err, id)
-		}
+		// w1 restarted under its name waits for the lease like any
+		// other worker: a job that crashes its worker does not come back
+		// to it at once, again and again.
+		_, err = s.ClaimBotTurn(ctx, "w1", 0)
+		mustErr(t, err, store.ErrNoJob, "w1 after a restart, before the lease ran out")
 
 		var again *store.Job
 		for start := time.Now(); time.Since(start) < 10*time.Second; time.Sleep(100 * time.Millisecond) {
@@ -52,8 +52,8 @@ func TestQueueReclaim(t *testing.T) {
 			}
 			mustErr(t, err, store.ErrNoJob, "claim while waiting for the timeout")
 		}
-		if again == nil || again.ID != id || !again.Reclaimed {
-			t.Fatalf("w2 got %+v after the claim timeout, want job %s reclaimed", again, id)
+		if again == nil || again.ID != id || !again.Reclaimed || again.Deliveries != 2 {
+			t.Fatalf("w2 got %+v after the claim timeout, want job %s reclaimed, delivered twice", again, id)
 		}
 		if err := s.AckBotTurn(ctx, again); err != nil {
 			t.Fatal(err)
@@ -239,5 +239,40 @@ func TestQueueReclaimBehindBusyJobs(t *testing.T) {
 		if err != nil || job.Channel != chName(15) || !job.Reclaimed {
 			t.Fatalf("rescuer got %+v, %v; want the dead worker's job in channel %s", job, err, chName(15))
 		}
+	})
+}
+
+// TestQueuedBotTurns: the count of bot turns waiting includes the ones
+// being thought about and drops as each is acked, over every partition.
+func TestQueuedBotTurns(t *testing.T) {
+	forEachBackendAndCluster(t, func(t *testing.T, e *env) {
+		ctx := ctxT(t)
+		s := e.open(func(c *store.Config) { c.Partitions = 4 })
+		count := func(want int64) {
+			t.Helper()
+			if n, err := s.QueuedBotTurns(ctx); err != nil || n != want {
+				t.Fatalf("QueuedBotTurns = %d, %v; want %d", n, err, want)
+			}
+		}
+		count(0)
+		for i := range 3 {
+			g := newGame(t, e.reg, "sixes", chName(i), "1")
+			if err := s.Create(ctx, g); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.EnqueueBotTurn(ctx, g); err != nil {
+				t.Fatal(err)
+			}
+		}
+		count(3)
+		job, err := s.ClaimBotTurn(ctx, "w1", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		count(3)
+		if err := s.AckBotTurn(ctx, job); err != nil {
+			t.Fatal(err)
+		}
+		count(2)
 	})
 }

@@ -14,7 +14,7 @@ import (
 // TestOneMoveWinsTheTurn: 50 goroutines send a move for the same turn at
 // once; exactly one is applied, the others learn that the game moved on.
 func TestOneMoveWinsTheTurn(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, e *env) {
+	forEachBackendAndCluster(t, func(t *testing.T, e *env) {
 		ctx := ctxT(t)
 		s := e.open()
 		for gi, name := range gameNames {
@@ -79,7 +79,7 @@ func TestOneMoveWinsTheTurn(t *testing.T) {
 // move list to its stored state, and the moves stored are exactly the
 // moves whose save succeeded.
 func TestManyChannelsReplay(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, e *env) {
+	forEachBackendAndCluster(t, func(t *testing.T, e *env) {
 		ctx := ctxT(t)
 		s := e.open()
 		const (

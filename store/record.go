@@ -11,7 +11,14 @@ import (
 // SchemaVersion is the version of the game record this build writes. It
 // reads every version from 1 up to this one; see MIGRATIONS.md for how a
 // future version migrates.
-const SchemaVersion = 1
+//
+// Schema 2 has the fields of schema 1; what changed is where a running
+// game's moves live: beside the record, in the channel's move list (one
+// JSON move an element), so that a move appends one element and rewrites
+// only the small record. A schema 2 record in a channel's hash has no
+// "moves"; one in the archive (or anywhere else) has them inline, as
+// schema 1 always has.
+const SchemaVersion = 2
 
 // PlayerKind says who sits in a seat.
 type PlayerKind string
@@ -80,6 +87,12 @@ type Game struct {
 	// Flow is the state of the game flow that the commands keep with the
 	// game: a pending challenge, offers, the clock's settings.
 	Flow Flow
+
+	// stored is the channel's move list as Load read it (or Save wrote
+	// it): Save appends what Moves has beyond it and trims what it lost.
+	// nil when unknown (a record of schema 1, a game built by hand): Save
+	// then writes the whole list.
+	stored []Move
 }
 
 // Flow is what the game flow (package commands) keeps with a game beyond
@@ -116,6 +129,11 @@ type Flow struct {
 	// Takebacks records each move taken back, in words, for the game's
 	// record.
 	Takebacks []string `json:"takebacks,omitempty"`
+	// TurnFrom is when the clock of the current turn started (store
+	// time); Outage is the end (Unix ms) of the last outage whose time
+	// was given back to this game.
+	TurnFrom time.Time `json:"turn_from,omitzero"`
+	Outage   int64     `json:"outage,omitempty"`
 }
 
 // Wake returns when the clock should next look at the game: the earlier of
@@ -143,7 +161,7 @@ type record struct {
 	Options  string     `json:"options"`
 	Players  [2]Player  `json:"players"`
 	State    []byte     `json:"state"` // rules.Encode, base64 in JSON
-	Moves    []Move     `json:"moves"`
+	Moves    []Move     `json:"moves,omitempty"`
 	Version  int64      `json:"version"`
 	Status   Status     `json:"status"`
 	Result   string     `json:"result,omitempty"`
@@ -232,8 +250,35 @@ func checkID(what, id string) error {
 	return nil
 }
 
-// encodeGame returns g's record as stored.
-func encodeGame(g *Game) ([]byte, error) {
+// encodeGame returns g's whole record, moves inline: as archived.
+func encodeGame(g *Game) ([]byte, error) { return encodeRecord(g, true) }
+
+// encodeHead returns g's record without its moves: as kept in its
+// channel's hash, beside the move list.
+func encodeHead(g *Game) ([]byte, error) { return encodeRecord(g, false) }
+
+// encodeMove returns one element of a channel's move list.
+func encodeMove(m Move) (string, error) {
+	data, err := json.Marshal(m)
+	if err != nil {
+		return "", fmt.Errorf("%w: encode a move: %v", ErrInvalid, err)
+	}
+	return string(data), nil
+}
+
+// decodeMoves reads a channel's move list.
+func decodeMoves(list []string) ([]Move, error) {
+	moves := make([]Move, len(list))
+	for i, el := range list {
+		if err := json.Unmarshal([]byte(el), &moves[i]); err != nil {
+			return nil, fmt.Errorf("move %d of its move list does not read: %v", i+1, err)
+		}
+	}
+	return moves, nil
+}
+
+// encodeRecord returns g's record, with its moves inline or not.
+func encodeRecord(g *Game, withMoves bool) ([]byte, error) {
 	if err := g.check(); err != nil {
 		return nil, err
 	}
@@ -246,7 +291,6 @@ func encodeGame(g *Game) ([]byte, error) {
 		Options:  g.Options.String(),
 		Players:  g.Players,
 		State:    rules.Encode(g.State),
-		Moves:    g.Moves,
 		Version:  g.Version,
 		Status:   g.Status,
 		Reason:   g.Reason,
@@ -257,11 +301,11 @@ func encodeGame(g *Game) ([]byte, error) {
 		Updated:  g.Updated,
 		Finished: timePtr(g.Finished),
 	}
+	if withMoves {
+		r.Moves = g.Moves
+	}
 	if g.Result != rules.Ongoing {
 		r.Result = g.Result.String()
-	}
-	if r.Moves == nil {
-		r.Moves = []Move{}
 	}
 	data, err := json.Marshal(r)
 	if err != nil {
@@ -277,7 +321,7 @@ func encodeGame(g *Game) ([]byte, error) {
 func decodeRecord(data []byte) (*record, error) {
 	var r record
 	err := json.Unmarshal(data, &r)
-	if err == nil && r.Schema == SchemaVersion {
+	if err == nil && r.Schema >= 1 && r.Schema <= SchemaVersion {
 		return &r, nil
 	}
 	var probe schemaProbe
@@ -285,8 +329,8 @@ func decodeRecord(data []byte) (*record, error) {
 		return nil, fmt.Errorf("the record is not JSON: %v", perr)
 	}
 	switch {
-	case probe.Schema == 1:
-		return nil, fmt.Errorf("the record does not fit schema 1: %v", err)
+	case probe.Schema >= 1 && probe.Schema <= SchemaVersion:
+		return nil, fmt.Errorf("the record does not fit schema %d: %v", probe.Schema, err)
 	case probe.Schema == 0:
 		return nil, fmt.Errorf("the record has no schema version")
 	case probe.Schema > SchemaVersion:

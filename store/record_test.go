@@ -14,8 +14,9 @@ func TestDecodeRecordSchema(t *testing.T) {
 		unknown bool   // wraps ErrUnknownSchema
 		says    string // in the error
 	}{
-		{`{"schema":2,"moves":"not a list"}`, true, "schema version 2 and this build reads up to 1"},
-		{`{"schema":2}`, true, "schema version 2 and this build reads up to 1"},
+		{`{"schema":3,"moves":"not a list"}`, true, "schema version 3 and this build reads up to 2"},
+		{`{"schema":3}`, true, "schema version 3 and this build reads up to 2"},
+		{`{"schema":2,"moves":"not a list"}`, false, "does not fit schema 2"},
 		{`{"schema":-1}`, true, "schema version -1"},
 		{`{"schema":1,"moves":"not a list"}`, false, "does not fit schema 1"},
 		{`{"moves":[]}`, false, "no schema version"},

@@ -9,7 +9,8 @@
 // key of one guild the tag {g:<guild>}, so on a Redis Cluster each lives on
 // one slot; no command of the store names keys of two slots:
 //
-//	{ch:C}:game               hash: id, version, status, token, record (JSON, schema 1)
+//	{ch:C}:game               hash: id, version, status, token, record (JSON, schema 2, without its moves)
+//	{ch:C}:moves              list: the game's moves, one JSON move an element
 //	{ch:C}:damaged:<ms>       a damaged record moved aside by Quarantine
 //	{ch:C}:settings           hash: the channel's settings (ChannelSetting)
 //	{g:G}:seq                 the guild's archive id counter
@@ -19,8 +20,10 @@
 //	{g:G}:ratings:<game>      hash: player -> rating record (JSON)
 //	{g:G}:board:<game>        sorted set: player by rating
 //	{g:G}:rated:<game>        set: archive ids whose result is in the ratings
-//	{arbiter}:deadlines       sorted set: "<channel>/<id>/<version>" by wake time (ms)
-//	{arbiter}:botq            stream of bot turns, consumer group "workers"
+//	{arbiter}:deadlines       sorted set: "<channel>/<id>/<version>" by wake time (ms), partition 0
+//	{arbiter}:botq            stream of bot turns, consumer group "workers", partition 0
+//	{arbiter-P}:deadlines     the same for partition P (1 <= P < Config.Partitions)
+//	{arbiter-P}:botq          the same for partition P
 //	{arbiter}:lock:<name>     a lock's holder token, with an expiry
 //
 // # Versions
@@ -39,12 +42,34 @@
 // holding a connection), and it can refuse a late write and recognise a
 // retried one. BenchmarkCAS measures both.
 //
+// # Moves
+//
+// A running game's moves are a list beside its record: a Save appends the
+// moves the game gained since it was loaded (and trims what an undo took
+// back) and rewrites the record, which holds no moves, in the same script
+// as the compare-and-set. Load reads both with one script. A move's cost
+// in the store hardly depends on the game's length.
+//
 // # Deadlines
 //
-// The deadline index is a hint, kept so that it is never late: a save adds
-// the entry of the version it writes (ZADD LT) in the same round trip as
-// the compare-and-set, before it; entries of older versions are removed
-// lazily. Due reads the records themselves and cleans what it finds stale.
+// The deadline index is a hint. The entry of the version a save writes is
+// added only when the save applies, and the entry of the version it
+// replaces removed: on one Redis inside the save's script, so in the same
+// round trip and atomically; on a cluster, where the index partition is on
+// another slot, in a second round trip right after (should the process
+// die in between, the game's clock waits for its next save). Due reads
+// the records themselves and cleans what it finds stale.
+//
+// # Partitions and Redis Cluster
+//
+// The bot-turn queue and the deadline index are Config.Partitions streams
+// and sorted sets, by hash tag, a channel's by a hash of its name; workers
+// and the clock serve every partition, and a partition whose node does not
+// answer delays only its own games. With Config.Cluster the client is
+// go-redis's cluster client; no command or script names keys of two
+// slots (TestClusterOneSlotPerCommand checks each against the cluster).
+// Config.WaitReplicas makes each save wait for replicas (WAIT), so that a
+// failover loses no acknowledged move; see docs/performance.md.
 //
 // # Backends
 //
@@ -57,9 +82,13 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"hash/crc32"
 	"log/slog"
 	"net/url"
+	"slices"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -90,9 +119,29 @@ type Config struct {
 	// Timeout bounds each store operation; past it the operation fails
 	// with ErrUnavailable. Default 2s.
 	Timeout time.Duration
-	// ClaimTimeout is how long a claimed bot turn may go without an ack
-	// (or ExtendBotTurn) before another worker may claim it. Default 2m.
+	// ClaimTimeout bounds a bot turn's lease: how long a claimed turn may
+	// go without an ack (or ExtendBotTurn) before another worker, of any
+	// name, may claim it. Each turn's own lease is a quarter of its game's
+	// time per move, at least 1s, at most ClaimTimeout (Job.Lease).
+	// Default 2m.
 	ClaimTimeout time.Duration
+	// Cluster says that RedisURL names a Redis Cluster, in the form of
+	// go-redis's ParseClusterURL: redis://host:port?addr=host2:port2&...
+	Cluster bool
+	// Partitions is how many bot-turn streams and deadline index sorted
+	// sets the store spreads its channels over (by hash tag), so that no
+	// one cluster node serves them all. Default 1 on one Redis, 16 on a
+	// cluster. Partition 0 keeps the single-Redis key names, so a store
+	// may grow its partitions; it must never shrink them (the games of a
+	// dropped partition would not be served).
+	Partitions int
+	// WaitReplicas, when above 0, makes every Save wait (Redis WAIT, on
+	// the connection of the write) until that many replicas have the
+	// write, so that an acknowledged move survives its master's death
+	// and a replica's promotion. 0 (the default) acknowledges a move once
+	// its master has it: Redis replicates asynchronously, and a master
+	// that dies may take its last few milliseconds of writes with it.
+	WaitReplicas int
 	// Now returns the current time; default time.Now. Tests set it.
 	Now func() time.Time
 }
@@ -106,6 +155,10 @@ type Redis struct {
 	claimTimeout time.Duration
 	now          func() time.Time
 	stats        *counter
+	cluster      bool // rdb is a cluster client: no command may span two slots
+	parts        int  // the partitions of the queue and the deadline index
+	waitReplicas int  // replicas a save waits for
+	next         atomic.Uint32
 }
 
 // Stats counts the store's traffic since Open.
@@ -154,6 +207,25 @@ func OpenRedis(ctx context.Context, cfg Config) (*Redis, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	s.waitReplicas = cfg.WaitReplicas
+	s.parts = cfg.Partitions
+	if s.parts <= 0 {
+		s.parts = 1
+		if cfg.Cluster {
+			s.parts = 16
+		}
+	}
+	if cfg.Cluster {
+		if err := s.openCluster(cfg); err != nil {
+			return nil, err
+		}
+		if err := s.ensureQueue(ctx); err != nil {
+			_ = s.Close(ctx)
+			return nil, fmt.Errorf("open store: %w", err)
+		}
+		s.log.Info("store: using Redis Cluster", "addr", redactURL(cfg.RedisURL), "partitions", s.parts)
+		return s, nil
+	}
 
 	opts, err := redis.ParseURL(cfg.RedisURL)
 	if err != nil {
@@ -193,6 +265,33 @@ func tune(o *redis.Options) {
 	}
 }
 
+// openCluster makes the store's client a Redis Cluster client for the
+// cluster cfg.RedisURL names.
+func (s *Redis) openCluster(cfg Config) error {
+	o, err := redis.ParseClusterURL(cfg.RedisURL)
+	if err != nil {
+		return fmt.Errorf("open store: %w: REDIS_URL does not read as a cluster's (redis://host:port?addr=host2:port2): %v", ErrInvalid, err)
+	}
+	o.Protocol = 2
+	o.DisableIdentity = true
+	o.ContextTimeoutEnabled = true
+	if o.DialTimeout == 0 {
+		o.DialTimeout = time.Second
+	}
+	if o.MaxRetries == 0 {
+		o.MaxRetries = 2
+	}
+	if o.ReadTimeout == 0 {
+		o.ReadTimeout = 3 * time.Second
+	}
+	client := redis.NewClusterClient(o)
+	client.AddHook(s.stats)
+	client.AddHook(reloadOnFault{client})
+	s.rdb = client
+	s.cluster = true
+	return nil
+}
+
 // redactURL hides a password in a Redis URL for the log.
 func redactURL(raw string) string {
 	u, err := url.Parse(raw)
@@ -215,6 +314,23 @@ func (s *Redis) Stats() Stats {
 	return Stats{Commands: s.stats.commands.Load(), RoundTrips: s.stats.roundTrips.Load()}
 }
 
+// GameMemory returns the bytes Redis uses for the game in channel: its
+// hash and its move list (MEMORY USAGE, sampled as Redis does).
+func (s *Redis) GameMemory(ctx context.Context, channel string) (int64, error) {
+	caller := ctx
+	ctx, cancel := s.op(ctx, 0)
+	defer cancel()
+	var total int64
+	for _, key := range []string{gameKey(channel), movesKey(channel)} {
+		n, err := s.rdb.MemoryUsage(ctx, key).Result()
+		if err != nil && !errors.Is(err, redis.Nil) {
+			return 0, fail(caller, "measure the game in channel "+channel, err)
+		}
+		total += n
+	}
+	return total, nil
+}
+
 // op returns the context for one store operation, bounded by the store's
 // timeout plus extra.
 func (s *Redis) op(ctx context.Context, extra time.Duration) (context.Context, context.CancelFunc) {
@@ -223,7 +339,8 @@ func (s *Redis) op(ctx context.Context, extra time.Duration) (context.Context, c
 
 // Keys. See the package comment for the layout.
 
-func gameKey(channel string) string { return "{ch:" + channel + "}:game" }
+func gameKey(channel string) string  { return "{ch:" + channel + "}:game" }
+func movesKey(channel string) string { return "{ch:" + channel + "}:moves" }
 func damagedKey(channel string, at time.Time) string {
 	return fmt.Sprintf("{ch:%s}:damaged:%d", channel, at.UnixMilli())
 }
@@ -240,10 +357,47 @@ func deadlineMember(channel, id string, v int64) string {
 }
 
 const (
-	deadlinesKey = "{arbiter}:deadlines"
-	queueKey     = "{arbiter}:botq"
+	deadlinesKey = "{arbiter}:deadlines" // partition 0
+	queueKey     = "{arbiter}:botq"      // partition 0
 	queueGroup   = "workers"
 )
+
+// part returns the partition of channel's deadline entries and bot turns.
+func (s *Redis) part(channel string) int {
+	if s.parts == 1 {
+		return 0
+	}
+	return int(crc32.ChecksumIEEE([]byte(channel)) % uint32(s.parts))
+}
+
+// partTag returns the hash tag of partition p's keys: "{arbiter}" for 0,
+// "{arbiter-p}" for the others, each its own slot.
+func partTag(p int) string {
+	if p == 0 {
+		return "{arbiter}"
+	}
+	return "{arbiter-" + strconv.Itoa(p) + "}"
+}
+
+// deadlinesPart and queuePart are partition p's deadline index and
+// bot-turn stream.
+func deadlinesPart(p int) string { return partTag(p) + ":deadlines" }
+func queuePart(p int) string     { return partTag(p) + ":botq" }
+
+// deadlineKey is the deadline index partition of channel.
+func (s *Redis) deadlineKey(channel string) string { return deadlinesPart(s.part(channel)) }
+
+// rotation returns the partitions in the order one call should serve
+// them: starting at a different one each call, so that no partition waits
+// behind the others.
+func (s *Redis) rotation() []int {
+	first := int(s.next.Add(1)) % s.parts
+	order := make([]int, s.parts)
+	for i := range order {
+		order[i] = (first + i) % s.parts
+	}
+	return order
+}
 
 // newToken returns a random token for write idempotency and locks.
 func newToken() string {
@@ -273,6 +427,35 @@ func (c *counter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Proc
 		c.commands.Add(int64(len(cmds)))
 		c.roundTrips.Add(1)
 		return next(ctx, cmds)
+	}
+}
+
+// reloadOnFault is a go-redis hook that has a cluster client read the
+// cluster's layout again when a node does not answer: after a failover
+// the dead master's slots are served by its promoted replica, and the
+// client learns it here instead of dialling the dead node until a MOVED
+// reply happens to teach it.
+type reloadOnFault struct{ c *redis.ClusterClient }
+
+func (h reloadOnFault) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (h reloadOnFault) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		err := next(ctx, cmd)
+		if unavailable(err) {
+			h.c.ReloadState(ctx)
+		}
+		return err
+	}
+}
+
+func (h reloadOnFault) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		err := next(ctx, cmds)
+		if unavailable(err) || slices.ContainsFunc(cmds, func(c redis.Cmder) bool { return unavailable(c.Err()) }) {
+			h.c.ReloadState(ctx)
+		}
+		return err
 	}
 }
 

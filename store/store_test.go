@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -13,7 +14,7 @@ import (
 )
 
 func TestCreateLoadSave(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, e *env) {
+	forEachBackendAndCluster(t, func(t *testing.T, e *env) {
 		ctx := ctxT(t)
 		s := e.open()
 		rng := rand.New(rand.NewPCG(1, 2))
@@ -96,7 +97,7 @@ func TestInvalidArguments(t *testing.T) {
 }
 
 func TestConflict(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, e *env) {
+	forEachBackendAndCluster(t, func(t *testing.T, e *env) {
 		ctx := ctxT(t)
 		s := e.open()
 		rng := rand.New(rand.NewPCG(3, 4))
@@ -120,7 +121,7 @@ func TestConflict(t *testing.T) {
 }
 
 func TestArchive(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, e *env) {
+	forEachBackendAndCluster(t, func(t *testing.T, e *env) {
 		ctx := ctxT(t)
 		s := e.open()
 		rng := rand.New(rand.NewPCG(5, 6))
@@ -224,7 +225,7 @@ func TestInterruptedArchive(t *testing.T) {
 }
 
 func TestDeadlines(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, e *env) {
+	forEachBackendAndCluster(t, func(t *testing.T, e *env) {
 		ctx := ctxT(t)
 		s := e.open()
 		rng := rand.New(rand.NewPCG(7, 8))
@@ -290,7 +291,7 @@ func TestDeadlines(t *testing.T) {
 }
 
 func TestDamagedRecords(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, e *env) {
+	forEachBackendAndCluster(t, func(t *testing.T, e *env) {
 		ctx := ctxT(t)
 		s := e.open()
 		good := newGame(t, e.reg, "sixes", "100", "1")
@@ -306,7 +307,7 @@ func TestDamagedRecords(t *testing.T) {
 		// not decode. 3: not a record at all.
 		e.putRecord(s, chName(0), "1", "active", []byte("{not json"))
 		rec := e.record(s, chName(1))
-		e.putRecord(s, chName(1), "1", "active", []byte(strings.Replace(rec, `"schema":1`, `"schema":7`, 1)))
+		e.putRecord(s, chName(1), "1", "active", []byte(strings.Replace(rec, fmt.Sprintf(`"schema":%d`, store.SchemaVersion), `"schema":7`, 1)))
 		rec = e.record(s, chName(2))
 		i := strings.Index(rec, `"state":"`) + len(`"state":"`)
 		e.putRecord(s, chName(2), "1", "active", []byte(rec[:i]+"QUJD"+rec[strings.IndexByte(rec[i:], '"')+i:]))
@@ -388,7 +389,7 @@ func TestLock(t *testing.T) {
 }
 
 func TestRatings(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, e *env) {
+	forEachBackendAndCluster(t, func(t *testing.T, e *env) {
 		ctx := ctxT(t)
 		s := e.open()
 		players := []string{"1001", "1002"}
@@ -474,7 +475,7 @@ func TestClosed(t *testing.T) {
 // TestRunning: the guild's running games are listed, and a game leaves
 // the list when it finishes.
 func TestRunning(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, e *env) {
+	forEachBackendAndCluster(t, func(t *testing.T, e *env) {
 		ctx := ctxT(t)
 		s := e.open()
 		for _, c := range []struct{ channel, guild string }{{"11", "7"}, {"12", "7"}, {"13", "8"}} {
@@ -503,7 +504,7 @@ func TestRunning(t *testing.T) {
 
 // TestChannelSettings: a channel's settings are kept apart from its games.
 func TestChannelSettings(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, e *env) {
+	forEachBackendAndCluster(t, func(t *testing.T, e *env) {
 		ctx := ctxT(t)
 		s := e.open()
 		if v, err := s.ChannelSetting(ctx, "5", "board"); err != nil || v != "" {

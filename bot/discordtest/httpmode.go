@@ -150,6 +150,18 @@ func (s *Server) post(ctx context.Context, endpoint string, in *interactionRec, 
 		req.Header.Set("X-Signature-Ed25519", hex.EncodeToString(sig))
 		req.Header.Set("X-Signature-Timestamp", ts)
 	}
+	if d.genuine() {
+		// Until the endpoint's answer is taken in, an edit may race
+		// ahead of it: it is refused (10015) as Discord refuses it.
+		s.mu.Lock()
+		in.answering = true
+		s.mu.Unlock()
+		defer func() {
+			s.mu.Lock()
+			in.answering = false
+			s.mu.Unlock()
+		}()
+	}
 	resp, err := s.endpointClient.Do(req)
 	if err != nil {
 		return ans, fmt.Errorf("post interaction to %s: %w", endpoint, err)

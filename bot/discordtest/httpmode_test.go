@@ -138,3 +138,55 @@ func TestInlineMultipartAnswerLimit(t *testing.T) {
 	}
 	expectViolation(t, srv, 0, "too-large")
 }
+
+// TestEditRacingTheHTTPAnswer: an edit of @original that reaches Discord
+// before the endpoint's HTTP answer is taken in is refused with Unknown
+// Webhook (10015), as Discord refuses it (discord-api-docs#2739); since no
+// bot can close that window, the fake does not count it as a broken rule.
+// An edit of an interaction that has no answer on its way (gateway mode) is
+// still one.
+func TestEditRacingTheHTTPAnswer(t *testing.T) {
+	t.Parallel()
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
+	s := newSession(t, srv, 0)
+	register(t, srv, s)
+	alice := srv.AddUser("Alice")
+	var early atomic.Int64
+	var appID atomic.Value
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var i discordgo.Interaction
+		if err := json.NewDecoder(r.Body).Decode(&i); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		appID.Store(i.AppID)
+		// The edit goes out before the deferral is answered.
+		_, err := s.InteractionResponseEdit(&i, &discordgo.WebhookEdit{Content: ptr("too early")})
+		_, code := restCode(err)
+		early.Store(int64(code))
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource})
+	}))
+	t.Cleanup(hs.Close)
+	spec := discordtest.InteractionSpec{Type: discordtest.InteractionCommand, UserID: alice.ID, Name: "ping", Options: []discordtest.Option{{Name: "word", Value: "x"}}}
+	ans, err := srv.PostInteraction(testContext(t), hs.URL, spec, discordtest.Delivery{})
+	if err != nil || ans.Response == nil {
+		t.Fatalf("the deferral was not taken: %+v, %v", ans.Response, err)
+	}
+	if early.Load() != 10015 {
+		t.Fatalf("an edit before the HTTP answer was taken in got code %d, want 10015 (Unknown Webhook)", early.Load())
+	}
+	noViolations(t, srv)
+
+	open(t, srv, s)
+	in, err := srv.SendCommand(alice.ID, "", "ping", discordtest.Option{Name: "word", Value: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.InteractionResponseEdit(&discordgo.Interaction{ID: in.ID, AppID: appID.Load().(string), Token: in.Token},
+		&discordgo.WebhookEdit{Content: ptr("no answer at all")})
+	if _, code := restCode(err); code != 10015 {
+		t.Fatalf("an edit of an unanswered gateway interaction got %v, want 10015", err)
+	}
+	expectViolation(t, srv, 0, "token-invalid")
+}

@@ -53,6 +53,7 @@ type interactionRec struct {
 	response    *Response
 	late        bool // the deadline passed without an answer: the token is dead
 	failed      bool // an HTTP endpoint refused it (already a violation)
+	answering   bool // POSTed to an HTTP endpoint whose answer is not yet taken in
 	originalID  string
 	followups   []string
 }

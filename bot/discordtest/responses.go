@@ -247,6 +247,15 @@ func (s *Server) webhookInteractionLocked(q *request) (*interactionRec, *apiErro
 		if in.late || now.Sub(in.DispatchedAt) > s.opts.ResponseDeadline {
 			in.late = true
 			e.detail = fmt.Sprintf("interaction %s (%s) was not answered within %v, so its token is void", in.ID, in.describe(), s.opts.ResponseDeadline)
+		} else if in.answering {
+			// The endpoint's HTTP answer is not yet taken in: Discord
+			// answers Unknown Webhook in this window too
+			// (discord-api-docs#2739). The fake cannot tell an edit that
+			// raced an answer already sent from one sent before it, and
+			// either way the bot's edit fails here as it would on Discord
+			// (the bot tries again); so it is refused, not counted.
+			e.kind = ""
+			e.detail = fmt.Sprintf("interaction %s (%s): its HTTP answer is not yet taken in", in.ID, in.describe())
 		} else {
 			e.detail = fmt.Sprintf("interaction %s (%s) has no initial response yet", in.ID, in.describe())
 		}
