@@ -292,16 +292,12 @@ func (s *Service) saveAndFollow(ctx context.Context, g *store.Game) error {
 	return s.commit(ctx, g, nil)
 }
 
-// follow queues the bot's turn after a saved change, if it is the bot's,
-// or records a finished tournament game (tournament.go). A failure is
-// logged: the clock queues a lost bot turn again at its deadline.
+// follow queues the bot's turn after a saved change, if it is the bot's.
+// A failure is logged: the clock queues a lost bot turn again at its
+// deadline.
 func (s *Service) follow(ctx context.Context, g *store.Game) {
 	s.observe(g)
-	if g.Status == store.Finished {
-		s.tournamentGameOver(ctx, g)
-		return
-	}
-	if g.Flow.Challenge || g.Flow.Paused || g.Players[g.State.ToMove()].Kind != store.Bot {
+	if g.Status == store.Finished || g.Flow.Challenge || g.Flow.Paused || g.Players[g.State.ToMove()].Kind != store.Bot {
 		return
 	}
 	if _, err := s.store.EnqueueBotTurn(ctx, g); err != nil {

@@ -265,17 +265,17 @@ func (s *Service) startTourneyGame(ctx context.Context, guild, parent string, t 
 
 // tournamentGameOver records a finished game of a tournament, if g is
 // one; when its round is over, posts the standings in the tournament's
-// channel and starts the next round.
-func (s *Service) tournamentGameOver(ctx context.Context, g *store.Game) {
-	if g.Status != store.Finished {
-		return
+// channel and starts the next round. It is part of a finished game's
+// outbox delivery (commit), so a crash before it is made good by the
+// sweep; told twice about a game, it does nothing the second time. An
+// error means nothing was recorded.
+func (s *Service) tournamentGameOver(ctx context.Context, g *store.Game) error {
+	if g.Status != store.Finished || g.Channel == "" {
+		return nil
 	}
 	parent, err := s.store.ChannelSetting(ctx, g.Channel, tournamentOfKey)
 	if err != nil || parent == "" {
-		if err != nil {
-			s.log.Error("tournament of a finished game not read", "channel", g.Channel, "err", err)
-		}
-		return
+		return err
 	}
 	var posts []string
 	err = s.withTourney(ctx, parent, func(t *tourney) (bool, error) {
@@ -307,14 +307,14 @@ func (s *Service) tournamentGameOver(ctx context.Context, g *store.Game) {
 		return true, nil
 	})
 	if err != nil {
-		s.log.Error("tournament game's result not recorded", "tournament", parent, "channel", g.Channel, "err", err)
-		return
+		return fmt.Errorf("tournament %s: %w", parent, err)
 	}
 	for _, text := range posts {
 		if err := s.notify.Post(ctx, parent, Message{Text: text}); err != nil {
 			s.log.Warn("tournament standings not posted", "channel", parent, "err", err)
 		}
 	}
+	return nil
 }
 
 // withTourney loads channel's tournament record under its lock, lets do

@@ -266,3 +266,39 @@ func TestTournamentRoundEndsOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestTournamentResultAfterLostAnswer: the store applies the save that
+// ends a tournament's last game but its answer is lost (as in a crash
+// after the save): the sweep records the result in the tournament, posts
+// the final standings once and rates the game.
+func TestTournamentResultAfterLostAnswer(t *testing.T) {
+	e, f, p := newFaultyEnv(t, false, time.Now, commands.Config{OutboxGrace: time.Millisecond})
+	ctx := context.Background()
+	const T = "lost"
+	e.ok(cat, T, "/tournament create game:hiya")
+	e.ok(ann, T, "/tournament join")
+	e.ok(bob, T, "/tournament join")
+	ch := linkedGames(e.ok(cat, T, "/tournament start").Text, T)[0]
+	f.lostAnswers.Store(1)
+	loser := e.seatUser(ch, -1, ann)
+	if r := e.do(loser, ch, "/resign"); !r.Private {
+		t.Fatalf("resign with its answer lost = %q, want a refusal", r.Text)
+	}
+	if n := p.count(T, "The tournament is over"); n != 0 {
+		t.Fatalf("the standings were posted %d times before the sweep", n)
+	}
+	for range 4 {
+		time.Sleep(20 * time.Millisecond) // past the outbox's grace
+		must(t, e.svc.Tick(ctx))          // each tick sweeps
+	}
+	if n := p.count(T, "The tournament is over"); n != 1 {
+		t.Fatalf("the final standings were posted %d times, want 1", n)
+	}
+	if r := e.ok(ann, T, "/tournament standings"); !strings.Contains(r.Text, "1 of 1 games played") {
+		t.Errorf("standings %q", r.Text)
+	}
+	r, err := e.st.Ratings(ctx, "guild1", "hiya", ann.ID, bob.ID)
+	if err != nil || r[0].Games != 1 || r[1].Games != 1 {
+		t.Errorf("ratings %+v, %v; want one game each", r, err)
+	}
+}
