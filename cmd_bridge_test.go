@@ -128,7 +128,7 @@ func TestBridgePlaysAWholeGame(t *testing.T) {
 		}
 		return g, true
 	}
-	waitFor(t, 10*time.Second, "the program accepts", func() bool { g, ok := load(); return ok && !g.Flow.Challenge })
+	waitFor(t, 10*time.Second, "the program accepts", func() bool { g, ok := load(); return ok && !commands.FlowOf(g).Challenge })
 
 	programMoves, killed, restarted := 0, false, false
 	for {

@@ -101,7 +101,7 @@ func gameState(g *store.Game, seat rules.Player, moveTime time.Duration) *GameSt
 		default:
 			st.Result = "loss"
 		}
-	case g.Flow.Challenge:
+	case commands.FlowOf(g).Challenge:
 		st.Status = "challenge"
 	default:
 		st.ToMove = int(g.State.ToMove()) + 1

@@ -296,7 +296,7 @@ func (s *Server) wallGame(g *store.Game) WallGame {
 		if w, ok := g.Result.Winner(); ok {
 			wg.Result = wg.Players[w] + " wins: " + g.Reason
 		}
-	case g.Flow.Challenge:
+	case commands.FlowOf(g).Challenge:
 		wg.Status = "challenge"
 	default:
 		wg.ToMove = int(g.State.ToMove()) + 1

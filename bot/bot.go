@@ -51,6 +51,11 @@ type Config struct {
 	LibraryLogLevel int
 	// Logger receives the bot's logs; default slog.Default().
 	Logger *slog.Logger
+	// GatewayStuckAfter is how long discordgo may hold its gateway
+	// session's lock (dialling, handshaking, resuming) before Run gives up
+	// with ErrGatewayStuck; default 2 minutes, beyond the dialler's 45 s
+	// handshake timeout.
+	GatewayStuckAfter time.Duration
 	// Now is the clock that judges request ages (an HTTP request's signed
 	// timestamp, an interaction's creation); default time.Now.
 	Now func() time.Time
@@ -127,6 +132,9 @@ func New(cfg Config, s *discordgo.Session, svc *commands.Service) *Bot {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.GatewayStuckAfter <= 0 {
+		cfg.GatewayStuckAfter = 2 * time.Minute
+	}
 	return &Bot{
 		cfg:   cfg,
 		s:     s,
@@ -166,7 +174,8 @@ func (b *Bot) Register(ctx context.Context) error {
 
 // Run connects to the gateway and answers interactions until ctx ends;
 // then it stops taking interactions, closes the gateway and waits for the
-// answers under way.
+// answers under way. It returns ErrGatewayStuck early, without closing,
+// when discordgo's gateway session is stuck: the process should restart.
 func (b *Bot) Run(ctx context.Context) error {
 	remove := b.s.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
 		b.fromGateway(ic.Interaction)
@@ -179,13 +188,13 @@ func (b *Bot) Run(ctx context.Context) error {
 	if err := b.s.Open(); err != nil {
 		return fmt.Errorf("open the gateway: %w", err)
 	}
-	watched := make(chan struct{})
-	go func() {
-		defer close(watched)
-		b.keepAlive(ctx)
-	}()
-	<-ctx.Done()
-	<-watched
+	// keepAlive returns when ctx ends, or early when the gateway is stuck.
+	if err := b.keepAlive(ctx); err != nil {
+		// Closing would wait for the stuck lock forever.
+		b.closing.Store(true)
+		b.Wait()
+		return err
+	}
 	b.closing.Store(true)
 	err := b.s.Close()
 	b.Wait()

@@ -71,18 +71,29 @@
 //
 // # Gateway liveness
 //
-// discordgo v0.29 notices a missing heartbeat ACK only after five intervals
-// and then closes with 1000, which ends the session. Bot.Run watches the
-// ACKs itself: when the one due is half an interval late, it closes with
-// 4000 (which keeps the session) and opens again, so discordgo RESUMEs and
-// Discord replays the interactions sent meanwhile. v0.29 still resumes on
-// the first gateway URL rather than resume_gateway_url, and identifies on
-// the same connection after op 9. The newer master revision that the module
-// proxy serves (v0.29.1-0.20260214123928-f43dd94faaac) fixes both, but its
-// op 9 handler calls CloseWithCode, which takes the session's lock, from
-// inside Open, which holds it: a RESUME answered by op 9 (a session that
-// expired during an outage) deadlocks the session for good. So v0.29 is
-// kept, wrapped as above.
+// discordgo is the master revision after v0.29.0
+// (v0.29.1-0.20260214123928-f43dd94faaac): unlike v0.29.0 it RESUMEs on
+// READY's resume_gateway_url, and answers INVALID_SESSION (op 9) by closing
+// with 1012 and, after the second that close takes, resuming (d = true) or
+// identifying on a new connection to the cached gateway URL (d = false),
+// as events/gateway.mdx, "Resuming", says. v0.29.0 cannot be configured
+// to do either: the URL and session it resumes are unexported.
+//
+// discordgo notices a missing heartbeat ACK only after five intervals and
+// then closes with 1000, which ends the session. Bot.Run watches the ACKs
+// itself: when the one due is half an interval late (half an interval
+// after the unacknowledged heartbeat), it closes with 4000, which keeps
+// the session, and opens again, so discordgo RESUMEs and Discord replays
+// the interactions sent meanwhile.
+//
+// That revision's op 9 handler takes the session's lock, so an op 9 that
+// answers the RESUME inside Open, which holds the lock (a session expired
+// during an outage), deadlocks the session for good; nothing outside can
+// clear the session it resumes. Bot.Run notices the lock held longer than
+// Config.GatewayStuckAfter and returns ErrGatewayStuck, so that the
+// process exits and its supervisor restarts it, identifying afresh: the
+// docs' own answer to a resume that fails ("Handling a Disconnect").
+// Interactions dispatched to the expired session are lost either way.
 //
 // # Processes
 //

@@ -45,7 +45,7 @@ func TestStudentsPlayWholeGame(t *testing.T) {
 		t.Fatalf("acceptance = %q with buttons %+v", accepted.Content, accepted.Buttons())
 	}
 	g := p.game(ch)
-	if g == nil || g.Flow.Challenge {
+	if g == nil || commands.FlowOf(g).Challenge {
 		t.Fatalf("after the button the game is %+v, want it going on", g)
 	}
 	// The challenge's Accept button is stale now: refused, privately, with
@@ -246,15 +246,8 @@ func TestAutocomplete(t *testing.T) {
 // middle of a game; a command sent meanwhile is replayed on RESUME and
 // answered in time, and the game goes on.
 func TestReconnectMidGame(t *testing.T) {
-	w := newWorld(t, false)
-	p := w.start(procOptions{gateway: true})
-	ann, bob := w.srv.AddUser("Ann"), w.srv.AddUser("Bob")
+	w, p, move := midGame(t, discordtest.Options{Token: token}, procOptions{})
 	ch := w.general
-	rng := rand.New(rand.NewPCG(7, 8))
-	move := func() discordtest.Interaction { return w.sendMove(p, ch, rng) }
-	w.public(w.do(ann.ID, ch, "play", opt("game", "sixes"), opt("opponent", bob.ID)))
-	w.public(w.do(bob.ID, ch, "accept"))
-	w.public(w.answerTo(move()))
 	w.public(w.answerTo(move()))
 
 	before := w.srv.Sessions()
@@ -383,7 +376,7 @@ func TestPlayInThread(t *testing.T) {
 		t.Fatalf("the thread's announcement = %+v", announce)
 	}
 	w.public(w.press(bob.ID, announce.ID, button(t, announce, "Accept")))
-	if g := p.game(th.ID); g == nil || g.Flow.Challenge {
+	if g := p.game(th.ID); g == nil || commands.FlowOf(g).Challenge {
 		t.Fatalf("the thread's game = %+v, want it accepted", g)
 	}
 	if p.game(ch) != nil {
@@ -433,7 +426,7 @@ func TestRolesAndPermissions(t *testing.T) {
 	}
 	w.private(w.do(ann.ID, ch, "referee", discordtest.Option{Name: "pause"}), "only referees")
 	w.public(w.do(owner, ch, "referee", discordtest.Option{Name: "pause"})) // Manage Server
-	if g := p.game(ch); g == nil || !g.Flow.Paused {
+	if g := p.game(ch); g == nil || !commands.FlowOf(g).Paused {
 		t.Fatalf("the owner's pause did not take: %+v", g)
 	}
 	w.public(w.do(cat.ID, ch, "referee", discordtest.Option{Name: "abort"}))
@@ -591,15 +584,8 @@ func BenchmarkCommandRoundTrip(b *testing.B) {
 // session, and resumes it: the move sent meanwhile is replayed and
 // answered, and the game goes on, all in one session.
 func TestGatewayAcksStopMidGame(t *testing.T) {
-	w := newWorldWith(t, false, discordtest.Options{Token: token, HeartbeatInterval: 200 * time.Millisecond})
-	p := w.start(procOptions{gateway: true})
-	ann, bob := w.srv.AddUser("Ann"), w.srv.AddUser("Bob")
+	w, p, move := midGame(t, discordtest.Options{Token: token, HeartbeatInterval: 200 * time.Millisecond}, procOptions{})
 	ch := w.general
-	rng := rand.New(rand.NewPCG(15, 16))
-	move := func() discordtest.Interaction { return w.sendMove(p, ch, rng) }
-	w.public(w.do(ann.ID, ch, "play", opt("game", "sixes"), opt("opponent", bob.ID)))
-	w.public(w.do(bob.ID, ch, "accept"))
-	w.public(w.answerTo(move()))
 	// A few heartbeats in, so that the bot knows the interval.
 	if _, err := w.srv.WaitForSession(w.ctx(), func(s discordtest.Session) bool { return s.Heartbeats >= 4 }); err != nil {
 		t.Fatal(err)
@@ -619,8 +605,8 @@ func TestGatewayAcksStopMidGame(t *testing.T) {
 		t.Fatalf("after the reconnect the game is %+v, want 5 moves", g)
 	}
 	ss := w.srv.Sessions()
-	if len(ss) != 1 || ss[0].Resumes != 1 || len(w.srv.Identifies()) != 1 {
-		t.Errorf("sessions %+v, identifies %d: want the session resumed, not a new one", ss, len(w.srv.Identifies()))
+	if len(ss) != 1 || ss[0].Resumes != 1 || ss[0].ResumesOffURL != 0 || len(w.srv.Identifies()) != 1 {
+		t.Errorf("sessions %+v, identifies %d: want the session resumed on resume_gateway_url, not a new one", ss, len(w.srv.Identifies()))
 	}
 	w.noViolations()
 }

@@ -74,6 +74,7 @@ type procOptions struct {
 	deferAfter   time.Duration // default the bot's 1.5s
 	global       bool          // register the commands globally, not in the guild
 	shard        [2]int        // gateway shard id and count; zero count is one shard
+	stuckAfter   time.Duration // the bot's GatewayStuckAfter; default its own
 }
 
 // proc is one Arbiter process: its store, game flow, bot and loops.
@@ -113,16 +114,17 @@ func (w *world) start(o procOptions) *proc {
 		w.t.Fatalf("open store: %v", err)
 	}
 	bcfg := bot.Config{
-		Token:           token,
-		AppID:           w.srv.AppID(),
-		DevGuildID:      w.srv.Guild().ID,
-		PublicKey:       w.srv.PublicKey(),
-		DeferAfter:      o.deferAfter,
-		HTTPClient:      w.srv.HTTPClient(),
-		Dialer:          w.srv.Dialer(),
-		LibraryLogLevel: -1,
-		Logger:          w.log,
-		Now:             w.srv.Now,
+		Token:             token,
+		AppID:             w.srv.AppID(),
+		DevGuildID:        w.srv.Guild().ID,
+		PublicKey:         w.srv.PublicKey(),
+		DeferAfter:        o.deferAfter,
+		HTTPClient:        w.srv.HTTPClient(),
+		Dialer:            w.srv.Dialer(),
+		LibraryLogLevel:   -1,
+		Logger:            w.log,
+		Now:               w.srv.Now,
+		GatewayStuckAfter: o.stuckAfter,
 	}
 	if o.global {
 		bcfg.DevGuildID = ""

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"arbiter/bot/discordtest"
+	"arbiter/commands"
 )
 
 // TestHTTPInteractions: the HTTP interactions endpoint answers genuine
@@ -52,7 +53,7 @@ func TestHTTPInteractions(t *testing.T) {
 	if accept.Response == nil || !strings.Contains(accept.Response.Content, "accepts") {
 		t.Fatalf("accept by button over HTTP: %+v", accept.Response)
 	}
-	if g := p.game(ch); g == nil || g.Flow.Challenge {
+	if g := p.game(ch); g == nil || commands.FlowOf(g).Challenge {
 		t.Fatalf("the game after acceptance: %+v", g)
 	}
 	// An image board: the HTTP answer is a deferral, completed by an edit

@@ -14,6 +14,7 @@ import (
 
 	"arbiter/api"
 	"arbiter/bot/discordtest"
+	"arbiter/commands"
 	"arbiter/rules"
 )
 
@@ -67,7 +68,7 @@ func TestStudentProgramPlaysThroughDiscord(t *testing.T) {
 	waitFor(t, "the bridge connects", func() bool { return apiSrv.Online(ann.ID) })
 
 	w.public(w.do(bob.ID, ch, "play", opt("game", "sixes"), opt("opponent", ann.ID), opt("program", true), opt("options", "turns=12")))
-	waitFor(t, "the program accepts", func() bool { g := p.game(ch); return g != nil && !g.Flow.Challenge })
+	waitFor(t, "the program accepts", func() bool { g := p.game(ch); return g != nil && !commands.FlowOf(g).Challenge })
 	for {
 		g := p.game(ch)
 		if g == nil {

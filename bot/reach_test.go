@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"arbiter/bot/discordtest"
+	"arbiter/commands"
 	"arbiter/store"
 )
 
@@ -64,10 +65,10 @@ func TestPrivateChannelWithoutViewChannel(t *testing.T) {
 	var paused *store.Game
 	waitFor(t, "the game paused", func() bool {
 		paused = p.game(ch)
-		return paused != nil && paused.Flow.Paused
+		return paused != nil && commands.FlowOf(paused).Paused
 	})
-	if len(paused.Moves) != len(before.Moves)+1 || !strings.Contains(paused.Flow.PausedWhy, "View Channel") {
-		t.Fatalf("paused game: %d moves (before %d), why %q", len(paused.Moves), len(before.Moves), paused.Flow.PausedWhy)
+	if len(paused.Moves) != len(before.Moves)+1 || !strings.Contains(commands.FlowOf(paused).PausedWhy, "View Channel") {
+		t.Fatalf("paused game: %d moves (before %d), why %q", len(paused.Moves), len(before.Moves), commands.FlowOf(paused).PausedWhy)
 	}
 	if len(w.botMoves(ch)) != 0 {
 		t.Fatal("a bot move was posted in a channel the bot cannot see")
@@ -78,8 +79,8 @@ func TestPrivateChannelWithoutViewChannel(t *testing.T) {
 	if !strings.Contains(told.Content, "Arbiter's role") {
 		t.Errorf("the refusal does not say where to grant it: %q", told.Content)
 	}
-	if g := p.game(ch); len(g.Moves) != len(paused.Moves) || !g.Flow.Paused {
-		t.Fatalf("a refused move changed the game: %+v", g.Flow)
+	if g := p.game(ch); len(g.Moves) != len(paused.Moves) || !commands.FlowOf(g).Paused {
+		t.Fatalf("a refused move changed the game: %+v", commands.FlowOf(g))
 	}
 	games := w.do(ann.ID, ch, "games")
 	w.private(games, "paused")
@@ -94,7 +95,7 @@ func TestPrivateChannelWithoutViewChannel(t *testing.T) {
 	}
 	w.public(w.do(cat.ID, ch, "referee", discordtest.Option{Name: "resume"}))
 	resumed := p.game(ch)
-	if resumed == nil || resumed.Flow.Paused || resumed.Flow.PausedWhy != "" || len(resumed.Moves) != len(paused.Moves) {
+	if resumed == nil || commands.FlowOf(resumed).Paused || commands.FlowOf(resumed).PausedWhy != "" || len(resumed.Moves) != len(paused.Moves) {
 		t.Fatalf("after resume: %+v", resumed)
 	}
 	w.public(w.do(ann.ID, ch, "move", opt("move", randomMove(t, resumed, rng))))
@@ -159,7 +160,7 @@ func TestLockedThread(t *testing.T) {
 	g = p.game(th.ID)
 	mover = g.Players[g.State.ToMove()].UserID
 	w.private(w.do(mover, th.ID, "move", opt("move", randomMove(t, g, rng))), "the thread is locked")
-	if after := p.game(th.ID); after == nil || !after.Flow.Paused || len(after.Moves) != len(g.Moves) || !strings.Contains(after.Flow.PausedWhy, "locked") {
+	if after := p.game(th.ID); after == nil || !commands.FlowOf(after).Paused || len(after.Moves) != len(g.Moves) || !strings.Contains(commands.FlowOf(after).PausedWhy, "locked") {
 		t.Fatalf("after the refused move: %+v", after)
 	}
 	w.noViolations()

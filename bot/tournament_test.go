@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"arbiter/bot/discordtest"
+	"arbiter/commands"
 )
 
 // TestTournamentInThreads plays a 4-player correspondence round robin to
@@ -34,9 +35,9 @@ func TestTournamentInThreads(t *testing.T) {
 	for _, u := range []discordtest.User{ann, bob, cat, dan} {
 		w.public(w.do(u.ID, ch, "tournament", sub("join")))
 	}
-	// Discord fails to open the first thread: the start says so, and the
+	// Discord refuses the first thread (403): the start says so, and the
 	// referee's second /tournament start starts the round's games.
-	if err := w.srv.InjectFailure(discordtest.RouteThreadCreate, 500, 1); err != nil {
+	if err := w.srv.InjectFailure(discordtest.RouteThreadCreate, 403, 1); err != nil {
 		t.Fatal(err)
 	}
 	failed := w.public(w.do(cat.ID, ch, "tournament", sub("start")))
@@ -59,7 +60,7 @@ func TestTournamentInThreads(t *testing.T) {
 				t.Errorf("thread %+v", th)
 			}
 			g := p.game(th.ID)
-			if g == nil || !g.Flow.Rated {
+			if g == nil || !commands.FlowOf(g).Rated {
 				t.Fatalf("round %d: no rated game in thread %s: %+v", round, th.Name, g)
 			}
 			var announced bool

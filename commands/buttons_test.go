@@ -107,8 +107,8 @@ func TestRematch(t *testing.T) {
 	if g.Players[rules.P1].UserID != bob.ID || g.Players[rules.P2].UserID != ann.ID {
 		t.Errorf("rematch seats: %s, %s; want bob first", g.Players[0].Name, g.Players[1].Name)
 	}
-	if g.Options["turns"] != "60" || g.Flow.Rated || g.Flow.TurnTime.String() != "1h0m0s" {
-		t.Errorf("rematch options %v, rated %v, time %v", g.Options, g.Flow.Rated, g.Flow.TurnTime)
+	if g.Options["turns"] != "60" || commands.FlowOf(g).Rated || commands.FlowOf(g).TurnTime.String() != "1h0m0s" {
+		t.Errorf("rematch options %v, rated %v, time %v", g.Options, commands.FlowOf(g).Rated, commands.FlowOf(g).TurnTime)
 	}
 	// Against the bot: the new game starts at once, the bot first.
 	e.ok(ann, "rb", "/play game:sixes level:2 side:first")
@@ -117,8 +117,8 @@ func TestRematch(t *testing.T) {
 	if !strings.Contains(r.Text, "Rematch of #") || !strings.Contains(r.Text, "X (Arbiter (level 2)) against O (ann)") {
 		t.Errorf("rematch against the bot: %q", r.Text)
 	}
-	if g := e.game("rb"); g.Players[rules.P1].Kind != store.Bot || g.Flow.Challenge {
-		t.Errorf("rematch against the bot: seats %+v, challenge %v", g.Players, g.Flow.Challenge)
+	if g := e.game("rb"); g.Players[rules.P1].Kind != store.Bot || commands.FlowOf(g).Challenge {
+		t.Errorf("rematch against the bot: seats %+v, challenge %v", g.Players, commands.FlowOf(g).Challenge)
 	}
 }
 
@@ -179,8 +179,8 @@ func TestTakebackInRatedGame(t *testing.T) {
 		t.Fatalf("the consent: %q", done.Text)
 	}
 	g := e.game("tb")
-	if len(g.Moves) != 0 || !g.Flow.Rated {
-		t.Fatalf("after the takeback: %d moves, rated %v", len(g.Moves), g.Flow.Rated)
+	if len(g.Moves) != 0 || !commands.FlowOf(g).Rated {
+		t.Fatalf("after the takeback: %d moves, rated %v", len(g.Moves), commands.FlowOf(g).Rated)
 	}
 	e.ok(ann, "tb", "/move a2 a3")
 	e.ok(bob, "tb", "/resign")

@@ -120,17 +120,17 @@ func (s *Service) wakeFair(ctx context.Context, g *store.Game, outs []store.Outa
 // before anything is posted, so two clocks never post twice.
 func (s *Service) wake(ctx context.Context, g *store.Game) error {
 	now := s.now()
-	if g.Status != store.Active || g.Flow.Paused {
+	if g.Status != store.Active || flow(g).Paused {
 		return nil
 	}
 	seat := g.State.ToMove()
 	p := g.Players[seat]
 	switch {
-	case g.Flow.Challenge:
+	case flow(g).Challenge:
 		if now.Before(g.Deadline) {
 			return nil
 		}
-		g.Flow.Rated = false
+		flow(g).Rated = false
 		s.finish(g, rules.Ongoing, fmt.Sprintf("the challenge to %s lapsed unanswered", challenged(g).Name))
 		return s.commit(ctx, g, func(*store.Game) *Message {
 			return &Message{Text: fmt.Sprintf("The challenge from %s to %s lapsed unanswered; the channel is free.", plainName(challenger(g)), plainName(challenged(g)))}
@@ -146,7 +146,7 @@ func (s *Service) wake(ctx context.Context, g *store.Game) error {
 		return s.saveAndFollow(ctx, g)
 	case !g.Deadline.IsZero() && !now.Before(g.Deadline):
 		out, scored := scoreOutcome(g.State, fmt.Sprintf("%s ran out of time", g.State.PlayerName(seat)))
-		if !g.Flow.Adjudicate || !scored {
+		if !flow(g).Adjudicate || !scored {
 			out = rules.Outcome{Result: rules.Win(seat.Other()), Reason: fmt.Sprintf("%s ran out of time", g.State.PlayerName(seat))}
 		}
 		s.finish(g, out.Result, out.Reason)
@@ -155,10 +155,10 @@ func (s *Service) wake(ctx context.Context, g *store.Game) error {
 			return &msg
 		})
 	case !g.RemindAt.IsZero() && !now.Before(g.RemindAt):
-		g.Flow.Reminders++
+		flow(g).Reminders++
 		g.RemindAt = time.Time{}
 		left := g.Deadline.Sub(now)
-		if g.Flow.Reminders == 1 && left > 0 {
+		if flow(g).Reminders == 1 && left > 0 {
 			g.RemindAt = g.Deadline.Add(-left / 5) // again near the end
 		}
 		return s.commit(ctx, g, func(next *store.Game) *Message {

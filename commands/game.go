@@ -94,7 +94,7 @@ func (s *Service) renderOptions(g *store.Game, view render.View) render.Options 
 // boardMessage is a header, the board as text and the buttons that fit the
 // game's state. The next player to move, when a person, is mentioned.
 func (s *Service) boardMessage(g *store.Game, view render.View, header string) Message {
-	return s.styledBoard(g, view, header, g.Flow.Style)
+	return s.styledBoard(g, view, header, flow(g).Style)
 }
 
 // boardStyles are the ways a board can be drawn in a message.
@@ -126,7 +126,7 @@ func (s *Service) styledBoard(g *store.Game, view render.View, header, style str
 		}
 		return msg
 	}
-	if g.Flow.Challenge {
+	if flow(g).Challenge {
 		msg.Buttons = []Button{
 			{ID: buttonID("accept", g), Label: "Accept", Style: Success},
 			{ID: buttonID("decline", g), Label: "Decline", Style: Danger},
@@ -179,9 +179,9 @@ func turnNote(g *store.Game) string {
 	seat := g.State.ToMove()
 	p := g.Players[seat]
 	switch {
-	case g.Flow.Challenge:
+	case flow(g).Challenge:
 		return fmt.Sprintf("%s, %s challenges you: /accept or /decline.", label(g.Players[rules.P2]), label(g.Players[rules.P1]))
-	case g.Flow.Paused:
+	case flow(g).Paused:
 		return pauseNote(g)
 	case p.Kind == store.Human:
 		return fmt.Sprintf("%s, your move as %s (until %s).", label(p), g.State.PlayerName(seat), when(g.Deadline))
@@ -205,7 +205,7 @@ func mentionsFor(g *store.Game) []string {
 		if p.Kind != store.Human {
 			continue
 		}
-		if g.Status == store.Active && !g.Flow.Challenge && rules.Player(seat) != g.State.ToMove() {
+		if g.Status == store.Active && !flow(g).Challenge && rules.Player(seat) != g.State.ToMove() {
 			continue
 		}
 		if len(ids) == 0 || ids[0] != p.UserID {
@@ -220,7 +220,7 @@ func mentionsFor(g *store.Game) []string {
 // next deadline. It returns the notes to show with the move.
 func (s *Service) afterMove(g *store.Game, now time.Time) []string {
 	var notes []string
-	g.Flow.DrawOffer, g.Flow.UndoOffer, g.Flow.Reminders = 0, 0, 0
+	flow(g).DrawOffer, flow(g).UndoOffer, flow(g).Reminders = 0, 0, 0
 	var list rules.MoveList
 	for g.State.Status() == rules.Ongoing {
 		g.State.Moves(&list)
@@ -245,18 +245,18 @@ func (s *Service) afterMove(g *store.Game, now time.Time) []string {
 // now. A bot's turn gets a deadline too, past its think time, so that the
 // clock queues it again if its job is ever lost.
 func (s *Service) setDeadline(g *store.Game, now time.Time) {
-	g.Flow.Reminders = 0
-	if g.Flow.Paused {
+	flow(g).Reminders = 0
+	if flow(g).Paused {
 		return
 	}
-	g.Flow.TurnFrom = now
+	flow(g).TurnFrom = now
 	p := g.Players[g.State.ToMove()]
 	if p.Kind == store.Bot {
 		g.Deadline = now.Add(s.botMoveTime(g.Name) + time.Minute)
 		g.RemindAt = time.Time{}
 		return
 	}
-	turn := g.Flow.TurnTime
+	turn := flow(g).TurnTime
 	if turn <= 0 {
 		turn = s.cfg.TurnTime
 	}
@@ -297,7 +297,7 @@ func (s *Service) saveAndFollow(ctx context.Context, g *store.Game) error {
 // deadline.
 func (s *Service) follow(ctx context.Context, g *store.Game) {
 	s.observe(g)
-	if g.Status == store.Finished || g.Flow.Challenge || g.Flow.Paused || g.Players[g.State.ToMove()].Kind != store.Bot {
+	if g.Status == store.Finished || flow(g).Challenge || flow(g).Paused || g.Players[g.State.ToMove()].Kind != store.Bot {
 		return
 	}
 	if _, err := s.store.EnqueueBotTurn(ctx, g); err != nil {

@@ -37,7 +37,7 @@ func (s *Service) board(ctx context.Context, inv Invocation) Reply {
 	}
 	style := inv.Options["style"]
 	if style == "" {
-		style = g.Flow.Style
+		style = flow(g).Style
 	} else if !slices.Contains(boardStyles(), style) {
 		return refuse("style must be text, emoji or image, not %q", style)
 	}
@@ -67,7 +67,7 @@ func (s *Service) history(ctx context.Context, inv Invocation) Reply {
 	}
 	opt := s.renderOptions(g, render.Standard)
 	tags := []render.Tag{{Key: "Id", Value: g.ID}, {Key: "Started", Value: g.Created.UTC().Format("2006-01-02 15:04 MST")}}
-	for _, tb := range g.Flow.Takebacks {
+	for _, tb := range flow(g).Takebacks {
 		tags = append(tags, render.Tag{Key: "Takeback", Value: tb})
 	}
 	var gifFile []File
@@ -86,8 +86,8 @@ func (s *Service) history(ctx context.Context, inv Invocation) Reply {
 	record := render.Record(g.State, opt, tags...)
 	files := append([]File{{Name: fmt.Sprintf("%s-%s.txt", g.Name, g.ID), ContentType: "text/plain; charset=utf-8", Data: []byte(record)}}, gifFile...)
 	text := fmt.Sprintf("%s #%s: %s against %s, %d moves.%s\n%s", s.title(g.Name), g.ID, seatTitle(g, rules.P1), seatTitle(g, rules.P2), len(g.Moves), replayNote, numberedMoves(g))
-	if len(g.Flow.Takebacks) > 0 {
-		text += "\nTaken back: " + strings.Join(g.Flow.Takebacks, "; ")
+	if len(flow(g).Takebacks) > 0 {
+		text += "\nTaken back: " + strings.Join(flow(g).Takebacks, "; ")
 	}
 	if g.Status == store.Finished {
 		text += "\n" + resultText(g)
@@ -170,7 +170,7 @@ func (s *Service) games(ctx context.Context, inv Invocation) Reply {
 		if g.Channel == inv.Channel {
 			here = " (here)"
 		}
-		if g.Flow.Paused {
+		if flow(g).Paused {
 			here += " (" + pauseNote(g) + ")"
 		}
 		fmt.Fprintf(&b, "%s in <#%s>%s: %s against %s, move %d\n", s.title(g.Name), g.Channel, here, seatTitle(g, rules.P1), seatTitle(g, rules.P2), len(g.Moves)+1)
@@ -275,7 +275,7 @@ func (s *Service) settings(ctx context.Context, inv Invocation) Reply {
 	}
 	// A game going on keeps the style it began with: changing it would
 	// bump the game's version and void the players' buttons mid-move.
-	if g, err := s.store.Load(ctx, inv.Channel); err == nil && g.Status == store.Active && g.Flow.Style != style {
+	if g, err := s.store.Load(ctx, inv.Channel); err == nil && g.Status == store.Active && flow(g).Style != style {
 		return Reply{Message: Message{Text: fmt.Sprintf("%s set this channel's boards to %s, from the next game on (the game going on keeps its style).", inv.User.Name, style)}}
 	}
 	return Reply{Message: Message{Text: fmt.Sprintf("%s set this channel's boards to %s.", inv.User.Name, style)}}

@@ -18,13 +18,13 @@ func playable(g *store.Game, inv Invocation) (rules.Player, *Reply) {
 	seat, ok := seatOf(g, inv.User.ID)
 	var r Reply
 	switch {
-	case g.Flow.Challenge && challenged(g).UserID == inv.User.ID:
+	case flow(g).Challenge && challenged(g).UserID == inv.User.ID:
 		r = refuse("%s challenges you; /accept the challenge first (or /decline it)", label(challenger(g)))
-	case g.Flow.Challenge:
+	case flow(g).Challenge:
 		r = refuse("the challenge has not been accepted yet: %s can /accept it", label(challenged(g)))
 	case !ok:
 		r = refuse("you are not playing in this game; /board shows it")
-	case g.Flow.Paused:
+	case flow(g).Paused:
 		r = refuse("the game is paused by a referee; it goes on when they /referee resume it")
 	default:
 		return seat, nil
@@ -139,7 +139,7 @@ func resignable(g *store.Game, inv Invocation) *Reply {
 	var r Reply
 	if _, ok := seatOf(g, inv.User.ID); !ok {
 		r = refuse("you are not playing in this game; only its players can resign")
-	} else if g.Flow.Challenge {
+	} else if flow(g).Challenge {
 		r = refuse("the challenge has not been accepted; /decline withdraws it")
 	} else {
 		return nil
@@ -158,7 +158,7 @@ func (s *Service) draw(ctx context.Context, inv Invocation) Reply {
 		return refuse("%s has no draws: every game ends with a winner", s.title(g.Name))
 	}
 	other := seat.Other()
-	accepted := g.Flow.DrawOffer == int(other)+1
+	accepted := flow(g).DrawOffer == int(other)+1
 	if !accepted && g.Players[other].Kind == store.Bot {
 		accepted = s.botAcceptsDraw(g, other)
 		if !accepted {
@@ -166,10 +166,10 @@ func (s *Service) draw(ctx context.Context, inv Invocation) Reply {
 		}
 	}
 	if !accepted {
-		if g.Flow.DrawOffer == int(seat)+1 {
+		if flow(g).DrawOffer == int(seat)+1 {
 			return refuse("you have offered a draw already; it stands until the next move")
 		}
-		g.Flow.DrawOffer = int(seat) + 1
+		flow(g).DrawOffer = int(seat) + 1
 		if err := s.store.Save(ctx, g); err != nil {
 			return s.storeRefusal(inv, s.saveError(err))
 		}
@@ -214,21 +214,21 @@ func (s *Service) undo(ctx context.Context, inv Invocation) Reply {
 		return *r
 	}
 	other := seat.Other()
-	if g.Flow.Rated && g.Players[other].Kind != store.Human {
+	if flow(g).Rated && g.Players[other].Kind != store.Human {
 		return refuse("this game is rated, so moves cannot be taken back against the bot (start a game with options:\"rated=off\" to allow /undo)")
 	}
 	if g.Players[other].Kind == store.Human && g.Players[other].UserID != inv.User.ID {
-		if g.Flow.UndoOffer == int(other)+1 {
+		if flow(g).UndoOffer == int(other)+1 {
 			// The other player asked first: this /undo consents to theirs.
 			seat, other = other, seat
 		} else {
 			if lastMoveOf(g, seat) < 0 {
 				return refuse("you have no move to take back")
 			}
-			if g.Flow.UndoOffer == int(seat)+1 {
+			if flow(g).UndoOffer == int(seat)+1 {
 				return refuse("you have asked already; your request stands until the next move")
 			}
-			g.Flow.UndoOffer = int(seat) + 1
+			flow(g).UndoOffer = int(seat) + 1
 			if err := s.store.Save(ctx, g); err != nil {
 				return s.storeRefusal(inv, s.saveError(err))
 			}
@@ -241,7 +241,7 @@ func (s *Service) undo(ctx context.Context, inv Invocation) Reply {
 	if last < 0 {
 		return refuse("you have no move to take back")
 	}
-	g.Flow.Takebacks = append(g.Flow.Takebacks, takebackNote(g, seat, last, inv.User))
+	flow(g).Takebacks = append(flow(g).Takebacks, takebackNote(g, seat, last, inv.User))
 	for len(g.Moves) > last {
 		g.State.Undo()
 		g.Moves = g.Moves[:len(g.Moves)-1]

@@ -16,7 +16,7 @@ import (
 type newGameRequest struct {
 	name     string
 	state    rules.Game // the game at its start, options checked
-	flow     store.Flow
+	flow     Flow
 	players  [2]store.Player
 	refereed bool
 }
@@ -186,11 +186,11 @@ func (s *Service) start(ctx context.Context, inv Invocation, req newGameRequest)
 		Options: state.Options(),
 		Players: req.players,
 		State:   state,
-		Flow:    req.flow,
+		Flow:    &req.flow,
 		Status:  store.Active,
 	}
-	if g.Flow.Challenge {
-		turn := g.Flow.TurnTime
+	if flow(g).Challenge {
+		turn := flow(g).TurnTime
 		if turn <= 0 {
 			turn = s.cfg.TurnTime
 		}
@@ -209,7 +209,7 @@ func (s *Service) start(ctx context.Context, inv Invocation, req newGameRequest)
 	}
 	var header string
 	switch {
-	case g.Flow.Challenge:
+	case flow(g).Challenge:
 		header = fmt.Sprintf("%s challenges %s to %s%s.", label(challenger(g)), label(challenged(g)), title, opts) + s.programNote(g)
 	case req.refereed:
 		header = fmt.Sprintf("%s: %s against %s, refereed by %s%s.", title, seatTitle(g, rules.P1), seatTitle(g, rules.P2), inv.User.Name, opts)
@@ -227,17 +227,17 @@ func (s *Service) accept(ctx context.Context, inv Invocation) Reply {
 	if r != nil {
 		return *r
 	}
-	if !g.Flow.Challenge {
+	if !flow(g).Challenge {
 		return refuse("there is no challenge waiting here: the game is already going on")
 	}
 	if challenged(g).UserID != inv.User.ID {
 		return refuse("this challenge is for %s; only they can accept it", label(challenged(g)))
 	}
 	accepter := challenged(g) // before the seats are swapped back
-	g.Flow.Challenge = false
-	if g.Flow.ChallengerSecond {
+	flow(g).Challenge = false
+	if flow(g).ChallengerSecond {
 		g.Players[0], g.Players[1] = g.Players[1], g.Players[0]
-		g.Flow.ChallengerSecond = false
+		flow(g).ChallengerSecond = false
 	}
 	g.Deadline = time.Time{}
 	s.afterMove(g, s.now())
@@ -257,7 +257,7 @@ func (s *Service) decline(ctx context.Context, inv Invocation) Reply {
 	if r != nil {
 		return *r
 	}
-	if !g.Flow.Challenge {
+	if !flow(g).Challenge {
 		return refuse("there is no challenge waiting here; to give up a game going on, /resign")
 	}
 	var reason string
@@ -269,7 +269,7 @@ func (s *Service) decline(ctx context.Context, inv Invocation) Reply {
 	default:
 		return refuse("this challenge is between %s and %s", label(challenger(g)), label(challenged(g)))
 	}
-	g.Flow.Rated = false
+	flow(g).Rated = false
 	s.finish(g, rules.Ongoing, reason)
 	if err := s.saveAndFollow(ctx, g); err != nil {
 		return s.storeRefusal(inv, err)

@@ -245,7 +245,7 @@ func (s *Service) ProgramAct(ctx context.Context, a ProgramAction) error {
 	var msg Message
 	switch a.Kind {
 	case "accept", "decline":
-		if !g.Flow.Challenge || challenged(g).UserID != a.Owner || challenged(g).Kind != store.Program {
+		if !flow(g).Challenge || challenged(g).UserID != a.Owner || challenged(g).Kind != store.Program {
 			return no("bad_request", "there is no challenge to your program in game %s", a.Game)
 		}
 		r := s.accept
@@ -258,10 +258,10 @@ func (s *Service) ProgramAct(ctx context.Context, a ProgramAction) error {
 		}
 		msg = reply.Message
 	case "move", "resign":
-		if g.Flow.Challenge {
+		if flow(g).Challenge {
 			return no("bad_request", "the challenge in game %s has not been accepted", a.Game)
 		}
-		if g.Flow.Paused {
+		if flow(g).Paused {
 			return no("bad_request", "game %s is paused by a referee", a.Game)
 		}
 		if a.Kind == "resign" {

@@ -26,7 +26,7 @@ func ratingID(p store.Player) string {
 // rate applies a finished, rated game with a result to its players'
 // Glicko-2 ratings in the guild and game, once per game.
 func (s *Service) rate(ctx context.Context, g *store.Game) error {
-	if !g.Flow.Rated || g.Result == rules.Ongoing {
+	if !flow(g).Rated || g.Result == rules.Ongoing {
 		return nil
 	}
 	ids := []string{ratingID(g.Players[0]), ratingID(g.Players[1])}

@@ -41,7 +41,7 @@ func (s *Service) referee(ctx context.Context, inv Invocation) Reply {
 	var text string
 	switch inv.Sub {
 	case "abort":
-		g.Flow.Rated = false
+		flow(g).Rated = false
 		s.finish(g, rules.Ongoing, "aborted by referee "+inv.User.Name)
 		text = fmt.Sprintf("The game is aborted by %s; it is not rated and the channel is free.", inv.User.Name)
 	case "adjudicate":
@@ -70,8 +70,8 @@ func (s *Service) referee(ctx context.Context, inv Invocation) Reply {
 		if by > MaxExtension {
 			return refuse("by: an extension is at most %s; %s is more", FormatDuration(MaxExtension), FormatDuration(by))
 		}
-		if g.Flow.Paused {
-			g.Flow.PausedLeft += by
+		if flow(g).Paused {
+			flow(g).PausedLeft += by
 		} else if !g.Deadline.IsZero() {
 			g.Deadline = g.Deadline.Add(by)
 			g.RemindAt = time.Time{}
@@ -81,20 +81,20 @@ func (s *Service) referee(ctx context.Context, inv Invocation) Reply {
 		}
 		text = fmt.Sprintf("%s gives %s more time: the move is due %s.", inv.User.Name, FormatDuration(by), when(g.Deadline))
 	case "pause":
-		if g.Flow.Paused {
+		if flow(g).Paused {
 			return refuse("the game is paused already")
 		}
-		g.Flow.Paused = true
-		g.Flow.PausedLeft = max(g.Deadline.Sub(now), 0)
+		flow(g).Paused = true
+		flow(g).PausedLeft = max(g.Deadline.Sub(now), 0)
 		g.Deadline, g.RemindAt = time.Time{}, time.Time{}
 		text = fmt.Sprintf("%s pauses the game; moves wait until /referee resume.", inv.User.Name)
 	case "resume":
-		if !g.Flow.Paused {
+		if !flow(g).Paused {
 			return refuse("the game is not paused")
 		}
-		g.Flow.Paused, g.Flow.PausedWhy = false, ""
-		left := g.Flow.PausedLeft
-		g.Flow.PausedLeft = 0
+		flow(g).Paused, flow(g).PausedWhy = false, ""
+		left := flow(g).PausedLeft
+		flow(g).PausedLeft = 0
 		s.setDeadline(g, now)
 		if left > 0 && g.Players[g.State.ToMove()].Kind == store.Human {
 			g.Deadline = now.Add(left)

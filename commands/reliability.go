@@ -124,18 +124,18 @@ func (s *Service) giveBackAll(ctx context.Context) error {
 // outage that fell in g's current turn and that g was not given yet, and
 // tells its channel once (with the save). It reports whether it did.
 func (s *Service) giveBack(ctx context.Context, g *store.Game, outs []store.Outage) (bool, error) {
-	if g.Status != store.Active || g.Deadline.IsZero() || g.Flow.Paused {
+	if g.Status != store.Active || g.Deadline.IsZero() || flow(g).Paused {
 		return false, nil
 	}
 	var give time.Duration
-	last := g.Flow.Outage
+	last := flow(g).Outage
 	for _, o := range outs {
-		if o.ID() <= g.Flow.Outage || !o.To.After(g.Flow.TurnFrom) {
+		if o.ID() <= flow(g).Outage || !o.To.After(flow(g).TurnFrom) {
 			continue // given before, or over before this turn began
 		}
 		from := o.From
-		if from.Before(g.Flow.TurnFrom) {
-			from = g.Flow.TurnFrom
+		if from.Before(flow(g).TurnFrom) {
+			from = flow(g).TurnFrom
 		}
 		if !from.Before(g.Deadline) {
 			continue // the deadline had passed before the outage began
@@ -150,7 +150,7 @@ func (s *Service) giveBack(ctx context.Context, g *store.Game, outs []store.Outa
 	if !g.RemindAt.IsZero() {
 		g.RemindAt = g.RemindAt.Add(give)
 	}
-	g.Flow.Outage = last
+	flow(g).Outage = last
 	err := s.commit(ctx, g, func(*store.Game) *Message {
 		return &Message{Text: fmt.Sprintf("Arbiter was offline for %s; every clock in this channel was given that time back (the move is now due %s).",
 			spokenDuration(give), when(g.Deadline))}
@@ -190,7 +190,7 @@ type consequence struct {
 // the same version.
 func fingerprint(g *store.Game) string {
 	return fmt.Sprintf("%s|%d|%s|%d|%d|%d|%t|%d", g.Status, g.Result, g.Reason, len(g.Moves), g.Deadline.UnixMilli(),
-		g.Flow.Reminders, g.Flow.Paused, g.Flow.Outage)
+		flow(g).Reminders, flow(g).Paused, flow(g).Outage)
 }
 
 // nonce turns an outbox key into an idempotency key that fits Discord's
@@ -213,7 +213,7 @@ func (e *errOutcomeUnknown) Unwrap() error { return e.err }
 // turn. The rating and the message go through the outbox; a crash after
 // the save leaves them to the sweep.
 func (s *Service) commit(ctx context.Context, g *store.Game, post func(next *store.Game) *Message) error {
-	c := consequence{Rate: g.Status == store.Finished && g.Flow.Rated && g.Result != rules.Ongoing, Tournament: g.Status == store.Finished}
+	c := consequence{Rate: g.Status == store.Finished && flow(g).Rated && g.Result != rules.Ongoing, Tournament: g.Status == store.Finished}
 	if post != nil {
 		next := *g
 		next.Version++
@@ -417,12 +417,12 @@ func (s *Service) jobFailed(ctx context.Context, key, channel string, attempts i
 		s.log.Error("dead letter not kept", "job", key, "err", err)
 	}
 	_ = s.store.Finished(ctx, panicKey(key))
-	if err != nil || g == nil || g.Status != store.Active || g.Flow.Paused {
+	if err != nil || g == nil || g.Status != store.Active || flow(g).Paused {
 		return true
 	}
 	now := s.now()
-	g.Flow.Paused = true
-	g.Flow.PausedLeft = max(g.Deadline.Sub(now), 0)
+	flow(g).Paused = true
+	flow(g).PausedLeft = max(g.Deadline.Sub(now), 0)
 	g.Deadline, g.RemindAt = time.Time{}, time.Time{}
 	err = s.commit(ctx, g, func(*store.Game) *Message {
 		return &Message{Text: "Arbiter failed on this game's position " + fmt.Sprint(attempts) +

@@ -221,8 +221,8 @@ func TestClockPanicSetAside(t *testing.T) {
 		must(t, e.svc.Tick(ctx))
 	}
 	g = e.game("p")
-	if !g.Flow.Paused || g.Status != store.Active {
-		t.Fatalf("after 3 panics: paused %v, status %s; want a paused game", g.Flow.Paused, g.Status)
+	if !commands.FlowOf(g).Paused || g.Status != store.Active {
+		t.Fatalf("after 3 panics: paused %v, status %s; want a paused game", commands.FlowOf(g).Paused, g.Status)
 	}
 	if n := p.count("p", "referee can `/referee resume`"); n != 1 {
 		t.Fatalf("the channel was told %d times, want 1", n)
@@ -233,8 +233,8 @@ func TestClockPanicSetAside(t *testing.T) {
 	}
 	f.panicDue.Store(false)
 	e.ok(cat, "p", "/referee resume")
-	if g := e.game("p"); g.Flow.Paused || g.Deadline.IsZero() {
-		t.Fatalf("resumed game: paused %v, deadline %v", g.Flow.Paused, g.Deadline)
+	if g := e.game("p"); commands.FlowOf(g).Paused || g.Deadline.IsZero() {
+		t.Fatalf("resumed game: paused %v, deadline %v", commands.FlowOf(g).Paused, g.Deadline)
 	}
 }
 
@@ -246,7 +246,7 @@ func TestWorkerPanicSetAside(t *testing.T) {
 	f.panicForJobs.Store(true)
 	e.ok(ann, "w", "/play game:sixes level:1 side:second")
 	waitFor(t, "the bot turn set aside", func() bool { return p.count("w", "referee can `/referee resume`") > 0 })
-	if g := e.game("w"); !g.Flow.Paused {
+	if g := e.game("w"); !commands.FlowOf(g).Paused {
 		t.Fatal("the game of a set-aside bot turn is not paused")
 	}
 	f.panicForJobs.Store(false)
@@ -324,8 +324,8 @@ func TestClockDeathsSetAside(t *testing.T) {
 		}
 	}
 	must(t, e.svc.Tick(ctx))
-	if g := e.game("x"); g.Flow.Paused || g.Flow.Reminders != 1 {
-		t.Fatalf("after 3 deaths: paused %v, reminders %d; want the reminder sent", g.Flow.Paused, g.Flow.Reminders)
+	if g := e.game("x"); commands.FlowOf(g).Paused || commands.FlowOf(g).Reminders != 1 {
+		t.Fatalf("after 3 deaths: paused %v, reminders %d; want the reminder sent", commands.FlowOf(g).Paused, commands.FlowOf(g).Reminders)
 	}
 	g = e.game("x")
 	g.RemindAt = time.Now().Add(-time.Second)
@@ -337,7 +337,7 @@ func TestClockDeathsSetAside(t *testing.T) {
 		}
 	}
 	must(t, e.svc.Tick(ctx))
-	if g := e.game("x"); !g.Flow.Paused {
+	if g := e.game("x"); !commands.FlowOf(g).Paused {
 		t.Fatal("after 10 deaths the game is not paused")
 	}
 	if n := p.count("x", "referee can `/referee resume`"); n != 1 {

@@ -17,7 +17,7 @@ import (
 
 // rematch is /rematch and the Rematch button.
 func (s *Service) rematch(ctx context.Context, inv Invocation) Reply {
-	if g, err := s.store.Load(ctx, inv.Channel); err == nil && g.Status == store.Active && g.Flow.Challenge &&
+	if g, err := s.store.Load(ctx, inv.Channel); err == nil && g.Status == store.Active && flow(g).Challenge &&
 		challenged(g).UserID == inv.User.ID && inv.Game != "" {
 		// Both players pressed Rematch: the second press accepts the first.
 		inv.Game, inv.Version = "", 0
@@ -44,7 +44,7 @@ func (s *Service) rematch(ctx context.Context, inv Invocation) Reply {
 		return refuse("%v", err)
 	}
 	req := newGameRequest{name: last.Name, state: state}
-	req.flow.TurnTime, req.flow.Rated, req.flow.Adjudicate = last.Flow.TurnTime, last.Flow.Rated, last.Flow.Adjudicate
+	req.flow.TurnTime, req.flow.Rated, req.flow.Adjudicate = flow(last).TurnTime, flow(last).Rated, flow(last).Adjudicate
 	req.players = [2]store.Player{last.Players[rules.P2], last.Players[rules.P1]} // sides swapped
 	if other.Kind == store.Human {
 		req.flow.Challenge = true

@@ -28,6 +28,6 @@ func (s *Service) Status(ctx context.Context, channel string) (ChannelStatus, er
 		return ChannelStatus{}, err
 	}
 	active := g.Status == store.Active
-	botTurn := active && !g.Flow.Challenge && !g.Flow.Paused && g.Players[g.State.ToMove()].Kind != store.Human
+	botTurn := active && !flow(g).Challenge && !flow(g).Paused && g.Players[g.State.ToMove()].Kind != store.Human
 	return ChannelStatus{Game: active, BotToMove: botTurn || s.BotTurnsInFlight() > 0}, nil
 }

@@ -95,7 +95,7 @@ func TestTournamentRoundRobin(t *testing.T) {
 		seen := map[string]bool{}
 		for _, ch := range chans {
 			g := e.game(ch)
-			if g.Status != store.Active || g.Flow.TurnTime != time.Hour || !g.Flow.Rated {
+			if g.Status != store.Active || commands.FlowOf(g).TurnTime != time.Hour || !commands.FlowOf(g).Rated {
 				t.Fatalf("round %d game %s: %+v", round, ch, g)
 			}
 			for _, p := range g.Players {

@@ -60,11 +60,11 @@ func (s *Service) PauseUnreachable(ctx context.Context, channel, why string) err
 		if err != nil {
 			return fmt.Errorf("pause the game of unreachable channel %s: %w", channel, err)
 		}
-		if g.Status != store.Active || g.Flow.Paused {
+		if g.Status != store.Active || flow(g).Paused {
 			return nil
 		}
-		g.Flow.Paused, g.Flow.PausedWhy = true, why
-		g.Flow.PausedLeft = max(g.Deadline.Sub(s.now()), 0)
+		flow(g).Paused, flow(g).PausedWhy = true, why
+		flow(g).PausedLeft = max(g.Deadline.Sub(s.now()), 0)
 		g.Deadline, g.RemindAt = time.Time{}, time.Time{}
 		err = s.store.Save(ctx, g)
 		if errors.Is(err, store.ErrConflict) {
@@ -85,8 +85,8 @@ func (s *Service) IsReferee(inv Invocation) bool { return s.isReferee(inv) }
 
 // pauseNote says why a paused game waits.
 func pauseNote(g *store.Game) string {
-	if g.Flow.PausedWhy != "" {
-		return "The game is paused: " + g.Flow.PausedWhy
+	if flow(g).PausedWhy != "" {
+		return "The game is paused: " + flow(g).PausedWhy
 	}
 	return "The game is paused by a referee."
 }

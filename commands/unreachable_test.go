@@ -35,8 +35,8 @@ func TestUnreachableChannelPausesNotForfeits(t *testing.T) {
 	e.clock.Advance(5*time.Minute + time.Second)
 	must(t, svc.Tick(ctx)) // the reminder's post fails: logged, and the game paused
 	g := e.game("t")
-	if !g.Flow.Paused || g.Flow.PausedWhy != why || g.Flow.PausedLeft <= 0 || !g.Deadline.IsZero() {
-		t.Fatalf("after the failed reminder: %+v, deadline %v", g.Flow, g.Deadline)
+	if !commands.FlowOf(g).Paused || commands.FlowOf(g).PausedWhy != why || commands.FlowOf(g).PausedLeft <= 0 || !g.Deadline.IsZero() {
+		t.Fatalf("after the failed reminder: %+v, deadline %v", commands.FlowOf(g), g.Deadline)
 	}
 	e.clock.Advance(time.Hour)
 	must(t, svc.Tick(ctx))
@@ -47,7 +47,7 @@ func TestUnreachableChannelPausesNotForfeits(t *testing.T) {
 		t.Errorf("/games = %q, want why the game waits", r.Text)
 	}
 	e.ok(cat, "t", "/referee resume")
-	if g := e.game("t"); g.Flow.Paused || g.Flow.PausedWhy != "" || g.Deadline.IsZero() {
-		t.Errorf("after resume: %+v", g.Flow)
+	if g := e.game("t"); commands.FlowOf(g).Paused || commands.FlowOf(g).PausedWhy != "" || g.Deadline.IsZero() {
+		t.Errorf("after resume: %+v", commands.FlowOf(g))
 	}
 }

@@ -144,7 +144,7 @@ func (s *Service) playBotTurn(ctx context.Context, worker string, job *store.Job
 	}
 	seat := g.State.ToMove()
 	bot := g.Players[seat]
-	if bot.Kind != store.Bot || g.Flow.Paused || g.Flow.Challenge {
+	if bot.Kind != store.Bot || flow(g).Paused || flow(g).Challenge {
 		ack()
 		return
 	}

@@ -95,46 +95,22 @@ type Game struct {
 	stored []Move
 }
 
-// Flow is what the game flow (package commands) keeps with a game beyond
-// its moves. The store keeps it and gives it no meaning.
-type Flow struct {
-	// Challenge: the game waits for the second seat to accept.
-	Challenge bool `json:"challenge,omitempty"`
-	// ChallengerSecond: the challenger chose to move second; the seats
-	// are swapped when the challenge is accepted.
-	ChallengerSecond bool `json:"challenger_second,omitempty"`
-	// Rated: the result counts for the players' ratings.
-	Rated bool `json:"rated,omitempty"`
-	// TurnTime is a person's time per move; zero for the default.
-	TurnTime time.Duration `json:"turn_time,omitempty"`
-	// Adjudicate: a missed deadline is decided by the game's scoring
-	// instead of losing the game.
-	Adjudicate bool `json:"adjudicate,omitempty"`
-	// Paused: a referee stopped the clock, with PausedLeft of the turn's
-	// time left.
-	Paused     bool          `json:"paused,omitempty"`
-	PausedLeft time.Duration `json:"paused_left,omitempty"`
-	// PausedWhy says why a game paused by itself waits (the bot cannot
-	// post in its channel); empty for a referee's pause.
-	PausedWhy string `json:"paused_why,omitempty"`
-	// DrawOffer and UndoOffer are the seat (1 or 2) that made an offer
-	// standing now, or 0.
-	DrawOffer int `json:"draw_offer,omitempty"`
-	UndoOffer int `json:"undo_offer,omitempty"`
-	// Reminders counts the reminders sent in this turn.
-	Reminders int `json:"reminders,omitempty"`
-	// Style is how the game's board is drawn in messages (text, emoji or
-	// image), from the channel's setting when the game began.
-	Style string `json:"style,omitempty"`
-	// Takebacks records each move taken back, in words, for the game's
-	// record.
-	Takebacks []string `json:"takebacks,omitempty"`
-	// TurnFrom is when the clock of the current turn started (store
-	// time); Outage is the end (Unix ms) of the last outage whose time
-	// was given back to this game.
-	TurnFrom time.Time `json:"turn_from,omitzero"`
-	Outage   int64     `json:"outage,omitempty"`
+// Flow is the state the game flow (package commands) keeps with a game
+// beyond its moves: a pending challenge, offers, the clock's settings.
+// To the store it is the caller's bytes (JSON, versioned by the caller),
+// kept and handed back unread, so a new flow field is a change in the
+// flow alone. A game read back has a RawFlow; the flow replaces it with
+// its own type.
+type Flow interface {
+	// FlowBytes returns the state as JSON to keep with the game.
+	FlowBytes() ([]byte, error)
 }
+
+// RawFlow is a Flow as the store read it back: the caller's bytes.
+type RawFlow []byte
+
+// FlowBytes returns the bytes as they were kept.
+func (r RawFlow) FlowBytes() ([]byte, error) { return r, nil }
 
 // Wake returns when the clock should next look at the game: the earlier of
 // RemindAt and Deadline, or zero when it has neither or is not active.
@@ -153,25 +129,25 @@ func (g *Game) Wake() time.Time {
 // part of the format; add fields freely (old records read them as zero),
 // but renaming or changing the meaning of one needs a new schema version.
 type record struct {
-	Schema   int        `json:"schema"`
-	Channel  string     `json:"channel"`
-	Guild    string     `json:"guild"`
-	ID       string     `json:"id"`
-	Name     string     `json:"game"`
-	Options  string     `json:"options"`
-	Players  [2]Player  `json:"players"`
-	State    []byte     `json:"state"` // rules.Encode, base64 in JSON
-	Moves    []Move     `json:"moves,omitempty"`
-	Version  int64      `json:"version"`
-	Status   Status     `json:"status"`
-	Result   string     `json:"result,omitempty"`
-	Reason   string     `json:"reason,omitempty"`
-	Deadline *time.Time `json:"deadline,omitempty"`
-	RemindAt *time.Time `json:"remind_at,omitempty"`
-	Created  time.Time  `json:"created"`
-	Updated  time.Time  `json:"updated"`
-	Finished *time.Time `json:"finished,omitempty"`
-	Flow     Flow       `json:"flow,omitzero"`
+	Schema   int             `json:"schema"`
+	Channel  string          `json:"channel"`
+	Guild    string          `json:"guild"`
+	ID       string          `json:"id"`
+	Name     string          `json:"game"`
+	Options  string          `json:"options"`
+	Players  [2]Player       `json:"players"`
+	State    []byte          `json:"state"` // rules.Encode, base64 in JSON
+	Moves    []Move          `json:"moves,omitempty"`
+	Version  int64           `json:"version"`
+	Status   Status          `json:"status"`
+	Result   string          `json:"result,omitempty"`
+	Reason   string          `json:"reason,omitempty"`
+	Deadline *time.Time      `json:"deadline,omitempty"`
+	RemindAt *time.Time      `json:"remind_at,omitempty"`
+	Created  time.Time       `json:"created"`
+	Updated  time.Time       `json:"updated"`
+	Finished *time.Time      `json:"finished,omitempty"`
+	Flow     json.RawMessage `json:"flow,omitempty"`
 }
 
 // schemaProbe reads only the schema version, to choose the decoder.
@@ -282,6 +258,14 @@ func encodeRecord(g *Game, withMoves bool) ([]byte, error) {
 	if err := g.check(); err != nil {
 		return nil, err
 	}
+	var flow json.RawMessage
+	if g.Flow != nil {
+		b, err := g.Flow.FlowBytes()
+		if err != nil || (len(b) > 0 && !json.Valid(b)) {
+			return nil, fmt.Errorf("%w: the game flow's state of channel %s is not JSON (%v)", ErrInvalid, g.Channel, err)
+		}
+		flow = b
+	}
 	r := record{
 		Schema:   SchemaVersion,
 		Channel:  g.Channel,
@@ -296,7 +280,7 @@ func encodeRecord(g *Game, withMoves bool) ([]byte, error) {
 		Reason:   g.Reason,
 		Deadline: timePtr(g.Deadline),
 		RemindAt: timePtr(g.RemindAt),
-		Flow:     g.Flow,
+		Flow:     flow,
 		Created:  g.Created,
 		Updated:  g.Updated,
 		Finished: timePtr(g.Finished),
@@ -360,10 +344,12 @@ func (r *record) game(reg *rules.Registry) (*Game, error) {
 		Reason:   r.Reason,
 		Deadline: timeOf(r.Deadline),
 		RemindAt: timeOf(r.RemindAt),
-		Flow:     r.Flow,
 		Created:  r.Created,
 		Updated:  r.Updated,
 		Finished: timeOf(r.Finished),
+	}
+	if len(r.Flow) > 0 {
+		g.Flow = RawFlow(r.Flow)
 	}
 	switch r.Result {
 	case "":

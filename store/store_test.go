@@ -557,3 +557,30 @@ func TestDueSkipsDamaged(t *testing.T) {
 		}
 	})
 }
+
+// TestFlowIsTheCallersBytes: the store keeps the game flow's state as the
+// caller's bytes, unread, on every backend: a field it has never heard of
+// comes back as it went in, and bytes that are not JSON are refused.
+func TestFlowIsTheCallersBytes(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, e *env) {
+		ctx := ctxT(t)
+		s := e.open()
+		g := newGame(t, e.reg, "sixes", "1", "1")
+		const flow = `{"v":9,"a_field_of_tomorrow":[1,2,{"x":"y"}]}`
+		g.Flow = store.RawFlow(flow)
+		if err := s.Create(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		back, err := s.Load(ctx, "1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := back.Flow.FlowBytes()
+		if err != nil || string(got) != flow {
+			t.Fatalf("flow came back as %q (%v), want %q", got, err, flow)
+		}
+		bad := newGame(t, e.reg, "sixes", "2", "1")
+		bad.Flow = store.RawFlow(`{not json`)
+		mustErr(t, s.Create(ctx, bad), store.ErrInvalid, "create with a flow that is not JSON")
+	})
+}

@@ -85,8 +85,10 @@
 //     a session that a 1000/1001 close ends and other codes keep, missed
 //     events replayed on RESUME, privileged intents refused with 4014,
 //     shards by (guild_id >> 22) % num_shards. READY's resume_gateway_url
-//     is distinct from GET /gateway's URL (Session.ResumesOffURL counts
-//     resumes elsewhere). StopHeartbeatAcks turns connections into zombies
+//     is distinct from GET /gateway's URL, and a RESUME elsewhere is a
+//     breach ("Preparing to Resume"; Session.ResumesOffURL counts them).
+//     ExpireSessions times out disconnected sessions, so that RESUME gets
+//     op 9 ("Initiating a Disconnect", "Resuming"). StopHeartbeatAcks turns connections into zombies
 //     (no ACK, no dispatch), as a client must detect between two
 //     heartbeats ("Heartbeat Interval").
 //   - Rate limits (topics/rate-limits.mdx): InjectRateLimit answers 429
@@ -96,9 +98,11 @@
 // moves forward, so a test can age an interaction token or let a thread
 // auto-archive without sleeping.
 //
-// What discordgo v0.29 does, as seen from here:
+// What discordgo (v0.29.1-0.20260214123928-f43dd94faaac, its master
+// after v0.29.0) does, as seen from here:
 //   - Open fetches GET /gateway (not /gateway/bot) once and caches the URL
-//     for the session's life; it ignores resume_gateway_url.
+//     for the session's life; it RESUMEs on READY's resume_gateway_url
+//     (v0.29.0 resumed on the cached URL).
 //   - A missing heartbeat ACK is noticed only after five intervals (about
 //     200 s with Discord's 41.25 s), and then closed with 1000, which ends
 //     the session: package bot watches the ACKs itself.
@@ -106,10 +110,15 @@
 //     each payload as a zlib stream in a binary frame.
 //   - RECONNECT (op 7): discordgo closes with 1012, sleeps a second, opens
 //     and RESUMEs; missed events are replayed before RESUMED.
-//   - INVALID_SESSION (op 9): discordgo identifies again on the same
-//     connection whatever d says.
-//   - Close sends 1000, which ends the session; a later Open still tries
-//     RESUME, gets op 9 and identifies. Close takes a second.
+//   - INVALID_SESSION (op 9) on a live connection: discordgo closes with
+//     1012 (which takes a second), then with d = true RESUMEs on
+//     resume_gateway_url, with d = false forgets the session and
+//     IDENTIFYs on a new connection to the cached URL.
+//   - INVALID_SESSION answering a RESUME arrives inside Open, which holds
+//     the session's lock that the op 9 handler takes: Open deadlocks and
+//     the session is stuck for good (package bot detects it). Close sends
+//     1000, which ends the session, yet a later Open on the same session
+//     RESUMEs: it deadlocks so.
 //   - Close right after Open races discordgo's heartbeat goroutine into a
 //     reconnect loop; WaitConnected waits for the first heartbeat.
 //   - 429 is retried after retry_after without limit; 502 up to

@@ -545,7 +545,12 @@ func (s *Server) resumeLocked(c *gwConn, d json.RawMessage) {
 	ss.conn, c.session, c.compress = c, ss, ss.compress
 	ss.resumes++
 	if !c.resumeURL {
+		// events/gateway.mdx, "Preparing to Resume": "your app should
+		// open a new connection using resume_gateway_url rather than the
+		// URL used to initially connect"; Discord serves such a resume but
+		// disconnects it sooner, so the fake records it as a breach.
 		ss.resumesOffURL++
+		s.violateLocked("gateway", "conn %d: RESUME of session %s not on READY's resume_gateway_url", c.id, ss.id)
 	}
 	for _, ev := range ss.events {
 		if ev.seq > r.Seq {
@@ -585,6 +590,22 @@ func (s *Server) InvalidateSession(resumable bool) {
 			if !resumable {
 				ss.invalid = true
 			}
+		}
+	}
+	s.notifyLocked()
+}
+
+// ExpireSessions ends every session without a live connection (none, or
+// a zombie one from StopHeartbeatAcks), as Discord
+// does a few minutes after a disconnect that kept it (events/gateway.mdx,
+// "Initiating a Disconnect"): a later RESUME gets INVALID_SESSION (op 9)
+// with d = false ("Resuming").
+func (s *Server) ExpireSessions() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, ss := range s.sessOrder {
+		if ss.conn == nil || ss.conn.zombie {
+			ss.invalid = true
 		}
 	}
 	s.notifyLocked()

@@ -112,3 +112,50 @@ func TestZombieConnectionAndResumeURL(t *testing.T) {
 		t.Fatalf("heartbeat on the new connection answered %+v, want an ACK", f)
 	}
 }
+
+// TestResumeRules: events/gateway.mdx, "Preparing to Resume". A RESUME on
+// the connecting URL instead of resume_gateway_url is served but recorded
+// as a breach; a session that expired while disconnected (ExpireSessions)
+// answers RESUME with INVALID_SESSION, d = false.
+func TestResumeRules(t *testing.T) {
+	t.Parallel()
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
+	identify := func() (sessionID string, seq int64) {
+		ws := dialRaw(t, srv, srv.GatewayURL())
+		sendRaw(t, ws, 2, map[string]any{"token": "Bot " + token, "intents": discordtest.IntentGuilds, "properties": map[string]string{"os": "linux"}})
+		ready := readRaw(t, ws)
+		var r struct {
+			SessionID string `json:"session_id"`
+		}
+		if err := json.Unmarshal(ready.D, &r); err != nil || ready.T != "READY" {
+			t.Fatalf("READY = %+v, %v", ready, err)
+		}
+		ws.Close()
+		return r.SessionID, ready.S
+	}
+	id, seq := identify()
+	if _, err := srv.WaitForSession(testContext(t), func(s discordtest.Session) bool { return s.ID == id && !s.Connected }); err != nil {
+		t.Fatal(err)
+	}
+	before := len(srv.Violations())
+	off := dialRaw(t, srv, srv.GatewayURL())
+	sendRaw(t, off, 6, map[string]any{"token": "Bot " + token, "session_id": id, "seq": seq})
+	for f := readRaw(t, off); f.T != "RESUMED"; f = readRaw(t, off) {
+	}
+	if ss := srv.Sessions(); ss[0].ResumesOffURL != 1 {
+		t.Fatalf("sessions = %+v, want one resume off the resume URL", ss)
+	}
+	expectViolation(t, srv, before, "gateway")
+	off.Close()
+
+	id, seq = identify()
+	if _, err := srv.WaitForSession(testContext(t), func(s discordtest.Session) bool { return s.ID == id && !s.Connected }); err != nil {
+		t.Fatal(err)
+	}
+	srv.ExpireSessions()
+	ws := dialRaw(t, srv, srv.ResumeGatewayURL())
+	sendRaw(t, ws, 6, map[string]any{"token": "Bot " + token, "session_id": id, "seq": seq})
+	if f := readRaw(t, ws); f.Op != 9 || string(f.D) != "false" {
+		t.Fatalf("RESUME of an expired session answered %+v, want op 9 false", f)
+	}
+}

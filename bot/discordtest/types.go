@@ -518,6 +518,7 @@ type Session struct {
 	// Heartbeats counts the heartbeats received on the attached websocket.
 	Heartbeats int
 	// ResumesOffURL counts the RESUMEs sent elsewhere than on READY's
-	// resume_gateway_url (discordgo v0.29 resumes on the first URL).
+	// resume_gateway_url (discordgo v0.29.0 resumes on the first URL); each
+	// is also a violation.
 	ResumesOffURL int
 }
