@@ -34,13 +34,8 @@ func (b *Bot) playInThread(ctx context.Context, inv commands.Invocation) command
 			opponent = id
 		}
 	}
-	name := truncate(fmt.Sprintf("%s: %s vs %s", inv.Options["game"], inv.User.Name, opponent), maxThreadName)
 	opt := discordgo.WithContext(ctx)
-	th, err := b.s.ThreadStartComplex(inv.Channel, &discordgo.ThreadStart{
-		Name:                name,
-		Type:                discordgo.ChannelTypeGuildPublicThread,
-		AutoArchiveDuration: threadArchiveMinutes,
-	}, opt)
+	th, err := openThread(ctx, b.s, inv.Channel, fmt.Sprintf("%s: %s vs %s", inv.Options["game"], inv.User.Name, opponent))
 	if err != nil {
 		b.log.Warn("thread not opened", "channel", inv.Channel, "err", err)
 		return privateText("Arbiter could not open a thread here (" + describe(err) + "); /play without thread:true plays in this channel.")

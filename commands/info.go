@@ -146,6 +146,7 @@ func (s *Service) help(_ context.Context, _ Invocation) Reply {
 		"Each move has a deadline (time:45s, 10m, 2d; default 2d): a reminder comes at half time and near the end; then the game is lost on time (or, with options:\"timeout=adjudicate\", decided by the game's scoring).",
 		"/settings board:text|emoji|image: how boards are drawn in this channel.",
 		"Referees: /referee start|abort|adjudicate|extend|pause|resume.",
+		"Tournaments: a referee's /tournament create and start, everyone's /tournament join and standings; /referee export [from] [to] attaches the grades.",
 	}, "\n")}}
 }
 

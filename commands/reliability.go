@@ -182,6 +182,8 @@ func spokenDuration(d time.Duration) string {
 type consequence struct {
 	Rate bool     `json:"rate,omitempty"` // rate the finished game
 	Post *Message `json:"post,omitempty"` // post this to the game's channel
+	// Tournament records a finished game in its tournament (tournament.go).
+	Tournament bool `json:"tournament,omitempty"`
 }
 
 // fingerprint tells one state change of a game from a rival one saved at
@@ -211,7 +213,7 @@ func (e *errOutcomeUnknown) Unwrap() error { return e.err }
 // turn. The rating and the message go through the outbox; a crash after
 // the save leaves them to the sweep.
 func (s *Service) commit(ctx context.Context, g *store.Game, post func(next *store.Game) *Message) error {
-	c := consequence{Rate: g.Status == store.Finished && flow(g).Rated && g.Result != rules.Ongoing}
+	c := consequence{Rate: g.Status == store.Finished && flow(g).Rated && g.Result != rules.Ongoing, Tournament: g.Status == store.Finished}
 	if post != nil {
 		next := *g
 		next.Version++
@@ -273,6 +275,11 @@ func (s *Service) deliver(ctx context.Context, g *store.Game, key string, c cons
 		msg.Key = nonce(key)
 		if err := s.notify.Post(ctx, g.Channel, msg); err != nil {
 			return fmt.Errorf("post to channel %s: %w", g.Channel, err)
+		}
+	}
+	if c.Tournament {
+		if err := s.tournamentGameOver(ctx, g); err != nil {
+			return err
 		}
 	}
 	return s.store.OutboxDone(ctx, key)

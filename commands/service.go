@@ -143,6 +143,7 @@ func (s *Service) handlers() map[string]handler {
 		"resign-confirm": s.resignConfirmed,
 		"cancel":         s.cancel,
 		"token":          s.token,
+		"tournament":     s.tournamentCmd,
 	}
 }
 

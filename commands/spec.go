@@ -93,6 +93,17 @@ func CommandSet(gameNames []string) []CommandSpec {
 			{Name: "new", Description: "make your program token (shown once, to you only)"},
 			{Name: "revoke", Description: "end your program token at once"},
 		}},
+		{Name: "tournament", Description: "a correspondence tournament between the class's members", Subcommands: []CommandSpec{
+			{Name: "create", Description: "open a tournament in this channel (referees)", Options: []OptionSpec{
+				game(true),
+				{Name: "format", Description: "who meets whom", Type: OptString, Choices: []Choice{{"round robin", "roundrobin"}, {"gauntlet", "gauntlet"}}},
+				{Name: "rounds", Description: "how many times each pair meets (default 1)", Type: OptInteger, Min: 1, Max: 4},
+				{Name: "time", Description: "time per move, e.g. 45s, 10m, 2d (default 2d)", Type: OptString},
+			}},
+			{Name: "join", Description: "enter the tournament of this channel"},
+			{Name: "start", Description: "pair the players and start the first round (referees)"},
+			{Name: "standings", Description: "the tournament's standings"},
+		}},
 		{Name: "referee", Description: "referee tools", Subcommands: []CommandSpec{
 			{Name: "start", Description: "start a match between two students", Options: []OptionSpec{
 				game(true),
@@ -108,6 +119,10 @@ func CommandSet(gameNames []string) []CommandSpec {
 			}},
 			{Name: "extend", Description: "give the player to move more time", Options: []OptionSpec{
 				{Name: "by", Description: "how much, e.g. 1d", Type: OptString, Required: true},
+			}},
+			{Name: "export", Description: "the grades of a course period as CSV attachments", Options: []OptionSpec{
+				{Name: "from", Description: "the period's first day, YYYY-MM-DD (UTC)", Type: OptString},
+				{Name: "to", Description: "the period's last day, YYYY-MM-DD (UTC), included", Type: OptString},
 			}},
 			{Name: "pause", Description: "stop the clock of the game here"},
 			{Name: "resume", Description: "restart the clock of the game here"},
