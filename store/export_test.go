@@ -1,8 +1,10 @@
 package store
 
 import (
+	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 	bolt "go.etcd.io/bbolt"
@@ -88,3 +90,11 @@ func (s *Bolt) RawCount(path []string) (int, error) {
 // MovesKey returns the key of the move list of the game in channel, for
 // tests.
 func MovesKey(channel string) string { return movesKey(channel) }
+
+// SkewHostClock makes the store see this host's clock off by d, as a host
+// whose clock is wrong does, and measures the offset to Redis's again.
+func (s *Redis) SkewHostClock(ctx context.Context, d time.Duration) error {
+	s.wall = func() time.Time { return time.Now().Add(d) }
+	_, err := s.Time(ctx)
+	return err
+}

@@ -184,7 +184,7 @@ func (s *Redis) run(ctx context.Context, w *write) (int64, error) {
 // last measured against Redis's, so that a host whose clock is off is
 // neither refused every save nor let through late.
 func (s *Redis) writeDeadline(ctx context.Context) int64 {
-	now := s.now().Add(time.Duration(s.offset.Load()))
+	now := s.wall().Add(time.Duration(s.offset.Load()))
 	d, ok := ctx.Deadline()
 	if !ok {
 		return now.Add(time.Minute).UnixMilli()

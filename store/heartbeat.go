@@ -56,12 +56,12 @@ func (s *Redis) Time(ctx context.Context) (time.Time, error) {
 	caller := ctx
 	ctx, cancel := s.op(ctx, 0)
 	defer cancel()
-	before := s.now()
+	before := s.wall()
 	t, err := s.rdb.Time(ctx).Result()
 	if err != nil {
 		return time.Time{}, fail(caller, "read the store's time", err)
 	}
-	after := s.now()
+	after := s.wall()
 	s.offset.Store(int64(t.Sub(before.Add(after.Sub(before) / 2))))
 	return t, nil
 }

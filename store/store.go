@@ -159,10 +159,11 @@ type Redis struct {
 	parts        int  // the partitions of the queue and the deadline index
 	waitReplicas int  // replicas a save waits for
 	next         atomic.Uint32
-	// offset is Redis's clock less this host's (s.now), in nanoseconds,
+	// offset is Redis's clock less this host's (wall), in nanoseconds,
 	// as last measured (at Open and at every Time): saves are timed by
 	// Redis's clock, so a host whose clock is off is not refused.
 	offset atomic.Int64
+	wall   func() time.Time // this host's clock: time.Now (tests skew it)
 }
 
 // Stats counts the store's traffic since Open.
@@ -198,6 +199,7 @@ func OpenRedis(ctx context.Context, cfg Config) (*Redis, error) {
 		claimTimeout: cfg.ClaimTimeout,
 		now:          cfg.Now,
 		stats:        &counter{},
+		wall:         time.Now,
 	}
 	if s.log == nil {
 		s.log = slog.Default()

@@ -591,9 +591,12 @@ func TestFlowIsTheCallersBytes(t *testing.T) {
 func TestHostClockOffRedis(t *testing.T) {
 	forEachRedis(t, func(t *testing.T, e *env) {
 		ctx := ctxT(t)
-		for _, off := range []time.Duration{-3 * time.Second, 3 * time.Second} {
-			s := e.open(func(c *store.Config) { c.Now = func() time.Time { return time.Now().Add(off) } })
-			g := newGame(t, e.reg, "sixes", chName(int(off/time.Second)+10), "1")
+		for i, off := range []time.Duration{-3 * time.Second, 3 * time.Second} {
+			s := e.openRedis()
+			if err := s.SkewHostClock(ctx, off); err != nil {
+				t.Fatal(err)
+			}
+			g := newGame(t, e.reg, "sixes", chName(i), "1")
 			if err := s.Create(ctx, g); err != nil {
 				t.Fatalf("host %v off: create: %v", off, err)
 			}
