@@ -527,3 +527,20 @@ func TestGamesShowsTheBotQueue(t *testing.T) {
 		t.Fatalf("/games with two bot turns queued: %q", r.Text)
 	}
 }
+
+// TestHelpNamesEveryCommand: /help names every command of the command set
+// and every subcommand, so a student finds each from /help.
+func TestHelpNamesEveryCommand(t *testing.T) {
+	e := newEnv(t, false)
+	help := e.do(ann, "h", "/help").Text
+	for _, c := range commands.CommandSet(e.reg.Names()) {
+		if !strings.Contains(help, "/"+c.Name) {
+			t.Errorf("/help does not name /%s", c.Name)
+		}
+		for _, sub := range c.Subcommands {
+			if !strings.Contains(help, sub.Name) {
+				t.Errorf("/help does not name /%s %s", c.Name, sub.Name)
+			}
+		}
+	}
+}
