@@ -196,11 +196,9 @@ func (s *Service) playBotTurn(ctx context.Context, worker string, job *store.Job
 }
 
 // keepClaim tells the queue that worker still has job, until ctx ends, so
-// that a long think is not taken over by another worker: four times per
-// move limit (at most every 5 s), so that a lease shorter than the limit
-// holds.
+// that a long think is not taken over by another worker (see extendEvery).
 func (s *Service) keepClaim(ctx context.Context, worker string, job *store.Job, limit time.Duration) {
-	t := time.NewTicker(min(max(limit/4, 50*time.Millisecond), 5*time.Second))
+	t := time.NewTicker(extendEvery(limit, job.Lease))
 	defer t.Stop()
 	for {
 		select {
@@ -212,6 +210,19 @@ func (s *Service) keepClaim(ctx context.Context, worker string, job *store.Job, 
 			}
 		}
 	}
+}
+
+// extendEvery is how often a worker extends its claim on a turn with
+// limit to think and the store's lease: four times a limit, and at least
+// three times a lease (which lapses unless extended within it, and may be
+// shorter than the limit when BOT_MOVE_TIME lengthens it); between 50 ms
+// and 5 s.
+func extendEvery(limit, lease time.Duration) time.Duration {
+	every := limit / 4
+	if lease > 0 {
+		every = min(every, lease/3)
+	}
+	return min(max(every, 50*time.Millisecond), 5*time.Second)
 }
 
 // sleep waits d or until ctx ends.

@@ -44,3 +44,25 @@ func TestClipKeepsRunesWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestClaimExtendedWithinItsLease: a worker extends its claim well within
+// the store's lease, also when its think time is longer than the game's
+// class limit the lease was drawn from (BOT_MOVE_TIME), so that no other
+// worker takes over a turn still being thought about.
+func TestClaimExtendedWithinItsLease(t *testing.T) {
+	for _, tt := range []struct{ limit, lease time.Duration }{
+		{5 * time.Second, 1250 * time.Millisecond},
+		{20 * time.Second, 5 * time.Second},
+		{30 * time.Second, 1250 * time.Millisecond}, // BOT_MOVE_TIME=30s on Sixes
+		{60 * time.Millisecond, 1250 * time.Millisecond},
+		{time.Minute, 0}, // a job without a lease of its own
+	} {
+		every := extendEvery(tt.limit, tt.lease)
+		if tt.lease > 0 && every > tt.lease/2 {
+			t.Errorf("limit %v, lease %v: extended every %v, not well within the lease", tt.limit, tt.lease, every)
+		}
+		if every < 50*time.Millisecond || every > 5*time.Second {
+			t.Errorf("limit %v, lease %v: extended every %v", tt.limit, tt.lease, every)
+		}
+	}
+}
