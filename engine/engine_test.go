@@ -193,7 +193,7 @@ func TestLevelLimits(t *testing.T) {
 		{4, Limits{MoveTime: time.Second}, Limits{MoveTime: 300 * time.Millisecond}},
 		{3, Limits{MoveTime: time.Second}, Limits{MoveTime: 150 * time.Millisecond, Nodes: 3000}},
 		{2, Limits{MoveTime: time.Second}, Limits{MoveTime: 150 * time.Millisecond, Depth: 3, Nodes: 1000}},
-		{1, Limits{Depth: 9}, Limits{Depth: 1}},
+		{1, Limits{Depth: 9}, Limits{Depth: 1, Nodes: 1000}},
 		{2, Limits{Nodes: 7}, Limits{Nodes: 7, Depth: 3}},
 		{3, Limits{Nodes: 5000}, Limits{Nodes: 3000}},
 	}

@@ -108,9 +108,9 @@ func NewPlayer(spec string, opt PlayerOptions) (Player, error) {
 // Level is the strength of Arbiter's engine as a bot opponent, 1 to 5:
 //
 //	1  beginner: searches 1 ply (with its capture search; at most 1000
-//	   positions), then picks at
-//	   random among the moves within 20% of the typical loss of the best,
-//	   in at most a tenth of the move time; about even with greedy
+//	   positions), then picks at random among the moves within 20% of the
+//	   typical loss of the best, in at most a tenth of the move time; about
+//	   even with greedy
 //	2  novice: 3 plies and at most 1000 positions, random within 15% of
 //	   the typical loss, at most 15% of the move time
 //	3  club: no depth cap but at most 3000 positions, random within 10%,
