@@ -113,7 +113,7 @@ func NewPlayer(spec string, opt PlayerOptions) (Player, error) {
 //	   even with greedy
 //	2  novice: 3 plies and at most 1000 positions, random within 15% of
 //	   the typical loss, at most 15% of the move time
-//	3  club: no depth cap but at most 3000 positions, random within 10%,
+//	3  club: no depth cap but at most 6000 positions, random within 10%,
 //	   at most 15% of the move time
 //	4  strong: the full search in 30% of the move time, random within 5%
 //	5  full strength: the full search in the whole move time
@@ -150,7 +150,7 @@ func (l Level) settings() levelSettings {
 	case 2:
 		return levelSettings{depth: 3, nodes: 1000, percent: 15, margin: 15}
 	case 3:
-		return levelSettings{nodes: 3000, percent: 15, margin: 10}
+		return levelSettings{nodes: 6000, percent: 15, margin: 10}
 	case 4:
 		return levelSettings{percent: 30, margin: 5}
 	}
