@@ -107,16 +107,23 @@ func NewPlayer(spec string, opt PlayerOptions) (Player, error) {
 
 // Level is the strength of Arbiter's engine as a bot opponent, 1 to 5:
 //
-//	1  beginner: searches 2 plies, then picks at random among the moves
-//	   within 0.50 pieces of the best, in at most a tenth of the move time
-//	2  novice: 3 plies, random among moves within 0.25 of the best, at most
-//	   a fifth of the move time
-//	3  club: 5 plies, random among moves within 0.20 of the best, at most a
-//	   quarter of the move time
-//	4  strong: the full search in half of the move time
+//	1  beginner: searches 1 ply (with its capture search; at most 1000
+//	   positions), then picks at random among the moves within 20% of the
+//	   typical loss of the best, in at most a tenth of the move time; about
+//	   even with greedy
+//	2  novice: 3 plies and at most 1000 positions, random within 15% of
+//	   the typical loss, at most 15% of the move time
+//	3  club: no depth cap but at most 6000 positions, random within 10%,
+//	   at most 15% of the move time
+//	4  strong: the full search in 30% of the move time, random within 5%
 //	5  full strength: the full search in the whole move time
 //
-// The margins were measured with `arbiter match` (docs/levels.md).
+// The typical loss is the mean amount by which the position's root moves
+// score below the best one (forced wins and losses left out): the margin
+// follows the evaluation's spread, and the node caps the game's branching,
+// so one setting serves every game (and levels 1-3 play the same on any
+// machine once their time share is not the binding limit). The settings
+// were tuned with `arbiter match` for even steps (docs/levels.md).
 //
 // Every level takes a win it sees (a win in one at least) and avoids a loss
 // in one when it can; the random choice is never among losing moves. With
@@ -124,25 +131,28 @@ func NewPlayer(spec string, opt PlayerOptions) (Player, error) {
 // (rules.Definition.MoveTime).
 type Level int
 
-// levelSettings are what a level changes: the depth cap (0 none), the share
-// of the move time (per cent) and the randomness margin.
+// levelSettings are what a level changes: the depth cap (0 none), the node
+// cap (0 none), the share of the move time (per cent) and the randomness
+// margin, in per cent of the typical loss of a root move (see typicalLoss).
 type levelSettings struct {
 	depth   int
 	percent int
 	margin  int
+	nodes   uint64
 }
 
 // settings returns the level's settings (level 5's for an unknown level).
+// TestLevelsAreMonotone keeps them a ladder.
 func (l Level) settings() levelSettings {
 	switch l {
 	case 1:
-		return levelSettings{depth: 2, percent: 10, margin: 50}
+		return levelSettings{depth: 1, nodes: 1000, percent: 10, margin: 20}
 	case 2:
-		return levelSettings{depth: 3, percent: 20, margin: 25}
+		return levelSettings{depth: 3, nodes: 1000, percent: 15, margin: 15}
 	case 3:
-		return levelSettings{depth: 5, percent: 25, margin: 20}
+		return levelSettings{nodes: 6000, percent: 15, margin: 10}
 	case 4:
-		return levelSettings{percent: 50}
+		return levelSettings{percent: 30, margin: 5}
 	}
 	return levelSettings{percent: 100}
 }
@@ -175,7 +185,7 @@ func (a *Arbiter) End(rules.Game) {}
 
 // Limits returns the limits the level searches with, given the caller's:
 // the class's move time when none is given, then the level's share of the
-// time and its depth cap.
+// time and its node and depth caps.
 func (a *Arbiter) Limits(g rules.Game, lim Limits) Limits {
 	if lim.MoveTime == 0 && lim.Depth == 0 && lim.Nodes == 0 {
 		lim.MoveTime = ClassMoveTime(a.reg, g.Name())
@@ -186,6 +196,9 @@ func (a *Arbiter) Limits(g rules.Game, lim Limits) Limits {
 		if lim.MoveTime <= 0 {
 			lim.MoveTime = time.Millisecond
 		}
+	}
+	if set.nodes > 0 && (lim.Nodes == 0 || lim.Nodes > set.nodes) {
+		lim.Nodes = set.nodes
 	}
 	if set.depth > 0 && (lim.Depth == 0 || lim.Depth > set.depth) {
 		lim.Depth = set.depth
@@ -202,7 +215,7 @@ func (a *Arbiter) Choose(ctx context.Context, g rules.Game, lim Limits) (rules.M
 		return a.result(info)
 	}
 	info, scores := a.eng.search(ctx, g, lim, true)
-	if len(scores) > 1 {
+	if len(scores) > 0 {
 		best := -inf
 		for _, s := range scores {
 			best = max(best, s.Score)
@@ -210,6 +223,7 @@ func (a *Arbiter) Choose(ctx context.Context, g rules.Game, lim Limits) (rules.M
 		if best > MateBound {
 			margin = 0 // a win: take the quickest
 		}
+		margin = margin * typicalLoss(scores, best) / 100
 		var near []rootScore
 		for _, s := range scores {
 			if s.Score >= best-margin && (s.Score > -MateBound || best <= -MateBound) {
@@ -232,3 +246,20 @@ func (a *Arbiter) result(info Info) (rules.Move, Info, error) {
 
 // errNoMove is Choose's error for a finished game.
 var errNoMove = errors.New("no legal move: the game is over")
+
+// typicalLoss is the mean amount by which the root moves that neither win
+// nor lose by force score below the best: the evaluation's spread in this
+// position, whatever the game's scale. A level's margin is a share of it.
+func typicalLoss(scores []rootScore, best int) int {
+	sum, n := 0, 0
+	for _, s := range scores {
+		if abs(s.Score) < MateBound {
+			sum += best - s.Score
+			n++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return sum / n
+}

@@ -127,6 +127,15 @@ func (s *Searcher[G]) search(ctx context.Context, g G, lim Limits, exactRoot boo
 				info.Move, info.Score = s.iterBest, s.iterScore
 				info.PV = s.pvLine()
 			}
+			if exactRoot && depth == 1 {
+				// Stopped inside the first iteration: the moves scored
+				// so far, rather than none.
+				for i, m := range s.root {
+					if s.rootScores[i] > -inf {
+						scores = append(scores, rootScore{Move: m, Score: s.rootScores[i]})
+					}
+				}
+			}
 			break
 		}
 		info.Move, info.Score, info.Depth = s.iterBest, score, depth

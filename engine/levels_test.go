@@ -1,0 +1,79 @@
+package engine
+
+import (
+	"context"
+	"testing"
+
+	"arbiter/rules/games"
+)
+
+// TestLevelsAreMonotone keeps the ladder climbable: each level searches at
+// least as deep and as many positions (0 is no cap, the most), takes at least as large a share
+// of the move time and picks at random within no larger a margin than the
+// level below it.
+func TestLevelsAreMonotone(t *testing.T) {
+	// A cap of 0 is none: the largest.
+	deeper := func(d, below int) bool { return d == 0 || (below != 0 && d >= below) }
+	wider := func(n, below uint64) bool { return n == 0 || (below != 0 && n >= below) }
+	for l := Level(2); l <= 5; l++ {
+		lo, hi := (l - 1).settings(), l.settings()
+		if !deeper(hi.depth, lo.depth) {
+			t.Errorf("level %d searches %d plies, level %d %d", l, hi.depth, l-1, lo.depth)
+		}
+		if !wider(hi.nodes, lo.nodes) {
+			t.Errorf("level %d visits at most %d positions, level %d %d", l, hi.nodes, l-1, lo.nodes)
+		}
+		if hi.percent < lo.percent {
+			t.Errorf("level %d takes %d%% of the move time, level %d %d%%", l, hi.percent, l-1, lo.percent)
+		}
+		if hi.margin > lo.margin {
+			t.Errorf("level %d picks within %d%% of the typical loss, level %d within %d%%", l, hi.margin, l-1, lo.margin)
+		}
+	}
+	if top := Level(5).settings(); top.depth != 0 || top.nodes != 0 || top.percent != 100 || top.margin != 0 {
+		t.Errorf("level 5 is %+v, want the full search in the whole move time", top)
+	}
+	if low := Level(1).settings(); low.margin == 0 || low.depth == 0 {
+		t.Errorf("level 1 is %+v, want a capped depth and a random margin", low)
+	}
+}
+
+// TestTypicalLossIgnoresForcedResults checks the spread a margin is a
+// share of: the mean loss of the root moves against the best, leaving out
+// forced wins and losses, and the same share whatever the game's scale.
+func TestTypicalLossIgnoresForcedResults(t *testing.T) {
+	scores := []rootScore{{Score: 30}, {Score: 10}, {Score: -20}, {Score: -Mate + 3}}
+	if got := typicalLoss(scores, 30); got != (0+20+50)/3 {
+		t.Errorf("typicalLoss = %d, want %d", got, (0+20+50)/3)
+	}
+	for i := range scores[:3] {
+		scores[i].Score *= 10
+	}
+	if got := typicalLoss(scores, 300); got != (0+200+500)/3 {
+		t.Errorf("typicalLoss scaled = %d, want %d", got, (0+200+500)/3)
+	}
+	if got := typicalLoss([]rootScore{{Score: Mate - 1}}, Mate-1); got != 0 {
+		t.Errorf("typicalLoss of a forced win = %d, want 0", got)
+	}
+}
+
+// TestCutFirstIterationStillScoresMoves checks that a search stopped
+// inside its first iteration (a low level's node cap in a wide position)
+// still gives the random choice the moves it scored, not none (which made
+// the level play the first move generated).
+func TestCutFirstIterationStillScoresMoves(t *testing.T) {
+	for _, name := range games.Registry().Names() {
+		g := startOf(t, name)
+		// One node short of the whole first iteration: the last move is cut.
+		full, _ := NewEngine(1).search(context.Background(), g, Limits{Depth: 1}, true)
+		info, scores := NewEngine(1).search(context.Background(), g, Limits{Nodes: full.Nodes - 1}, true)
+		if len(scores) == 0 {
+			t.Errorf("%s: a search cut in its first iteration scored no move (it plays %s)", name, g.FormatMove(info.Move))
+		}
+		for _, s := range scores {
+			if !legal(g, s.Move) || s.Score <= -inf {
+				t.Errorf("%s: scored %s at %d", name, g.FormatMove(s.Move), s.Score)
+			}
+		}
+	}
+}
