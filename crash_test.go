@@ -117,7 +117,7 @@ func (c *crashRun) moveScript(g *crashGame) (script string, ack *regexp.Regexp, 
 	}
 	move = c.randomMove(state)
 	script = fmt.Sprintf("/channel %s\n/as %s\n/move %s\n", g.channel, g.state.Players[g.state.State.ToMove()].Name, move)
-	ack = regexp.MustCompile(`^[^\[].*\) played ` + regexp.QuoteMeta(move) + `\.`)
+	ack = regexp.MustCompile(`^[^\[].*\) played ` + regexp.QuoteMeta(move) + `(?:, [^.]*)?\.`) // ", removing ..." after a capture
 	if !g.bot {
 		if next = c.randomMove(state); next != "" {
 			script += fmt.Sprintf("/as %s\n/move %s\n", g.state.Players[state.ToMove()].Name, next)
@@ -145,7 +145,7 @@ func (c *crashRun) randomMove(state rules.Game) string {
 
 // announcement is a bot's move as the console prints it, in another
 // channel than the console's ("[in CHANNEL] ") or in its own.
-var announcement = regexp.MustCompile(`^(?:\[in ([^\]]+)\] )?.*\) plays (.+)\.$`)
+var announcement = regexp.MustCompile(`^(?:\[in ([^\]]+)\] )?.*\) plays ([^,]+)(?:, [^.]*)?\.$`)
 
 // life runs the console on the data directory with script as its input,
 // reads its output until a line matches ack and kills it with SIGKILL at
@@ -305,5 +305,20 @@ func (c *crashRun) checkGame(g *crashGame, stored *store.Game) {
 	}
 	if string(rules.Encode(replayed)) != string(rules.Encode(stored.State)) {
 		t.Fatalf("channel %s: the moves replay to another position than the stored one", g.channel)
+	}
+}
+
+// TestAnnouncementReadsCaptures: the crash test reads the bot's move out of
+// its announcement, also when the line says what the move removed.
+func TestAnnouncementReadsCaptures(t *testing.T) {
+	for line, want := range map[string]string{
+		"O (Arbiter, level 1) plays d3 d4.":                             "d3 d4",
+		"O (Arbiter, level 1) plays d3 d4, removing X's piece at c4.":   "d3 d4",
+		"[in c2] O (Arbiter, level 1) plays a1 c1, removing X's piece.": "a1 c1",
+	} {
+		m := announcement.FindStringSubmatch(line)
+		if m == nil || m[2] != want {
+			t.Errorf("%q: read %q, want %q", line, m, want)
+		}
 	}
 }
