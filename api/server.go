@@ -34,6 +34,9 @@ type Server struct {
 	mu      sync.Mutex
 	streams map[string]*stream // the connected program of each user
 	walls   map[string]*wall   // the live wall of each guild, once asked for
+	// tournaments are the walls of class tournaments, by
+	// "GUILD/tournament/CHANNEL", once asked for.
+	tournaments map[string]http.Handler
 }
 
 // New returns the API over svc and registers it with svc.
@@ -44,7 +47,7 @@ func New(svc *commands.Service, opt Options) *Server {
 	if opt.Poll <= 0 {
 		opt.Poll = time.Second
 	}
-	s := &Server{svc: svc, log: opt.Log, poll: opt.Poll, streams: map[string]*stream{}, walls: map[string]*wall{}}
+	s := &Server{svc: svc, log: opt.Log, poll: opt.Poll, streams: map[string]*stream{}, walls: map[string]*wall{}, tournaments: map[string]http.Handler{}}
 	svc.AddObserver(s)
 	svc.SetPresence(s)
 	return s
@@ -67,6 +70,8 @@ func (s *Server) Handler() http.Handler {
 	})
 	mux.HandleFunc("GET /wall/{guild}/", s.wallPage)
 	mux.HandleFunc("GET /wall/{guild}/events", s.wallEvents)
+	mux.HandleFunc("GET /wall/{guild}/tournament/{channel}/", s.tournamentWall)
+	mux.HandleFunc("GET /wall/{guild}/tournament/{channel}/events", s.tournamentWall)
 	return mux
 }
 

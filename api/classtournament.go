@@ -1,0 +1,97 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"arbiter/commands"
+	"arbiter/store"
+)
+
+// classTournament is a class's tournament in Discord (/tournament) as a
+// TournamentSource: its standings and cross table, and its games going on,
+// read again every poll.
+type classTournament struct {
+	s              *Server
+	guild, channel string
+	changes        chan struct{}
+}
+
+// Snapshot reads the tournament and its running games.
+func (c *classTournament) Snapshot(ctx context.Context) (Tournament, error) {
+	v, err := c.s.svc.TournamentView(ctx, c.channel)
+	if err != nil {
+		return Tournament{}, err
+	}
+	t := Tournament{Table: Table{Name: v.Name, Cross: v.Cross}}
+	for _, st := range v.Standings {
+		t.Table.Standings = append(t.Table.Standings, Standing{Rank: st.Rank, Name: st.Name, Points: st.Points, Played: st.Played})
+	}
+	ours := map[string]bool{}
+	for _, ch := range v.Channels {
+		ours[ch] = true
+	}
+	running, err := c.s.svc.RunningGames(ctx, c.guild)
+	if err != nil {
+		return Tournament{}, err
+	}
+	for _, g := range running {
+		if ours[g.Channel] {
+			t.Games = append(t.Games, LiveGame{ID: g.Channel, Players: [2]string{commands.PlayerName(g.Players[0]), commands.PlayerName(g.Players[1])},
+				State: g.State, Version: g.Version})
+		}
+	}
+	return t, nil
+}
+
+// Changes ticks every poll.
+func (c *classTournament) Changes() <-chan struct{} { return c.changes }
+
+// tickEvery feeds ch every d, forever: a tournament wall lives as long as
+// its server.
+func tickEvery(d time.Duration, ch chan<- struct{}) {
+	for range time.Tick(d) {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// tournamentWall serves the wall of the class tournament created in the
+// channel of the path (/wall/GUILD/tournament/CHANNEL/): its standings,
+// cross table and games going on, updated as they change. Walls count
+// against the same bound as the guilds' walls.
+func (s *Server) tournamentWall(w http.ResponseWriter, r *http.Request) {
+	guild, channel := r.PathValue("guild"), r.PathValue("channel")
+	if !guildPattern.MatchString(guild) || !guildPattern.MatchString(channel) {
+		http.Error(w, "no such tournament", http.StatusNotFound)
+		return
+	}
+	if _, err := s.svc.TournamentView(r.Context(), channel); errors.Is(err, store.ErrNotFound) {
+		http.Error(w, "no tournament was created in that channel", http.StatusNotFound)
+		return
+	} else if err != nil {
+		s.log.Warn("wall: tournament not read", "channel", channel, "err", err)
+		http.Error(w, "the tournament cannot be read right now; reload in a moment", http.StatusServiceUnavailable)
+		return
+	}
+	key := guild + "/tournament/" + channel
+	s.mu.Lock()
+	h := s.tournaments[key]
+	if h == nil {
+		if len(s.walls)+len(s.tournaments) >= maxWalls {
+			s.mu.Unlock()
+			http.Error(w, "too many walls are open on this server", http.StatusServiceUnavailable)
+			return
+		}
+		src := &classTournament{s: s, guild: guild, channel: channel, changes: make(chan struct{}, 1)}
+		go tickEvery(s.poll, src.changes)
+		h = http.StripPrefix("/wall/"+key, TournamentWall(context.Background(), src, s.log))
+		s.tournaments[key] = h
+	}
+	s.mu.Unlock()
+	h.ServeHTTP(w, r)
+}
