@@ -43,17 +43,8 @@ func (r *record) wake() time.Time {
 // id unique in the guild, version 1, ErrBusy when a game goes on there, a
 // finished game left there archived first.
 func (s *Bolt) Create(ctx context.Context, g *Game) error {
-	if g == nil {
-		return fmt.Errorf("create game: %w: no game", ErrInvalid)
-	}
-	if g.Status == "" {
-		g.Status = Active
-	}
-	if g.Status != Active {
-		return fmt.Errorf("create game in channel %s: %w: a new game must be active", g.Channel, ErrInvalid)
-	}
-	if err := g.check(); err != nil {
-		return fmt.Errorf("create game: %w", err)
+	if err := checkNew(g); err != nil {
+		return err
 	}
 	n := *g
 	n.Version = 1
@@ -144,11 +135,8 @@ func (s *Bolt) gameIn(tx *bolt.Tx, channel string) (*Game, error) {
 // returns nil all of it is on disk, and when it returns an error none of
 // it is.
 func (s *Bolt) Save(ctx context.Context, g *Game) error {
-	if g == nil {
-		return fmt.Errorf("save game: %w: no game", ErrInvalid)
-	}
-	if g.Version < 1 || g.ID == "" {
-		return fmt.Errorf("save game in channel %s: %w: the game was never created (version %d, id %q)", g.Channel, ErrInvalid, g.Version, g.ID)
+	if err := checkCreated(g); err != nil {
+		return err
 	}
 	n := *g
 	n.Version = g.Version + 1

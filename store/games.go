@@ -274,17 +274,8 @@ func (s *Redis) saveAndWait(ctx context.Context, keys []string, args []any) (int
 // game going on is ErrBusy; a finished game left in the channel (its
 // archiving was interrupted) is archived first.
 func (s *Redis) Create(ctx context.Context, g *Game) error {
-	if g == nil {
-		return fmt.Errorf("create game: %w: no game", ErrInvalid)
-	}
-	if g.Status == "" {
-		g.Status = Active
-	}
-	if g.Status != Active {
-		return fmt.Errorf("create game in channel %s: %w: a new game must be active", g.Channel, ErrInvalid)
-	}
-	if err := g.check(); err != nil {
-		return fmt.Errorf("create game: %w", err)
+	if err := checkNew(g); err != nil {
+		return err
 	}
 	caller := ctx
 	ctx, cancel := s.op(ctx, 0)
@@ -510,11 +501,8 @@ func (s *Redis) decodeStored(channel, id, version string, data []byte, list []st
 // client (after a lost connection) carry a write token, so a write applied
 // once is never applied twice nor reported as a conflict.
 func (s *Redis) Save(ctx context.Context, g *Game) error {
-	if g == nil {
-		return fmt.Errorf("save game: %w: no game", ErrInvalid)
-	}
-	if g.Version < 1 || g.ID == "" {
-		return fmt.Errorf("save game in channel %s: %w: the game was never created (version %d, id %q)", g.Channel, ErrInvalid, g.Version, g.ID)
+	if err := checkCreated(g); err != nil {
+		return err
 	}
 	caller := ctx
 	ctx, cancel := s.op(ctx, 0)

@@ -392,3 +392,33 @@ func (r *record) game(reg *rules.Registry) (*Game, error) {
 	g.State = state
 	return g, nil
 }
+
+// checkNew checks a game given to Create on any backend: a valid game,
+// active (an empty Status becomes Active).
+func checkNew(g *Game) error {
+	if g == nil {
+		return fmt.Errorf("create game: %w: no game", ErrInvalid)
+	}
+	if g.Status == "" {
+		g.Status = Active
+	}
+	if g.Status != Active {
+		return fmt.Errorf("create game in channel %s: %w: a new game must be active", g.Channel, ErrInvalid)
+	}
+	if err := g.check(); err != nil {
+		return fmt.Errorf("create game: %w", err)
+	}
+	return nil
+}
+
+// checkCreated checks a game given to Save on any backend: one that
+// Create gave an id and a version.
+func checkCreated(g *Game) error {
+	if g == nil {
+		return fmt.Errorf("save game: %w: no game", ErrInvalid)
+	}
+	if g.Version < 1 || g.ID == "" {
+		return fmt.Errorf("save game in channel %s: %w: the game was never created (version %d, id %q)", g.Channel, ErrInvalid, g.Version, g.ID)
+	}
+	return nil
+}

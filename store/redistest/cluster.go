@@ -342,17 +342,7 @@ func (c *Cluster) Logs() string {
 }
 
 func (n *clusterNode) stop(sig syscall.Signal) {
-	if n.cmd == nil {
-		return
-	}
-	_ = n.cmd.Process.Signal(sig)
-	_ = n.cmd.Process.Signal(syscall.SIGCONT)
-	select {
-	case <-n.exit:
-	case <-time.After(10 * time.Second):
-		_ = n.cmd.Process.Kill()
-		<-n.exit
-	}
+	stopProcess(n.cmd, n.exit, sig)
 	n.cmd = nil
 }
 

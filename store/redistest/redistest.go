@@ -169,18 +169,25 @@ func (s *Server) Kill() { s.signal(syscall.SIGKILL) }
 func (s *Server) Stop() { s.signal(syscall.SIGTERM) }
 
 func (s *Server) signal(sig syscall.Signal) {
-	if s.cmd == nil {
+	stopProcess(s.cmd, s.exit, sig)
+	s.cmd = nil
+}
+
+// stopProcess sends sig to a redis-server started with cmd (a paused one
+// is resumed, since it must run to die of SIGTERM) and waits for it on
+// exit, killing it after 10 s. A nil cmd is not running.
+func stopProcess(cmd *exec.Cmd, exit <-chan error, sig syscall.Signal) {
+	if cmd == nil {
 		return
 	}
-	_ = s.cmd.Process.Signal(sig)
-	_ = s.cmd.Process.Signal(syscall.SIGCONT) // a paused server must run to die of SIGTERM
+	_ = cmd.Process.Signal(sig)
+	_ = cmd.Process.Signal(syscall.SIGCONT)
 	select {
-	case <-s.exit:
+	case <-exit:
 	case <-time.After(10 * time.Second):
-		_ = s.cmd.Process.Kill()
-		<-s.exit
+		_ = cmd.Process.Kill()
+		<-exit
 	}
-	s.cmd = nil
 }
 
 // Pause freezes the server (SIGSTOP): it keeps its connections but
