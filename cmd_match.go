@@ -17,7 +17,7 @@ import (
 )
 
 // runMatch is `arbiter match GAME --p1 SPEC --p2 SPEC [--games N]
-// [--movetime D] [--set key=value]... [--seed S] [--json]`: N games with
+// [--movetime D] [--grace D] [--set key=value]... [--seed S] [--json]`: N games with
 // the players swapping sides every game, a line a game, then the summary.
 func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("match", flag.ContinueOnError)
@@ -27,6 +27,8 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	n := fs.Int("games", 2, "games to play; the players swap sides every game")
 	var moveTime durationFlag
 	fs.Var(&moveTime, "movetime", "time a move, e.g. 100ms or 5s (default: the class's time of the game)")
+	var grace durationFlag
+	fs.Var(&grace, "grace", "time an outside program may take beyond its move time before it loses on time (default 100ms)")
 	var set optionFlags
 	fs.Var(&set, "set", "a game option as key=value (repeatable)")
 	seed := fs.String("seed", "", "seed of the openings and the players' random choices (default: from the clock)")
@@ -37,7 +39,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 2
 	}
 	if len(rest) != 1 || *p1 == "" || *p2 == "" {
-		fmt.Fprintln(stderr, "usage: arbiter match GAME --p1 SPEC --p2 SPEC [--games N] [--movetime D] [--set key=value]... [--seed S] [--json] [--sprt \"elo0=0 elo1=20 alpha=0.05 beta=0.05\"]")
+		fmt.Fprintln(stderr, "usage: arbiter match GAME --p1 SPEC --p2 SPEC [--games N] [--movetime D] [--grace D] [--set key=value]... [--seed S] [--json] [--sprt \"elo0=0 elo1=20 alpha=0.05 beta=0.05\"]")
 		fmt.Fprintln(stderr, "a SPEC is "+tournament.Specs)
 		return 2
 	}
@@ -73,6 +75,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		P2:       *p2,
 		Games:    *n,
 		MoveTime: time.Duration(moveTime),
+		Grace:    time.Duration(grace),
 		Seed:     s,
 		// The class's programs too; they play from the start position.
 		NewPlayer: tournament.NewPlayer,

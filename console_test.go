@@ -92,9 +92,9 @@ func TestConsoleTranscript(t *testing.T) {
 `, "DATA_DIR="+data)
 	for _, want := range []string{
 		"alice> /play game:sixes level:1",
-		"Sixes: X (alice) against O (Arbiter (level 1))",
+		"Sixes: X (alice) against O (Arbiter, level 1)",
 		"X (alice) played a1 c1.",
-		"O (Arbiter (level 1)) plays ",
+		"O (Arbiter, level 1) plays ",
 		"You are now bob.",
 		"(only you) you are not playing in this game; /board shows it",
 		`(only you) cannot read "zz"`,
@@ -105,11 +105,11 @@ func TestConsoleTranscript(t *testing.T) {
 		}
 	}
 	// The bot's move is printed before the next command is read.
-	if strings.Index(out, "O (Arbiter (level 1)) plays ") > strings.Index(out, "alice> /as bob") {
+	if strings.Index(out, "O (Arbiter, level 1) plays ") > strings.Index(out, "alice> /as bob") {
 		t.Errorf("the bot's move came after the next command:\n%s", out)
 	}
 	again := runConsoleBinary(t, bin, "/board\n/resign\n/games\n", "DATA_DIR="+data)
-	for _, want := range []string{"Last: O ", "X (alice) resigns.", "O (Arbiter (level 1)) wins", "1 finished game;"} {
+	for _, want := range []string{"Last: O ", "X (alice) resigns.", "O (Arbiter, level 1) wins", "1 finished game;"} {
 		if !strings.Contains(again, want) {
 			t.Errorf("second run lacks %q:\n%s", want, again)
 		}

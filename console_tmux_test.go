@@ -116,12 +116,12 @@ func TestConsoleInTmux(t *testing.T) {
 	// A bare move, and a command typed ahead while the bot thinks.
 	c.typeLine("/play game:sixes level:5")
 	c.waitFor("the game", func(s string) bool {
-		return strings.HasSuffix(s, "alice>") && strings.Contains(s, "Sixes: X (alice) against O (Arbiter (level 5))")
+		return strings.HasSuffix(s, "alice>") && strings.Contains(s, "Sixes: X (alice) against O (Arbiter, level 5)")
 	})
 	c.typeLine("a1 c1")
 	c.typeLine("/moves")
 	s := c.waitFor("the typed-ahead /moves answered", func(s string) bool { return strings.Contains(s, "legal moves for X (alice)") })
-	played, plays, moves := strings.Index(s, "X (alice) played a1 c1."), strings.Index(s, "O (Arbiter (level 5)) plays"), strings.Index(s, "legal moves for X (alice)")
+	played, plays, moves := strings.Index(s, "X (alice) played a1 c1."), strings.Index(s, "O (Arbiter, level 5) plays"), strings.Index(s, "legal moves for X (alice)")
 	if played < 0 || plays < played || moves < plays {
 		t.Fatalf("out of order: my move at %d, the bot's at %d, the typed-ahead answer at %d:\n%s", played, plays, moves, s)
 	}
@@ -142,12 +142,12 @@ func TestConsoleInTmux(t *testing.T) {
 	s = c.waitFor("the wait stopped", func(s string) bool {
 		return strings.Contains(s, "(Stopped waiting") && strings.HasSuffix(s, "alice>")
 	})
-	if strings.Count(after(s, "X (alice) played "+m[1]), "O (Arbiter (level 5)) plays") != 0 {
+	if strings.Count(after(s, "X (alice) played "+m[1]), "O (Arbiter, level 5) plays") != 0 {
 		t.Fatalf("the bot answered before Ctrl-C could stop the wait (BOT_MOVE_TIME too short?):\n%s", s)
 	}
 	s = c.waitFor("the bot's later move, with a prompt under it", func(s string) bool {
 		rest := after(s, "(Stopped waiting")
-		return strings.Contains(rest, "O (Arbiter (level 5)) plays") && strings.HasSuffix(s, "alice>")
+		return strings.Contains(rest, "O (Arbiter, level 5) plays") && strings.HasSuffix(s, "alice>")
 	})
 	if strings.Contains(s, "context canceled") {
 		t.Fatalf("a canceled context reached the user:\n%s", s)
@@ -170,7 +170,7 @@ func TestConsoleInTmux(t *testing.T) {
 	if !strings.Contains(s, "Your game is saved") || !strings.Contains(s, "EXITED 0") {
 		t.Fatalf("the console did not leave cleanly with the game saved:\n%s", s)
 	}
-	if strings.Contains(after(s, "played "+third), "O (Arbiter (level 5)) plays") {
+	if strings.Contains(after(s, "played "+third), "O (Arbiter, level 5) plays") {
 		t.Fatalf("the bot moved before the console left (BOT_MOVE_TIME too short?):\n%s", s)
 	}
 
@@ -178,9 +178,9 @@ func TestConsoleInTmux(t *testing.T) {
 	// prompt.
 	c2 := startTmuxConsole(t, bin, dir, "second", env...)
 	s = c2.waitFor("the bot's move after the restart, with a prompt", func(s string) bool {
-		return strings.Contains(s, "O (Arbiter (level 5)) plays") && strings.HasSuffix(s, "alice>")
+		return strings.Contains(s, "O (Arbiter, level 5) plays") && strings.HasSuffix(s, "alice>")
 	})
-	goesOn, plays := strings.Index(s, "Your game goes on where you left it:"), strings.Index(s, "O (Arbiter (level 5)) plays")
+	goesOn, plays := strings.Index(s, "Your game goes on where you left it:"), strings.Index(s, "O (Arbiter, level 5) plays")
 	if goesOn < 0 || plays < goesOn {
 		t.Fatalf("after the restart: the board at %d, the bot's move at %d:\n%s", goesOn, plays, s)
 	}

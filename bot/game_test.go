@@ -106,7 +106,7 @@ func TestStudentPlaysBot(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 
 	start := w.public(w.do(ann.ID, ch, "play", opt("game", "sixes"), opt("level", 1), opt("side", "second"), opt("options", "turns=16")))
-	if !strings.Contains(start.Content, "Arbiter (level 1)") {
+	if !strings.Contains(start.Content, "Arbiter, level 1") {
 		t.Fatalf("start = %q", start.Content)
 	}
 	for {

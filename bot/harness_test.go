@@ -313,7 +313,7 @@ func button(t testing.TB, m discordtest.Message, label string) string {
 func (w *world) botMoves(channel string) []discordtest.Message {
 	var out []discordtest.Message
 	for _, m := range w.srv.Messages(channel) {
-		if m.AuthorID == w.srv.AppID() && m.InteractionID == "" && !m.Deleted && strings.Contains(m.Content, "(Arbiter (level") && strings.Contains(m.Content, " plays **") {
+		if m.AuthorID == w.srv.AppID() && m.InteractionID == "" && !m.Deleted && strings.Contains(m.Content, "(Arbiter, level") && strings.Contains(m.Content, " plays **") {
 			out = append(out, m)
 		}
 	}

@@ -114,7 +114,7 @@ func TestRematch(t *testing.T) {
 	e.ok(ann, "rb", "/play game:sixes level:2 side:first")
 	e.ok(ann, "rb", "/resign")
 	r := e.ok(ann, "rb", "/rematch")
-	if !strings.Contains(r.Text, "Rematch of #") || !strings.Contains(r.Text, "X (Arbiter (level 2)) against O (ann)") {
+	if !strings.Contains(r.Text, "Rematch of #") || !strings.Contains(r.Text, "X (Arbiter, level 2) against O (ann)") {
 		t.Errorf("rematch against the bot: %q", r.Text)
 	}
 	if g := e.game("rb"); g.Players[rules.P1].Kind != store.Bot || commands.FlowOf(g).Challenge {

@@ -109,7 +109,7 @@ func TestStudentPlaysBot(t *testing.T) {
 		}
 		waitFor(t, name+" posts", func() bool { return len(e.posts.all(ch)) >= botMoves })
 		posted := e.posts.all(ch)
-		if botMoves == 0 || len(posted) != botMoves || !strings.Contains(posted[0], "(Arbiter (level 1)) plays") {
+		if botMoves == 0 || len(posted) != botMoves || !strings.Contains(posted[0], "(Arbiter, level 1) plays") {
 			t.Errorf("%s: %d bot moves, %d posts, first %q", name, botMoves, len(posted), first(posted))
 		}
 	}

@@ -62,8 +62,11 @@ func plainName(p store.Player) string {
 	return p.Name
 }
 
-// seatTitle is "Black (alice)".
+// seatTitle is "Black (alice)", or "O (Arbiter, level 3)" for the bot.
 func seatTitle(g *store.Game, seat rules.Player) string {
+	if p := g.Players[seat]; p.Kind == store.Bot {
+		return fmt.Sprintf("%s (Arbiter, level %d)", g.State.PlayerName(seat), p.Level)
+	}
 	return fmt.Sprintf("%s (%s)", g.State.PlayerName(seat), plainName(g.Players[seat]))
 }
 

@@ -27,6 +27,9 @@ type MatchConfig struct {
 	MoveTime time.Duration   // per move (0: the class's time of the game)
 	Seed     uint64          // the openings and the players' random choices
 	Stderr   io.Writer       // outside programs' standard error, when set
+	// Grace is the time an outside program may take beyond its move time
+	// before it loses on time (DefaultGrace when 0).
+	Grace time.Duration
 	// NewPlayer, when set, makes the players from their specs (default
 	// NewPlayer), for specs beyond the engine's own (class programs).
 	NewPlayer func(spec string, opt PlayerOptions) (Player, error)
@@ -104,7 +107,7 @@ func RunMatch(ctx context.Context, cfg MatchConfig, report func(GameRecord)) (Ma
 	noOpening := cfg.FromStart != nil && (cfg.FromStart(cfg.P1) || cfg.FromStart(cfg.P2))
 	var players [2]Player
 	for i, spec := range []string{cfg.P1, cfg.P2} {
-		p, err := newPlayer(spec, PlayerOptions{Registry: cfg.Registry, Seed: cfg.Seed*4 + uint64(i) + 1, Stderr: cfg.Stderr})
+		p, err := newPlayer(spec, PlayerOptions{Registry: cfg.Registry, Seed: cfg.Seed*4 + uint64(i) + 1, Stderr: cfg.Stderr, Grace: cfg.Grace})
 		if err != nil {
 			return res, err
 		}

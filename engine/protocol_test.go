@@ -154,6 +154,30 @@ func TestProgramsThatBreakLoseWithTheReason(t *testing.T) {
 	}
 }
 
+// TestGraceForgivesALateProgram: MatchConfig.Grace (match's --grace) is
+// the time a program may take beyond its move time: the slow program, half
+// a second late each move, loses on time by default (above) and plays its
+// games out with a grace of 2 s.
+func TestGraceForgivesALateProgram(t *testing.T) {
+	var reasons []string
+	res, err := RunMatch(context.Background(), MatchConfig{
+		Registry: games.Registry(), Game: "sixes", P1: "exec:" + testProgramCommand(t, "slow"), P2: "random",
+		Games: 1, MoveTime: 50 * time.Millisecond, Seed: 1, Grace: 2 * time.Second,
+		Options: rules.Options{"turns": "4"},
+	}, func(r GameRecord) { reasons = append(reasons, r.Reason) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range reasons {
+		if strings.Contains(r, "timed out") {
+			t.Errorf("with a grace of 2 s the slow program lost: %q", r)
+		}
+	}
+	if res.Games != 1 {
+		t.Errorf("%d games, want 1", res.Games)
+	}
+}
+
 // TestHostOutlastsAnEscapedChild: a program whose child left its process
 // group (and so survives the kill) and holds its output open still loses at
 // once, and the host does not wait for that child.
@@ -224,7 +248,10 @@ func TestProtocolRoundTripBinary(t *testing.T) {
 	}
 	for _, game := range games.Registry().Names() {
 		cmd := exec.Command(bin, "match", game, "--p1", fmt.Sprintf("exec:%s engine %s --level 5", bin, game),
-			"--p2", "random", "--games", "2", "--movetime", "40ms", "--seed", "5", "--json")
+			"--p2", "random", "--games", "2", "--movetime", "40ms", "--seed", "5", "--json",
+			// The round trip is tested here, not the timing: a loaded
+			// machine may leave the child unscheduled beyond 100 ms.
+			"--grace", "5s")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", game, err, out)
