@@ -245,3 +245,30 @@ func KnockoutTie(a, b int, pa, pb float64, playoffs, maxPlayoffs int) int {
 	}
 	return a
 }
+
+// Buchholz is Swiss's usual tie-break: for each player (by name), the
+// sum of the final points of the opponents met in games (byes add
+// nothing), so that a player who met stronger opposition ranks higher on
+// equal points.
+func Buchholz(players []Entrant, results []GameResult) map[string]float64 {
+	points := map[string]float64{}
+	for _, st := range Standings(players, results) {
+		points[st.Player] = st.Points
+	}
+	out := make(map[string]float64, len(players))
+	for _, p := range players {
+		out[p.Name] = 0
+	}
+	for _, r := range results {
+		if r.Bye {
+			continue
+		}
+		if _, ok := out[r.First]; ok {
+			out[r.First] += points[r.Second]
+		}
+		if _, ok := out[r.Second]; ok {
+			out[r.Second] += points[r.First]
+		}
+	}
+	return out
+}

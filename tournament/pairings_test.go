@@ -308,3 +308,22 @@ func pairable(players []SwissPlayer, fewest int) bool {
 	}
 	return try(len(players)%2 == 1)
 }
+
+// TestBuchholz: opponents' points summed, byes adding nothing.
+func TestBuchholz(t *testing.T) {
+	players := []Entrant{{Name: "a"}, {Name: "b"}, {Name: "c"}}
+	results := []GameResult{
+		{Round: 1, First: "a", Second: "b", Result: "p1"},
+		{Round: 1, First: "c", Bye: true, ByePoints: 1, Result: "bye"},
+		{Round: 2, First: "c", Second: "a", Result: "draw"},
+		{Round: 2, First: "b", Bye: true, ByePoints: 1, Result: "bye"},
+	}
+	// Points: a 1.5, b 1, c 1.5.
+	got := Buchholz(players, results)
+	want := map[string]float64{"a": 1 + 1.5, "b": 1.5, "c": 1.5}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("Buchholz of %s = %v, want %v (all: %v)", k, got[k], v, got)
+		}
+	}
+}
