@@ -205,12 +205,14 @@ func (s *Service) tourneyTurnTime(t *tourney) time.Duration {
 }
 
 // startRound starts every game of t's current round not started yet, each
-// in a thread of parent, and lists them.
+// in a thread of parent, and lists them with the round's byes.
 func (s *Service) startRound(ctx context.Context, guild, parent string, t *tourney) (string, error) {
 	var list strings.Builder
+	// A knockout's play-offs list only themselves.
+	playoffs := slices.ContainsFunc(t.Games, func(g tourneyGame) bool { return g.Round == t.Round && g.Playoff > 0 })
 	for i := range t.Games {
 		tg := &t.Games[i]
-		if tg.Round == t.Round && tg.Second < 0 {
+		if tg.Round == t.Round && tg.Second < 0 && !playoffs {
 			fmt.Fprintf(&list, "- %s has a bye\n", t.Players[tg.First].Name)
 		}
 		if tg.Round != t.Round || tg.Result != "" {
