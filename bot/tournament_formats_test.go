@@ -26,6 +26,7 @@ type tourneyRun struct {
 	users   []discordtest.User
 	played  int            // threads played so far, in the order opened
 	games   map[string]int // rated games each player should have
+	sides   map[string]int // games moved first less games moved second
 	met     map[[2]string]int
 }
 
@@ -33,7 +34,7 @@ type tourneyRun struct {
 // third one the referee), all of them joined.
 func newTourneyRun(t *testing.T, format string, n int) *tourneyRun {
 	w := newWorld(t, false)
-	r := &tourneyRun{t: t, w: w, p: w.start(procOptions{gateway: true}), ch: w.general, games: map[string]int{}, met: map[[2]string]int{}}
+	r := &tourneyRun{t: t, w: w, p: w.start(procOptions{gateway: true}), ch: w.general, games: map[string]int{}, sides: map[string]int{}, met: map[[2]string]int{}}
 	role, err := w.srv.AddRole("", "referee", 0)
 	if err != nil {
 		t.Fatal(err)
@@ -101,6 +102,8 @@ func (r *tourneyRun) play(round, want int, winner func(g *store.Game) int) {
 		}
 		r.games[a]++
 		r.games[b]++
+		r.sides[a]++
+		r.sides[b]--
 		r.met[[2]string{min(a, b), max(a, b)}]++
 		switch seat := winner(g); seat {
 		case -1:
@@ -155,7 +158,8 @@ var byes = regexp.MustCompile(`(?m)^- (\w+) has a bye$`)
 // 4 and 5 players (the default ceil(log2 n) rounds: 2 and 3) to the end
 // through the fake Discord: each round's games in threads, paired by
 // points once the round before is over, nobody meeting twice, with 5 a
-// bye each round to a different player, the standings with Buchholz
+// bye each round to a different player, sides balanced (firsts and
+// seconds at most 2 apart), the standings with Buchholz
 // posted after every round, every game rated.
 func TestSwissTournamentInThreads(t *testing.T) {
 	for _, tt := range []struct{ players, rounds int }{{4, 2}, {5, 3}} {
@@ -200,6 +204,11 @@ func TestSwissTournamentInThreads(t *testing.T) {
 			final := r.posted("The tournament is over", "Buchholz")
 			if games := tt.players / 2 * tt.rounds; !strings.Contains(final, fmt.Sprintf("%d of %d games played", games, games)) {
 				t.Errorf("final standings %q", final)
+			}
+			for id, d := range r.sides {
+				if d < -2 || d > 2 {
+					t.Errorf("%s moved first %d times more than second", r.name(id), d)
+				}
 			}
 			for k, v := range r.met {
 				if v > 1 {

@@ -468,7 +468,7 @@ func tourneyRounds(format tournament.Format, text string) (int, error) {
 func formatRules(format tournament.Format, cycles int) string {
 	switch format {
 	case tournament.Swiss:
-		rounds := "log2 of the players rounds, rounded up"
+		rounds := "ceil(log2 players) rounds"
 		if cycles > 0 {
 			rounds = fmt.Sprintf("%d rounds", cycles)
 		}
