@@ -96,8 +96,8 @@ func CommandSet(gameNames []string) []CommandSpec {
 		{Name: "tournament", Description: "a correspondence tournament between the class's members", Subcommands: []CommandSpec{
 			{Name: "create", Description: "open a tournament in this channel (referees)", Options: []OptionSpec{
 				game(true),
-				{Name: "format", Description: "who meets whom", Type: OptString, Choices: []Choice{{"round robin", "roundrobin"}, {"gauntlet", "gauntlet"}}},
-				{Name: "rounds", Description: "how many times each pair meets (default 1)", Type: OptInteger, Min: 1, Max: 4},
+				{Name: "format", Description: "who meets whom", Type: OptString, Choices: []Choice{{"round robin", "roundrobin"}, {"gauntlet", "gauntlet"}, {"swiss", "swiss"}, {"knockout", "knockout"}}},
+				{Name: "rounds", Description: "round robin, gauntlet: times each pair meets (1-4, default 1); swiss: rounds (default log2 players)", Type: OptInteger, Min: 1, Max: 12},
 				{Name: "time", Description: "time per move, e.g. 45s, 10m, 2d (default 2d)", Type: OptString},
 			}},
 			{Name: "join", Description: "enter the tournament of this channel"},

@@ -49,16 +49,21 @@ type tourney struct {
 	Time    string        `json:"time,omitempty"`
 	Referee User          `json:"referee"`
 	Players []User        `json:"players"`
-	Games   []tourneyGame `json:"games,omitempty"` // scheduled at start
+	Games   []tourneyGame `json:"games,omitempty"` // scheduled at start, or a round at a time (Swiss, knockout)
 	Round   int           `json:"round"`           // the round being played, 0 before start
 	Done    bool          `json:"done,omitempty"`
+	// Bracket is a knockout's slots round by round (indices into
+	// Players, seeds in order, -1 for a bye): tournament.KnockoutSlots,
+	// then each round's winners.
+	Bracket [][]int `json:"bracket,omitempty"`
 }
 
 // tourneyGame is one scheduled game of a tournament.
 type tourneyGame struct {
 	Round   int    `json:"round"`
-	First   int    `json:"first"` // index into Players, moving first
-	Second  int    `json:"second"`
+	First   int    `json:"first"`             // index into Players, moving first
+	Second  int    `json:"second"`            // -1 for a bye (Result "bye")
+	Playoff int    `json:"playoff,omitempty"` // a knockout tie's play-off pair, 0 for its first games
 	Channel string `json:"channel,omitempty"` // where it is played, once started
 	ID      string `json:"id,omitempty"`      // its archive id, once finished
 	Result  string `json:"result,omitempty"`  // p1, p2, draw or aborted, once finished
@@ -139,25 +144,16 @@ func (s *Service) tourneyAct(ctx context.Context, inv Invocation, t *tourney) (R
 			return refuse("%v", err), false
 		}
 		format, err := tournament.ParseFormat(strings.ToLower(cmp.Or(inv.Options["format"], "roundrobin")))
-		if err == nil && format != tournament.RoundRobin && format != tournament.Gauntlet {
-			err = fmt.Errorf("a correspondence tournament is a roundrobin or a gauntlet, not %s", format)
-		}
 		if err != nil {
 			return refuse("format: %v", err), false
 		}
-		cycles := 1
-		if r := inv.Options["rounds"]; r != "" {
-			if cycles, err = strconv.Atoi(r); err != nil || cycles < 1 || cycles > 4 {
-				return refuse("rounds (how many times each pair meets) must be 1 to 4, not %q", r), false
-			}
+		cycles, err := tourneyRounds(format, inv.Options["rounds"])
+		if err != nil {
+			return refuse("%v", err), false
 		}
 		*t = tourney{Game: req.name, Format: string(format), Cycles: cycles, Time: inv.Options["time"], Referee: inv.User}
-		meets := map[int]string{1: "once", 2: "twice"}[cycles]
-		if meets == "" {
-			meets = fmt.Sprintf("%d times", cycles)
-		}
-		return Reply{Message: Message{Text: fmt.Sprintf("%s opens a %s tournament here (%s, each pair meeting %s, %s a move). /tournament join to enter; a referee starts it with /tournament start.",
-			inv.User.Name, s.title(t.Game), t.Format, meets, FormatDuration(s.tourneyTurnTime(t)))}}, true
+		return Reply{Message: Message{Text: fmt.Sprintf("%s opens a %s tournament here (%s, %s a move). /tournament join to enter; a referee starts it with /tournament start.",
+			inv.User.Name, s.title(t.Game), formatRules(format, cycles), FormatDuration(s.tourneyTurnTime(t)))}}, true
 	case "join":
 		if t.Round > 0 || t.Done {
 			return refuse("the tournament has started; entries are closed"), false
@@ -178,8 +174,12 @@ func (s *Service) tourneyAct(ctx context.Context, inv Invocation, t *tourney) (R
 			if len(t.Players) < 2 {
 				return refuse("a tournament needs at least 2 players; %d joined", len(t.Players)), false
 			}
-			for _, p := range tournament.Schedule(tournament.Format(t.Format), len(t.Players), t.Cycles) {
-				t.Games = append(t.Games, tourneyGame{Round: p.Round, First: p.First, Second: p.Second})
+			if most := len(t.Players) - 1 + len(t.Players)%2; t.Format == string(tournament.Swiss) && t.Cycles > most {
+				return refuse("%d players can play at most %d Swiss rounds without meeting twice, not %d; a referee creates it again with fewer rounds",
+					len(t.Players), most, t.Cycles), false
+			}
+			if err := s.pairFirstRound(ctx, inv.Guild, t); err != nil {
+				return s.storeRefusal(inv, err), false
 			}
 			t.Round = 1
 		}
@@ -187,7 +187,7 @@ func (s *Service) tourneyAct(ctx context.Context, inv Invocation, t *tourney) (R
 		// started before.
 		started, err := s.startRound(ctx, inv.Guild, inv.Channel, t)
 		text := fmt.Sprintf("The %s tournament starts: %d players, %d rounds. Round %d:\n%s",
-			s.title(t.Game), len(t.Players), t.lastRound(), t.Round, started)
+			s.title(t.Game), len(t.Players), t.rounds(), t.Round, started)
 		if err != nil {
 			text += fmt.Sprintf("\nSome games could not be started (%v); /tournament start again starts them.", err)
 		}
@@ -205,11 +205,16 @@ func (s *Service) tourneyTurnTime(t *tourney) time.Duration {
 }
 
 // startRound starts every game of t's current round not started yet, each
-// in a thread of parent, and lists them.
+// in a thread of parent, and lists them with the round's byes.
 func (s *Service) startRound(ctx context.Context, guild, parent string, t *tourney) (string, error) {
 	var list strings.Builder
+	// A knockout's play-offs list only themselves.
+	playoffs := slices.ContainsFunc(t.Games, func(g tourneyGame) bool { return g.Round == t.Round && g.Playoff > 0 })
 	for i := range t.Games {
 		tg := &t.Games[i]
+		if tg.Round == t.Round && tg.Second < 0 && !playoffs {
+			fmt.Fprintf(&list, "- %s has a bye\n", t.Players[tg.First].Name)
+		}
 		if tg.Round != t.Round || tg.Result != "" {
 			continue
 		}
@@ -291,13 +296,10 @@ func (s *Service) tournamentGameOver(ctx context.Context, g *store.Game) error {
 		if !t.roundOver(tg.Round) || tg.Round != t.Round {
 			return true, nil
 		}
-		if t.Round == t.lastRound() {
-			t.Done = true
-			posts = append(posts, "**The tournament is over.** "+s.standingsText(ctx, g.Guild, t))
+		posts = append(posts, s.advance(ctx, g.Guild, t)...)
+		if t.Done {
 			return true, nil
 		}
-		posts = append(posts, fmt.Sprintf("**Round %d is over.** %s", t.Round, s.standingsText(ctx, g.Guild, t)))
-		t.Round++
 		started, err := s.startRound(ctx, g.Guild, parent, t)
 		text := fmt.Sprintf("Round %d:\n%s", t.Round, started)
 		if err != nil {
@@ -364,23 +366,30 @@ func (s *Service) withTourney(ctx context.Context, channel string, do func(t *to
 
 // standingsText is the tournament's standings, from package tournament
 // (points, W/D/L, a maximum-likelihood Elo of its games), with each
-// player's rating in the game.
+// player's rating in the game; a Swiss tournament's ranked by points,
+// then Buchholz, with its byes; a knockout's after its bracket.
 func (s *Service) standingsText(ctx context.Context, guild string, t *tourney) string {
-	entrants := make([]tournament.Entrant, len(t.Players))
+	results := t.gameResults()
+	played, total := 0, 0
+	for _, g := range t.Games {
+		if g.Second >= 0 {
+			total++
+		}
+	}
+	for _, r := range results {
+		if !r.Bye {
+			played++
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s tournament (%s), %d of %d games played:\n", s.title(t.Game), t.Format, played, total)
+	if t.Format == string(tournament.Knockout) && t.Round > 0 {
+		b.WriteString(t.bracketText() + "\n")
+	}
 	names := map[string]string{}
 	ids := make([]string, len(t.Players))
 	for i, u := range t.Players {
-		entrants[i] = tournament.Entrant{Name: u.ID}
 		names[u.ID], ids[i] = u.Name, u.ID
-	}
-	var results []tournament.GameResult
-	played := 0
-	for _, g := range t.Games {
-		if g.Result == "" || g.Result == "aborted" {
-			continue
-		}
-		played++
-		results = append(results, tournament.GameResult{Round: g.Round, First: t.Players[g.First].ID, Second: t.Players[g.Second].ID, Result: g.Result})
 	}
 	rating := map[string]float64{}
 	if rs, err := s.store.Ratings(ctx, guild, t.Game, ids...); err == nil {
@@ -390,20 +399,88 @@ func (s *Service) standingsText(ctx context.Context, guild string, t *tourney) s
 			}
 		}
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s tournament (%s), %d of %d games played:\n```\n", s.title(t.Game), t.Format, played, len(t.Games))
+	standings := tournament.Standings(t.entrants(), results)
+	swiss := t.Format == string(tournament.Swiss)
+	var buchholz map[string]float64
+	if swiss { // ties on points broken by Buchholz, then Elo
+		buchholz = tournament.Buchholz(t.entrants(), results)
+		slices.SortStableFunc(standings, func(a, b tournament.Standing) int {
+			return cmp.Or(cmp.Compare(b.Points, a.Points), cmp.Compare(buchholz[b.Player], buchholz[a.Player]))
+		})
+		for i := range standings {
+			standings[i].Rank = i + 1
+		}
+	}
+	b.WriteString("```\n")
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "#\tplayer\tpoints\tW-D-L\tperf. Elo\trating")
-	for _, st := range tournament.Standings(entrants, results) {
+	if swiss {
+		fmt.Fprintln(tw, "#\tplayer\tpoints\tBuchholz\tW-D-L\tbyes\tperf. Elo\trating")
+	} else {
+		fmt.Fprintln(tw, "#\tplayer\tpoints\tW-D-L\tperf. Elo\trating")
+	}
+	for _, st := range standings {
 		r := "-"
 		if x, ok := rating[st.Player]; ok {
 			r = strconv.FormatFloat(x, 'f', 0, 64)
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%g\t%d-%d-%d\t%+.0f\t%s\n", st.Rank, clip(names[st.Player], 24), st.Points, st.Wins, st.Draws, st.Losses, st.Elo, r)
+		name, wdl := clip(names[st.Player], 24), fmt.Sprintf("%d-%d-%d", st.Wins, st.Draws, st.Losses)
+		if swiss {
+			fmt.Fprintf(tw, "%d\t%s\t%g\t%g\t%s\t%d\t%+.0f\t%s\n", st.Rank, name, st.Points, buchholz[st.Player], wdl, st.Byes, st.Elo, r)
+		} else {
+			fmt.Fprintf(tw, "%d\t%s\t%g\t%s\t%+.0f\t%s\n", st.Rank, name, st.Points, wdl, st.Elo, r)
+		}
 	}
 	_ = tw.Flush()
 	b.WriteString("```")
 	return b.String()
+}
+
+// tourneyRounds reads /tournament create's rounds for format: how many
+// times each pair meets in a round robin or gauntlet (1 to 4, default
+// 1); a Swiss tournament's rounds (default 0: decided at the start by the
+// number of players); nothing for a knockout, whose rounds follow from
+// its players.
+func tourneyRounds(format tournament.Format, text string) (int, error) {
+	if text == "" {
+		if format == tournament.Swiss || format == tournament.Knockout {
+			return 0, nil
+		}
+		return 1, nil
+	}
+	n, err := strconv.Atoi(text)
+	switch format {
+	case tournament.Knockout:
+		return 0, errors.New("rounds: a knockout has as many rounds as its bracket needs; leave rounds out")
+	case tournament.Swiss:
+		if err != nil || n < 1 || n > maxSwissRounds {
+			return 0, fmt.Errorf("rounds (of a Swiss tournament) must be 1 to %d, not %q", maxSwissRounds, text)
+		}
+	default:
+		if err != nil || n < 1 || n > 4 {
+			return 0, fmt.Errorf("rounds (how many times each pair meets) must be 1 to 4, not %q", text)
+		}
+	}
+	return n, nil
+}
+
+// formatRules says in a few words how a tournament of format pairs its
+// players, cycles being its rounds setting.
+func formatRules(format tournament.Format, cycles int) string {
+	switch format {
+	case tournament.Swiss:
+		rounds := "ceil(log2 players) rounds"
+		if cycles > 0 {
+			rounds = fmt.Sprintf("%d rounds", cycles)
+		}
+		return "swiss, " + rounds + ", each paired by points once the one before has finished, nobody meeting twice, sides balanced; an odd player out has a bye worth a win, once at most; ties broken by Buchholz"
+	case tournament.Knockout:
+		return "knockout, a bracket seeded by rating, the top seeds having any byes; each tie is a pair of games, one with each side first; a level tie plays one more pair, then the higher seed goes through"
+	}
+	meets := map[int]string{1: "once", 2: "twice"}[cycles]
+	if meets == "" {
+		meets = fmt.Sprintf("%d times", cycles)
+	}
+	return fmt.Sprintf("%s, each pair meeting %s", format, meets)
 }
 
 // refereeExport is /referee export [from] [to]: the guild's grades over

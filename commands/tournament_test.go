@@ -44,7 +44,9 @@ func TestTournamentRoundRobin(t *testing.T) {
 	const T = "tourney"
 	e.refused(ann, T, "/tournament create game:sixes", "only referees")
 	e.refused(ann, T, "/tournament join", "there is no tournament")
-	e.refused(cat, T, "/tournament create game:sixes format:swiss", "format")
+	e.refused(cat, T, "/tournament create game:sixes format:ladder", "format")
+	e.refused(cat, T, "/tournament create game:sixes format:knockout rounds:2", "leave rounds out")
+	e.refused(cat, T, "/tournament create game:sixes format:swiss rounds:13", "1 to 12")
 	e.ok(cat, T, "/tournament create game:sixes time:1h")
 	e.refused(cat, T, "/tournament create game:hique", "already has a Sixes tournament")
 	e.refused(cat, T, "/tournament start", "at least 2 players")

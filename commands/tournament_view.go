@@ -42,23 +42,18 @@ func (s *Service) TournamentView(ctx context.Context, channel string) (Tournamen
 	if err := json.Unmarshal([]byte(raw), &t); err != nil {
 		return TournamentView{}, fmt.Errorf("tournament record of %s: %w", channel, err)
 	}
-	entrants := make([]tournament.Entrant, len(t.Players))
 	names := map[string]string{}
-	for i, u := range t.Players {
-		entrants[i] = tournament.Entrant{Name: u.ID}
+	for _, u := range t.Players {
 		names[u.ID] = u.Name
 	}
 	v := TournamentView{Name: fmt.Sprintf("%s tournament (%s)", s.title(t.Game), t.Format)}
-	var results []tournament.GameResult
 	for _, g := range t.Games {
 		if g.Channel != "" {
 			v.Channels = append(v.Channels, g.Channel)
 		}
-		if g.Result != "" && g.Result != "aborted" {
-			results = append(results, tournament.GameResult{Round: g.Round, First: t.Players[g.First].ID, Second: t.Players[g.Second].ID, Result: g.Result})
-		}
 	}
-	st := tournament.Standings(entrants, results)
+	results := t.gameResults()
+	st := tournament.Standings(t.entrants(), results)
 	for _, x := range st {
 		v.Standings = append(v.Standings, TournamentStanding{Rank: x.Rank, Name: names[x.Player], Points: x.Points, Played: x.Games})
 	}

@@ -1,9 +1,6 @@
 package tournament
 
-import (
-	"fmt"
-	"sort"
-)
+import "fmt"
 
 // Format is how players are paired.
 type Format string
@@ -15,11 +12,14 @@ const (
 	// Gauntlet pairs the first player with every other, Rounds times.
 	Gauntlet Format = "gauntlet"
 	// Swiss plays Rounds rounds, each pairing players with equal or near
-	// points who have not met, the lowest without a partner taking a bye.
+	// points who have not met, the lowest without a partner taking a bye
+	// (PairSwiss).
 	Swiss Format = "swiss"
-	// Knockout pairs by entry order (1st with last), the loser of each
-	// pairing leaving; a tie after the pairing's games is played off by
-	// up to three more pairs of games, then the higher seed goes through.
+	// Knockout plays a bracket seeded by entry order (KnockoutSlots), the
+	// top seeds having the byes when the players are not a power of two,
+	// the loser of each pairing leaving; a tie after the pairing's games
+	// is played off by up to three more pairs of games, then the higher
+	// seed goes through (KnockoutTie).
 	Knockout Format = "knockout"
 )
 
@@ -69,61 +69,6 @@ func roundRobin(n, first int) []pairing {
 		ids[1] = last
 	}
 	return out
-}
-
-// swissRound pairs players by points (ties by entry order), each with the
-// next one below whom they have not met; with an odd number the lowest
-// without a bye so far sits out.
-func swissRound(n, round int, points []float64, met map[[2]int]bool, byes []int) []pairing {
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(x, y int) bool { return points[order[x]] > points[order[y]] })
-	var out []pairing
-	if n%2 == 1 {
-		pick := len(order) - 1
-		for k := len(order) - 1; k >= 0; k-- {
-			if byes[order[k]] == 0 {
-				pick = k
-				break
-			}
-		}
-		out = append(out, pairing{round: round, a: order[pick], b: -1})
-		order = append(order[:pick:pick], order[pick+1:]...)
-	}
-	if pairs, ok := matchUnmet(order, met); ok {
-		for k := 0; k < len(pairs); k += 2 {
-			out = append(out, pairing{round: round, a: pairs[k], b: pairs[k+1]})
-		}
-		return out
-	}
-	// Everyone has met everyone left: pair down the order.
-	for k := 0; k+1 < len(order); k += 2 {
-		out = append(out, pairing{round: round, a: order[k], b: order[k+1]})
-	}
-	return out
-}
-
-// matchUnmet pairs the players in order, each with the nearest below not
-// met yet, backtracking when that leaves someone without a partner.
-func matchUnmet(order []int, met map[[2]int]bool) ([]int, bool) {
-	if len(order) == 0 {
-		return nil, true
-	}
-	a := order[0]
-	for y := 1; y < len(order); y++ {
-		if met[key(a, order[y])] {
-			continue
-		}
-		rest := make([]int, 0, len(order)-2)
-		rest = append(rest, order[1:y]...)
-		rest = append(rest, order[y+1:]...)
-		if pairs, ok := matchUnmet(rest, met); ok {
-			return append([]int{a, order[y]}, pairs...), true
-		}
-	}
-	return nil, false
 }
 
 // key names a meeting of two players whatever their order.

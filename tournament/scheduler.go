@@ -5,16 +5,16 @@ package tournament
 type scheduler struct {
 	cfg   Config
 	round int // the last round handed out
-	// knockout: the players still in, by seed, and the pairings of the
-	// round in progress.
+	// knockout: the bracket's slots of the round to come (KnockoutSlots)
+	// and the pairings of the round in progress.
 	alive   []int
 	current []pairing
 }
 
 func newScheduler(cfg Config) *scheduler {
 	s := &scheduler{cfg: cfg}
-	for i := range cfg.Players {
-		s.alive = append(s.alive, i)
+	if cfg.Format == Knockout {
+		s.alive = KnockoutSlots(len(cfg.Players))
 	}
 	return s
 }
@@ -52,20 +52,25 @@ func (s *scheduler) next(results []GameResult) []pairing {
 			return nil
 		}
 		s.round++
-		points := make([]float64, n)
-		byes := make([]int, n)
-		met := map[[2]int]bool{}
 		index := s.index()
+		players := make([]SwissPlayer, n)
 		for _, st := range Standings(s.cfg.Players, results) {
 			i := index[st.Player]
-			points[i], byes[i] = st.Points, st.Byes
+			players[i].Points, players[i].Byes = st.Points, st.Byes
 		}
 		for _, r := range results {
 			if !r.Bye {
-				met[key(index[r.First], index[r.Second])] = true
+				a, b := index[r.First], index[r.Second]
+				players[a].Met = append(players[a].Met, b)
+				players[b].Met = append(players[b].Met, a)
 			}
 		}
-		return swissRound(n, s.round, points, met, byes)
+		// Each pairing plays both sides alike: no side to balance.
+		var out []pairing
+		for _, p := range PairSwiss(s.round, players) {
+			out = append(out, pairing{round: p.Round, a: p.First, b: p.Second})
+		}
+		return out
 	case Knockout:
 		return s.knockout(results)
 	}
@@ -105,16 +110,12 @@ func (s *scheduler) knockout(results []GameResult) []pairing {
 					pa, pb = pa+1-x, pb+x
 				}
 			}
-			switch {
-			case pa > pb:
-				through = append(through, p.a)
-			case pb > pa:
-				through = append(through, p.b)
-			case p.extra < 3:
+			switch w := KnockoutTie(p.a, p.b, pa, pb, p.extra, 3); w {
+			case -1:
 				s.current[i].extra++
 				playoff = append(playoff, s.current[i])
 			default:
-				through = append(through, min(p.a, p.b)) // the higher seed
+				through = append(through, w)
 			}
 		}
 		if len(playoff) > 0 {
@@ -127,15 +128,9 @@ func (s *scheduler) knockout(results []GameResult) []pairing {
 		return nil
 	}
 	s.round++
-	k := len(s.alive)
 	var out []pairing
-	lo, hi := 0, k-1
-	if k%2 == 1 {
-		out = append(out, pairing{round: s.round, a: s.alive[0], b: -1}) // the top seed rests
-		lo = 1
-	}
-	for ; lo < hi; lo, hi = lo+1, hi-1 {
-		out = append(out, pairing{round: s.round, a: s.alive[lo], b: s.alive[hi]})
+	for _, p := range KnockoutRound(s.round, s.alive) {
+		out = append(out, pairing{round: p.Round, a: p.First, b: p.Second})
 	}
 	s.current = out
 	return out
