@@ -51,6 +51,10 @@ type Config struct {
 	// entry to the saver; default 10s, well past the store's refusal of
 	// late writes.
 	OutboxGrace time.Duration
+	// CachedGames is how many games the service keeps as it last saved
+	// them, so that a /move needs no read of the store (see move);
+	// default 4096, negative for none.
+	CachedGames int
 }
 
 // Service runs the game flow over a store. It is safe for concurrent use.
@@ -70,6 +74,8 @@ type Service struct {
 	skewLogged atomic.Bool
 	// replays keeps the replays drawn for /history.
 	replays *replays
+	// cached keeps the games /move saved last (gamecache.go).
+	cached *gameCache
 }
 
 // New returns the game flow over st, posting later messages through
@@ -100,7 +106,12 @@ func New(cfg Config, st store.Store, reg *rules.Registry, notify Notifier, log *
 	if log == nil {
 		log = slog.Default()
 	}
-	s := &Service{store: st, reg: reg, notify: notify, cfg: cfg, log: log, now: now, replays: newReplays()}
+	if cfg.CachedGames == 0 {
+		cfg.CachedGames = defaultCachedGames
+	}
+	cached := newGameCache(cfg.CachedGames)
+	s := &Service{store: forgetfulStore{Store: st, games: cached}, reg: reg, notify: notify, cfg: cfg, log: log, now: now,
+		replays: newReplays(), cached: cached}
 	if now == nil {
 		s.now = s.storeNow
 	}
