@@ -24,7 +24,7 @@ func TestGameCacheBounds(t *testing.T) {
 	if c.take("c0") != nil || c.take("c1") != nil {
 		t.Error("the games put first are still kept")
 	}
-	c.put(game("c2", 1)) // c2 is now the most recent: c3 goes next
+	c.put(game("c2", 2)) // c2 is now the most recent: c3 goes next
 	c.put(game("c5", 1))
 	if c.take("c3") != nil || c.take("c2") == nil {
 		t.Error("the least recently put game was not the one dropped")
