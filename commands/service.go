@@ -76,6 +76,10 @@ type Service struct {
 	replays *replays
 	// cached keeps the games /move saved last (gamecache.go).
 	cached *gameCache
+	// routes maps command names to their handlers; specs is the command
+	// set of the registry's games (a registry does not change).
+	routes map[string]handler
+	specs  []CommandSpec
 }
 
 // New returns the game flow over st, posting later messages through
@@ -116,6 +120,7 @@ func New(cfg Config, st store.Store, reg *rules.Registry, notify Notifier, log *
 		s.now = s.storeNow
 	}
 	s.notify = pausingNotifier{Notifier: notify, s: s}
+	s.routes, s.specs = s.handlers(), CommandSet(reg.Names())
 	return s
 }
 
@@ -162,7 +167,7 @@ func (s *Service) handlers() map[string]handler {
 // refusal is private and says why. A typed command's options (not a
 // button's) are checked first, as CheckOptions does.
 func (s *Service) Handle(ctx context.Context, inv Invocation) Reply {
-	h, ok := s.handlers()[strings.ToLower(inv.Command)]
+	h, ok := s.routes[strings.ToLower(inv.Command)]
 	if !ok {
 		return refuse("there is no command /%s; /help lists them", clip(inv.Command, 30))
 	}
@@ -172,7 +177,7 @@ func (s *Service) Handle(ctx context.Context, inv Invocation) Reply {
 			inv.Options = map[string]string{}
 		}
 		var missing *MissingOptionError
-		err := CheckOptions(CommandSet(s.reg.Names()), &inv)
+		err := CheckOptions(s.specs, &inv)
 		if errors.As(err, &missing) && missing.Command == "move" {
 			err = nil // /move's own refusal gives an example in the game's notation
 		}
