@@ -9,8 +9,10 @@ import (
 )
 
 // defaultCachedGames is how many games a Service keeps as it saved them
-// when Config.CachedGames does not say.
-const defaultCachedGames = 4096
+// when Config.CachedGames does not say: about 50 MB at the most (a HiQUE
+// or Hi-Ya! game kept takes about 24 KB, its position's stacks reserved
+// for the whole game; Sixes and Upthrust under 10 KB).
+const defaultCachedGames = 2048
 
 // gameCache keeps, by channel, the games this process saved last, so
 // that a /move can be played on the game as saved without reading it

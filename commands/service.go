@@ -53,7 +53,7 @@ type Config struct {
 	OutboxGrace time.Duration
 	// CachedGames is how many games the service keeps as it last saved
 	// them, so that a /move needs no read of the store (see move);
-	// default 4096, negative for none.
+	// default 2048, negative for none.
 	CachedGames int
 }
 
