@@ -90,6 +90,15 @@ func (c *gameCache) len() int {
 	return c.order.Len()
 }
 
+// keep puts g, just saved (or created) and done with, in the cache for
+// its channel's next /move, when that move is a person's (or a
+// program's): the bot's turn is saved by a worker, which drops it.
+func (s *Service) keep(g *store.Game) {
+	if g.Status == store.Active && !flow(g).Challenge && g.Players[g.State.ToMove()].Kind != store.Bot {
+		s.cached.put(g)
+	}
+}
+
 // forgetfulStore is the Service's store: every write of a channel's game
 // through it (whoever in the Service makes it) first drops the channel's
 // cached game, so that only /move, which puts back what it saved, keeps

@@ -120,24 +120,29 @@ func TestMoveAfterAnotherProcessChangedTheGame(t *testing.T) {
 	}
 }
 
-// A move in a game this process saved last costs one round trip to the
-// store (the compare-and-set), whatever the game's length.
+// A move in a game this process started or saved last costs one round
+// trip to the store (the compare-and-set), from the first move on.
 func TestMoveNeedsOneRoundTrip(t *testing.T) {
 	e := newEnv(t, false)
 	rng := rand.New(rand.NewPCG(13, 2))
-	e.ok(cat, "rt", "/referee start game:hique p1:@ann p2:@bob time:1d")
-	for i := range 40 {
-		g := e.game("rt")
-		who := ann
-		if g.Players[g.State.ToMove()].UserID == bob.ID {
-			who = bob
-		}
-		text := e.randomMove("rt", rng)
-		before := e.st.Stats()
-		r := e.ok(who, "rt", "/move "+text)
-		trips := e.st.Stats().RoundTrips - before.RoundTrips
-		if i > 0 && trips != 1 {
-			t.Fatalf("move %d took %d round trips, want 1 (%s)", i+1, trips, strings.SplitN(r.Text, "\n", 2)[0])
+	play := func(ch string, moves int) {
+		for i := range moves {
+			g := e.game(ch)
+			who := ann
+			if g.Players[g.State.ToMove()].UserID == bob.ID {
+				who = bob
+			}
+			text := e.randomMove(ch, rng)
+			before := e.st.Stats()
+			r := e.ok(who, ch, "/move "+text)
+			if trips := e.st.Stats().RoundTrips - before.RoundTrips; trips != 1 {
+				t.Fatalf("%s: move %d took %d round trips, want 1 (%s)", ch, i+1, trips, strings.SplitN(r.Text, "\n", 2)[0])
+			}
 		}
 	}
+	e.ok(cat, "rt", "/referee start game:hique p1:@ann p2:@bob time:1d")
+	play("rt", 40)
+	e.ok(ann, "rt2", "/play game:sixes opponent:@bob")
+	e.ok(bob, "rt2", "/accept")
+	play("rt2", 10)
 }
