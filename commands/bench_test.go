@@ -30,6 +30,7 @@ func BenchmarkMove(b *testing.B) {
 	newGame()
 	lat := make([]time.Duration, 0, b.N)
 	var list rules.MoveList
+	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
 		b.StopTimer()

@@ -353,6 +353,10 @@ func TestStorageDown(t *testing.T) {
 	e.ok(bob, "s", "/accept")
 	e.ok(ann, "s", "/move a1 c1")
 	e.srv.Stop()
+	// The move is played on the game as this process saved it last (no
+	// read): its save gets no answer, which cannot say it was not applied.
+	e.refused(bob, "s", "/move a5 a4", "whether that was recorded is unknown")
+	// Sent again, the move reads the game first, and that read fails.
 	e.refused(bob, "s", "/move a5 a4", "storage is not reachable right now; nothing was changed, try again")
 	e.srv.Restart()
 	var g *store.Game

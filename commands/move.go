@@ -43,26 +43,51 @@ func (s *Service) loadPlayable(ctx context.Context, inv Invocation) (*store.Game
 	return g, seat, r
 }
 
-// move is /move: the player to move plays a move.
+// move is /move: the player to move plays a move. The move is tried
+// first on the game as this process last saved it (no read of the
+// store): the save's compare-and-set on the version keeps a stale copy
+// from writing over a newer game, and anything but a saved move there (a
+// refusal, which the stale copy may have caused, or a conflict) is tried
+// again on the game as stored. A save whose outcome is unknown is never
+// tried again.
 func (s *Service) move(ctx context.Context, inv Invocation) Reply {
-	text := strings.TrimSpace(inv.Options["move"])
-	g, seat, r := s.loadPlayable(ctx, inv)
+	if inv.Version == 0 {
+		if g := s.cached.take(inv.Channel); g != nil {
+			if r, final := s.playMove(ctx, inv, g); final {
+				return r
+			}
+		}
+	}
+	g, r := s.load(ctx, inv)
 	if r != nil {
 		return *r
 	}
-	if text == "" {
-		return refuse("give a move%s; /moves lists the legal ones", moveExample(g))
-	}
-	if seat != g.State.ToMove() {
-		return refuse("it is %s's turn, not yours", label(g.Players[g.State.ToMove()]))
+	reply, _ := s.playMove(ctx, inv, g)
+	return reply
+}
+
+// playMove plays inv's move in g and saves it, keeping the saved game for
+// the channel's next move. final is false when nothing was written: the
+// move was refused before its save, or the save found that the game had
+// moved on.
+func (s *Service) playMove(ctx context.Context, inv Invocation, g *store.Game) (r Reply, final bool) {
+	text := strings.TrimSpace(inv.Options["move"])
+	seat, refusal := playable(g, inv)
+	switch {
+	case refusal != nil:
+		return *refusal, false
+	case text == "":
+		return refuse("give a move%s; /moves lists the legal ones", moveExample(g)), false
+	case seat != g.State.ToMove():
+		return refuse("it is %s's turn, not yours", label(g.Players[g.State.ToMove()])), false
 	}
 	m, err := g.State.ParseMove(text)
 	if err != nil {
 		var me *rules.MoveError
 		if errors.As(err, &me) {
-			return refuse("%s", me.Text)
+			return refuse("%s", me.Text), false
 		}
-		return refuse("%v", err)
+		return refuse("%v", err), false
 	}
 	text, shown := moveTexts(g.State, m)
 	now := s.now()
@@ -70,10 +95,12 @@ func (s *Service) move(ctx context.Context, inv Invocation) Reply {
 	g.Moves = append(g.Moves, store.Move{Text: text, Seat: seat, By: inv.User.ID, At: now})
 	notes := s.afterMove(g, now)
 	if err := s.saveAndFollow(ctx, g); err != nil {
-		return s.storeRefusal(inv, err)
+		moved := errors.Is(err, store.ErrConflict) && !errors.Is(err, store.ErrUnavailable)
+		return s.storeRefusal(inv, err), !moved
 	}
-	header := moveHeader(g, seat, "played", shown)
-	return Reply{Message: s.moveMessage(g, header, notes)}
+	reply := Reply{Message: s.moveMessage(g, moveHeader(g, seat, "played", shown), notes)}
+	s.keep(g)
+	return reply, true
 }
 
 // moveMessage announces a move with the board, the notes (forced passes)

@@ -218,6 +218,7 @@ func (s *Service) start(ctx context.Context, inv Invocation, req newGameRequest)
 	}
 	msg := s.boardMessage(g, publicView, header+"\n"+turnNote(g))
 	msg.Mentions = mentionsFor(g)
+	s.keep(g)
 	return Reply{Message: msg}
 }
 
@@ -247,6 +248,7 @@ func (s *Service) accept(ctx context.Context, inv Invocation) Reply {
 	msg := s.boardMessage(g, publicView, fmt.Sprintf("%s accepts. %s: %s against %s.\n%s",
 		label(accepter), s.title(g.Name), seatTitle(g, rules.P1), seatTitle(g, rules.P2), turnNote(g)))
 	msg.Mentions = mentionsFor(g)
+	s.keep(g)
 	return Reply{Message: msg}
 }
 

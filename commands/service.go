@@ -51,6 +51,10 @@ type Config struct {
 	// entry to the saver; default 10s, well past the store's refusal of
 	// late writes.
 	OutboxGrace time.Duration
+	// CachedGames is how many games the service keeps as it last saved
+	// them, so that a /move needs no read of the store (see move);
+	// default 2048, negative for none.
+	CachedGames int
 }
 
 // Service runs the game flow over a store. It is safe for concurrent use.
@@ -70,6 +74,12 @@ type Service struct {
 	skewLogged atomic.Bool
 	// replays keeps the replays drawn for /history.
 	replays *replays
+	// cached keeps the games /move saved last (gamecache.go).
+	cached *gameCache
+	// routes maps command names to their handlers; specs is the command
+	// set of the registry's games (a registry does not change).
+	routes map[string]handler
+	specs  []CommandSpec
 }
 
 // New returns the game flow over st, posting later messages through
@@ -100,11 +110,17 @@ func New(cfg Config, st store.Store, reg *rules.Registry, notify Notifier, log *
 	if log == nil {
 		log = slog.Default()
 	}
-	s := &Service{store: st, reg: reg, notify: notify, cfg: cfg, log: log, now: now, replays: newReplays()}
+	if cfg.CachedGames == 0 {
+		cfg.CachedGames = defaultCachedGames
+	}
+	cached := newGameCache(cfg.CachedGames)
+	s := &Service{store: forgetfulStore{Store: st, games: cached}, reg: reg, notify: notify, cfg: cfg, log: log, now: now,
+		replays: newReplays(), cached: cached}
 	if now == nil {
 		s.now = s.storeNow
 	}
 	s.notify = pausingNotifier{Notifier: notify, s: s}
+	s.routes, s.specs = s.handlers(), CommandSet(reg.Names())
 	return s
 }
 
@@ -151,7 +167,7 @@ func (s *Service) handlers() map[string]handler {
 // refusal is private and says why. A typed command's options (not a
 // button's) are checked first, as CheckOptions does.
 func (s *Service) Handle(ctx context.Context, inv Invocation) Reply {
-	h, ok := s.handlers()[strings.ToLower(inv.Command)]
+	h, ok := s.routes[strings.ToLower(inv.Command)]
 	if !ok {
 		return refuse("there is no command /%s; /help lists them", clip(inv.Command, 30))
 	}
@@ -161,7 +177,7 @@ func (s *Service) Handle(ctx context.Context, inv Invocation) Reply {
 			inv.Options = map[string]string{}
 		}
 		var missing *MissingOptionError
-		err := CheckOptions(CommandSet(s.reg.Names()), &inv)
+		err := CheckOptions(s.specs, &inv)
 		if errors.As(err, &missing) && missing.Command == "move" {
 			err = nil // /move's own refusal gives an example in the game's notation
 		}

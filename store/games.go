@@ -114,6 +114,20 @@ func (s *Redis) newWrite(ctx context.Context, n *Game, expected int64, stored []
 	return w, nil
 }
 
+// nextStored returns the move list as a save that kept keep moves of
+// stored wrote it: moves. A save that only appended (the common case)
+// appends to stored's array, so that a move's cost does not grow with
+// the game: the elements it writes lie past the end of every copy of
+// stored, since only the one save that wins a version writes there, and
+// a copy that ends further is made by a later save. A save that trimmed
+// moves (an undo) copies the list.
+func nextStored(stored, moves []Move, keep int) []Move {
+	if stored == nil || keep < len(stored) {
+		return slices.Clone(moves)
+	}
+	return append(stored, moves[keep:]...)
+}
+
 // commonPrefix returns how many moves a and b share from the start.
 func commonPrefix(a, b []Move) int {
 	n := 0
@@ -540,7 +554,7 @@ func (s *Redis) Save(ctx context.Context, g *Game) error {
 	default:
 		return fmt.Errorf("save game in channel %s: unexpected script result %d", n.Channel, res)
 	}
-	n.stored = slices.Clone(n.Moves)
+	n.stored = nextStored(g.stored, n.Moves, w.keep)
 	*g = n
 	if g.Status == Finished {
 		// The save is done; filing it can wait if Redis went away just now.

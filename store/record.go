@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -261,10 +262,14 @@ func encodeRecord(g *Game, withMoves bool) ([]byte, error) {
 	var flow json.RawMessage
 	if g.Flow != nil {
 		b, err := g.Flow.FlowBytes()
-		if err != nil || (len(b) > 0 && !json.Valid(b)) {
+		var compact bytes.Buffer
+		if err == nil && len(b) > 0 {
+			err = json.Compact(&compact, b) // checks it too
+		}
+		if err != nil {
 			return nil, fmt.Errorf("%w: the game flow's state of channel %s is not JSON (%v)", ErrInvalid, g.Channel, err)
 		}
-		flow = b
+		flow = compact.Bytes()
 	}
 	r := record{
 		Schema:   SchemaVersion,
@@ -290,6 +295,11 @@ func encodeRecord(g *Game, withMoves bool) ([]byte, error) {
 	}
 	if g.Result != rules.Ongoing {
 		r.Result = g.Result.String()
+	}
+	if !withMoves {
+		if data, ok := appendHead(make([]byte, 0, 1024), &r); ok {
+			return data, nil
+		}
 	}
 	data, err := json.Marshal(r)
 	if err != nil {
