@@ -1,0 +1,253 @@
+package store_test
+
+import (
+	"errors"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"arbiter/rules"
+	"arbiter/rules/games"
+	"arbiter/store"
+)
+
+// TestEmbeddedMigratesLayout1: a database of layout 1 (every running
+// game's moves inline in its record) is moved to layout 2 when opened:
+// each game loads as it was, its head no longer holds its moves, its moves
+// are keys of the moves bucket, a damaged record stays damaged, and the
+// games play on.
+func TestEmbeddedMigratesLayout1(t *testing.T) {
+	ctx := ctxT(t)
+	reg := games.Registry()
+	cfg := store.Config{DataDir: t.TempDir(), Registry: reg, Logger: quietLogger()}
+	s, err := store.Open(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(7, 7))
+	want := map[string]*store.Game{}
+	records := map[string][]byte{"bad": []byte("{not json")}
+	moves := 0
+	for i, name := range gameNames {
+		g := newGame(t, reg, name, chName(i), "1")
+		if err := s.Create(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		for range 6 {
+			if !playRandom(g, rng, "1001") || g.Status == store.Finished {
+				t.Fatalf("%s ended early", name)
+			}
+			if err := s.Save(ctx, g); err != nil {
+				t.Fatal(err)
+			}
+		}
+		moves += len(g.Moves)
+		want[g.Channel] = g
+		if records[g.Channel], err = store.EncodeRecord(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.(*store.Bolt).MakeLayout1(records); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	s, err = store.Open(ctx, cfg)
+	if err != nil {
+		t.Fatalf("open a database of layout 1: %v", err)
+	}
+	defer s.Close(ctx)
+	b := s.(*store.Bolt)
+	if f, err := b.RawGet([]string{"meta"}, "format"); err != nil || string(f) != "2" {
+		t.Fatalf("layout after opening: %q %v, want 2", f, err)
+	}
+	if n, err := b.RawCount([]string{"moves"}); err != nil || n != moves {
+		t.Fatalf("the moves bucket holds %d keys (%v), want %d", n, err, moves)
+	}
+	for ch, w := range want {
+		if head, _ := b.RawGet([]string{"games"}, ch); strings.Contains(string(head), `"moves"`) {
+			t.Fatalf("the head of channel %s still holds its moves: %s", ch, head)
+		}
+		g, err := s.Load(ctx, ch)
+		if err != nil {
+			t.Fatalf("load %s after the migration: %v", ch, err)
+		}
+		if g.Version != w.Version || len(g.Moves) != len(w.Moves) || g.Moves[3].Text != w.Moves[3].Text {
+			t.Fatalf("game %s after the migration: version %d, %d moves; want %d, %d", ch, g.Version, len(g.Moves), w.Version, len(w.Moves))
+		}
+		checkReplays(t, reg, g)
+		if playRandom(g, rng, "1001") {
+			if err := s.Save(ctx, g); err != nil {
+				t.Fatalf("save %s after the migration: %v", ch, err)
+			}
+		}
+	}
+	if _, err := s.Load(ctx, "bad"); !errors.As(err, new(*store.DamagedError)) {
+		t.Fatalf("the damaged record after the migration: %v", err)
+	}
+}
+
+// TestEmbeddedSaveWritesWhatChanged: saving one more move writes the
+// game's head and that move, not the whole game: the page bytes a save
+// writes late in a long game are no more than early on (with a whole
+// record rewritten, they grow with every move: 12 kB at move 20, 28 kB at
+// move 240 when this test was written).
+func TestEmbeddedSaveWritesWhatChanged(t *testing.T) {
+	ctx := ctxT(t)
+	reg := games.Registry()
+	s, err := store.Open(ctx, store.Config{DataDir: t.TempDir(), Registry: reg, Logger: quietLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(ctx)
+	b := s.(*store.Bolt)
+	// A game of hique that runs to 240 moves without ending: the first
+	// seed that plays one.
+	var (
+		g   *store.Game
+		rng *rand.Rand
+	)
+	for seed := uint64(0); g == nil && seed < 100; seed++ {
+		try := newGame(t, reg, "hique", "long", "1")
+		rng = rand.New(rand.NewPCG(1, seed))
+		for len(try.Moves) < 240 && playRandom(try, rng, "1001") && try.Status == store.Active {
+		}
+		if len(try.Moves) == 240 && try.Status == store.Active {
+			g, rng = newGame(t, reg, "hique", "long", "1"), rand.New(rand.NewPCG(1, seed))
+		}
+	}
+	if g == nil {
+		t.Fatal("no game of hique of 240 moves in 100 seeds")
+	}
+	if err := s.Create(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	perSave := func(saves int) int64 {
+		before := b.PageBytesWritten()
+		for range saves {
+			playRandom(g, rng, "1001")
+			if err := s.Save(ctx, g); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return (b.PageBytesWritten() - before) / int64(saves)
+	}
+	perSave(10)
+	early := perSave(10)
+	perSave(200)
+	late := perSave(20)
+	if late > early+8192 {
+		t.Fatalf("a save writes %d bytes of pages at move %d and %d at move 20: its cost grows with the game", late, len(g.Moves), early)
+	}
+	if got, err := s.Load(ctx, "long"); err != nil || len(got.Moves) != 240 {
+		t.Fatalf("the long game: %v", err)
+	} else {
+		checkReplays(t, reg, got)
+	}
+}
+
+// TestEmbeddedMoveListFollowsTheGame: a game's move list goes where the
+// game goes: a takeback trims it, archiving a finished game removes it
+// (the archive keeps the moves inline), and Quarantine keeps it beside
+// the damaged head, one move a line, and frees the channel of it.
+func TestEmbeddedMoveListFollowsTheGame(t *testing.T) {
+	ctx := ctxT(t)
+	reg := games.Registry()
+	s, err := store.Open(ctx, store.Config{DataDir: t.TempDir(), Registry: reg, Logger: quietLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(ctx)
+	b := s.(*store.Bolt)
+	rng := rand.New(rand.NewPCG(3, 3))
+	keysOf := func(channel string) int {
+		t.Helper()
+		keys, err := b.RawKeys([]string{"moves"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, k := range keys {
+			if strings.HasPrefix(k, channel+"\x00") {
+				n++
+			}
+		}
+		return n
+	}
+	play := func(g *store.Game, n int) {
+		t.Helper()
+		for range n {
+			if !playRandom(g, rng, "1001") || g.Status != store.Active {
+				t.Fatal("the game ended early")
+			}
+			if err := s.Save(ctx, g); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+
+	g := newGame(t, reg, "sixes", "a", "1")
+	if err := s.Create(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	play(g, 6)
+	// A takeback of two moves: the state replayed without them.
+	back, err := reg.New(g.Name, g.Options)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range g.Moves[:4] {
+		mv, err := back.ParseMove(m.Text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back.Play(mv)
+	}
+	g.Moves, g.State = g.Moves[:4], back
+	if err := s.Save(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Load(ctx, "a"); err != nil || len(got.Moves) != 4 || keysOf("a") != 4 {
+		t.Fatalf("after a takeback: %v, %d keys; want 4 moves", err, keysOf("a"))
+	}
+	play(g, 1)
+	g.Status, g.Result, g.Reason = store.Finished, rules.Draw, "agreed"
+	if err := s.Save(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	if n := keysOf("a"); n != 0 {
+		t.Fatalf("%d moves of the archived game left in the moves bucket", n)
+	}
+	if got, err := s.LoadArchived(ctx, "1", g.ID); err != nil || len(got.Moves) != 5 {
+		t.Fatalf("the archived game: %v", err)
+	}
+
+	d := newGame(t, reg, "sixes", "d", "1")
+	if err := s.Create(ctx, d); err != nil {
+		t.Fatal(err)
+	}
+	play(d, 3)
+	if err := b.RawPut([]string{"games"}, "d", []byte("{not json")); err != nil {
+		t.Fatal(err)
+	}
+	where, err := s.Quarantine(ctx, "d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, err := b.RawGet([]string{"damaged"}, strings.TrimPrefix(where, "damaged/")+"/moves")
+	if err != nil || strings.Count(string(kept), "\n") != 2 || !strings.Contains(string(kept), d.Moves[2].Text) {
+		t.Fatalf("the quarantined game's moves: %q %v", kept, err)
+	}
+	if n := keysOf("d"); n != 0 {
+		t.Fatalf("%d moves of the quarantined game left in the moves bucket", n)
+	}
+	fresh := newGame(t, reg, "sixes", "d", "1")
+	if err := s.Create(ctx, fresh); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Load(ctx, "d"); err != nil || len(got.Moves) != 0 {
+		t.Fatalf("the new game in the quarantined channel: %v", err)
+	}
+}
