@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -193,6 +194,14 @@ func OpenBolt(ctx context.Context, cfg Config) (*Bolt, error) {
 	return s, nil
 }
 
+// initialMmapSize is how much of the file bbolt maps at first: address
+// space, not memory. A commit that grows the file past the mapping maps it
+// again, and that waits for every read transaction to end: a backup or an
+// export of a big store would hold up every move meanwhile. Mapped 1 GiB
+// ahead (on 64-bit systems), a store remaps only past 1 GiB, and from there
+// once per GiB of growth.
+const initialMmapSize = 1 << 30 * (strconv.IntSize / 64)
+
 // openBoltFile opens the database at path and checks its layout. bbolt
 // may panic on a file that is damaged in ways its checksums do not catch;
 // that becomes an error too.
@@ -212,7 +221,8 @@ func openBoltFile(path string) (db *bolt.DB, err error) {
 			db, err = nil, damaged(p)
 		}
 	}()
-	db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second, FreelistType: bolt.FreelistMapType})
+	db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second, FreelistType: bolt.FreelistMapType,
+		InitialMmapSize: initialMmapSize})
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, fmt.Errorf("the database file %s: %w", path, errInUse)
 	}

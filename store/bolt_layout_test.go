@@ -3,8 +3,10 @@ package store_test
 import (
 	"errors"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"arbiter/rules"
 	"arbiter/rules/games"
@@ -250,4 +252,77 @@ func TestEmbeddedMoveListFollowsTheGame(t *testing.T) {
 	if got, err := s.Load(ctx, "d"); err != nil || len(got.Moves) != 0 {
 		t.Fatalf("the new game in the quarantined channel: %v", err)
 	}
+}
+
+// TestEmbeddedWritesGoOnDuringALongRead: while a long read transaction
+// (a backup, an export) is open, writes that grow the database file go
+// on and are committed; bbolt would otherwise map the grown file again,
+// which waits for every reader to end.
+func TestEmbeddedWritesGoOnDuringALongRead(t *testing.T) {
+	ctx := ctxT(t)
+	reg := games.Registry()
+	s, err := store.Open(ctx, store.Config{DataDir: t.TempDir(), Registry: reg, Logger: quietLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(ctx)
+	if err := s.Create(ctx, newGame(t, reg, "sixes", "r", "1")); err != nil {
+		t.Fatal(err)
+	}
+	reading, release := make(chan struct{}), make(chan struct{})
+	readDone := make(chan error, 1)
+	go func() {
+		first := true
+		readDone <- s.(store.Porter).Walk(ctx, func(store.Item) error {
+			if first {
+				first = false
+				close(reading)
+				<-release
+			}
+			return nil
+		})
+	}()
+	<-reading
+	written := make(chan error, 1)
+	go func() { // about 8 MB of archived games, in batches
+		rec, err := store.EncodeRecord(finished(t, reg))
+		if err != nil {
+			written <- err
+			return
+		}
+		for batch := range 40 {
+			items := make([]store.Item, 0, 100)
+			for i := range 100 {
+				items = append(items, store.Item{Type: "archived", Guild: "1", ID: strconv.Itoa(1000 + batch*100 + i), Record: rec})
+			}
+			if err := s.(store.Porter).Put(ctx, items); err != nil {
+				written <- err
+				return
+			}
+		}
+		written <- nil
+	}()
+	select {
+	case err := <-written:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Error("the writes did not get through while a read transaction was open")
+	}
+	close(release)
+	if err := <-readDone; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// finished returns a finished game of hique of 40 moves.
+func finished(t *testing.T, reg *rules.Registry) *store.Game {
+	g := newGame(t, reg, "hique", "f", "1")
+	rng := rand.New(rand.NewPCG(5, 5))
+	for len(g.Moves) < 40 && playRandom(g, rng, "1001") && g.Status == store.Active {
+	}
+	g.ID, g.Version, g.Status, g.Result, g.Reason = "1", int64(len(g.Moves)+1), store.Finished, rules.Draw, "agreed"
+	g.Created, g.Updated, g.Finished = time.Now(), time.Now(), time.Now()
+	return g
 }
