@@ -73,6 +73,7 @@ type Bolt struct {
 	claimTimeout time.Duration
 	now          func() time.Time
 	txs          atomic.Int64
+	moveMemo     moveMemo // decoded moves, by their stored bytes
 
 	mu     sync.Mutex          // guards claims, locks and wakeup
 	claims map[uint64]claim    // bot turns handed to a worker, by job number

@@ -122,11 +122,7 @@ func (s *Bolt) gameIn(tx *bolt.Tx, channel string) (*Game, error) {
 	}
 	split := len(r.Moves) == 0
 	if split {
-		list, err := storedMoves(tx, channel)
-		if err == nil {
-			r.Moves, err = decodeMoves(list)
-		}
-		if err != nil {
+		if r.Moves, err = s.movesIn(tx, channel); err != nil {
 			return nil, &DamagedError{Channel: channel, Err: err}
 		}
 	}

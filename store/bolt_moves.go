@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sync"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -30,39 +31,97 @@ func moveKey(channel string, i int) []byte {
 	return binary.BigEndian.AppendUint32(moveKeyPrefix(channel), uint32(i))
 }
 
-// eachMove calls fn with the keys (fresh) and values of channel's moves
-// from index from on, in order.
+// eachMove calls fn with the keys and values of channel's moves from
+// index from on, in order; they are valid until the bucket changes.
 func eachMove(tx *bolt.Tx, channel string, from int, fn func(k, v []byte)) {
 	prefix := moveKeyPrefix(channel)
 	c := tx.Bucket(bMoves).Cursor()
 	for k, v := c.Seek(moveKey(channel, from)); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-		fn(slices.Clone(k), v)
+		fn(k, v)
 	}
 }
 
 // storedMoves returns the moves of channel's game in tx, as stored, in
 // order. A gap in their indexes is an error.
 func storedMoves(tx *bolt.Tx, channel string) ([]string, error) {
+	var list []string
+	err := eachMoveInOrder(tx, channel, func(v []byte) error {
+		list = append(list, string(v))
+		return nil
+	})
+	return list, err
+}
+
+// eachMoveInOrder calls fn with each of channel's moves in order, and
+// reports a gap in their indexes, or an error of fn, naming the move.
+func eachMoveInOrder(tx *bolt.Tx, channel string, fn func(v []byte) error) error {
 	var (
-		list []string
-		bad  bool
+		n   int
+		err error
 	)
 	want := moveKey(channel, 0)
 	eachMove(tx, channel, 0, func(k, v []byte) {
-		binary.BigEndian.PutUint32(want[len(want)-4:], uint32(len(list)))
-		bad = bad || !bytes.Equal(k, want)
-		list = append(list, string(v))
+		if err != nil {
+			return
+		}
+		binary.BigEndian.PutUint32(want[len(want)-4:], uint32(n))
+		n++
+		if !bytes.Equal(k, want) {
+			err = fmt.Errorf("its move list has a gap or a stray key at move %d", n)
+		} else if ferr := fn(v); ferr != nil {
+			err = fmt.Errorf("move %d of its move list does not read: %v", n, ferr)
+		}
 	})
-	if bad {
-		return nil, fmt.Errorf("its move list has a gap or a stray key")
+	return err
+}
+
+// moveMemoSize bounds the moves a moveMemo keeps: about 10 MB.
+const moveMemoSize = 1 << 16
+
+// moveMemo remembers decoded moves by their stored bytes, so that loading
+// a game decodes only the moves it has not seen: decoding is a function of
+// the bytes, so a move found here is the move those bytes decode to. When
+// it is full it starts again empty. Safe for concurrent use.
+type moveMemo struct {
+	mu sync.RWMutex
+	m  map[string]Move
+}
+
+// decode returns the move raw encodes (see encodeMove).
+func (c *moveMemo) decode(raw []byte) (Move, error) {
+	c.mu.RLock()
+	m, ok := c.m[string(raw)]
+	c.mu.RUnlock()
+	if ok {
+		return m, nil
 	}
-	return list, nil
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return Move{}, err
+	}
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= moveMemoSize {
+		c.m = make(map[string]Move)
+	}
+	c.m[string(raw)] = m
+	c.mu.Unlock()
+	return m, nil
+}
+
+// movesIn returns the decoded moves of channel's game in tx.
+func (s *Bolt) movesIn(tx *bolt.Tx, channel string) ([]Move, error) {
+	var moves []Move
+	err := eachMoveInOrder(tx, channel, func(v []byte) error {
+		m, err := s.moveMemo.decode(v)
+		moves = append(moves, m)
+		return err
+	})
+	return moves, err
 }
 
 // truncateMoves deletes channel's moves from index from on.
 func truncateMoves(tx *bolt.Tx, channel string, from int) error {
 	var doomed [][]byte
-	eachMove(tx, channel, from, func(k, _ []byte) { doomed = append(doomed, k) })
+	eachMove(tx, channel, from, func(k, _ []byte) { doomed = append(doomed, slices.Clone(k)) })
 	moves := tx.Bucket(bMoves)
 	for _, k := range doomed {
 		if err := moves.Delete(k); err != nil {
