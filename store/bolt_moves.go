@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 
@@ -75,6 +76,24 @@ func eachMoveInOrder(tx *bolt.Tx, channel string, fn func(v []byte) error) error
 	return err
 }
 
+// moveCount returns how many moves channel's game has, by the index of
+// its last move (a gap makes it wrong, and eachMoveInOrder reports it).
+func moveCount(tx *bolt.Tx, channel string) int {
+	c := tx.Bucket(bMoves).Cursor()
+	last := moveKey(channel, math.MaxUint32)
+	k, _ := c.Seek(last)
+	if k == nil {
+		k, _ = c.Last()
+	} else if !bytes.Equal(k, last) {
+		k, _ = c.Prev()
+	}
+	prefix := moveKeyPrefix(channel)
+	if len(k) != len(prefix)+4 || !bytes.HasPrefix(k, prefix) {
+		return 0
+	}
+	return int(binary.BigEndian.Uint32(k[len(prefix):])) + 1
+}
+
 // moveMemoSize bounds the moves a moveMemo keeps: about 10 MB.
 const moveMemoSize = 1 << 16
 
@@ -109,7 +128,7 @@ func (c *moveMemo) decode(raw []byte) (Move, error) {
 
 // movesIn returns the decoded moves of channel's game in tx.
 func (s *Bolt) movesIn(tx *bolt.Tx, channel string) ([]Move, error) {
-	var moves []Move
+	moves := make([]Move, 0, moveCount(tx, channel))
 	err := eachMoveInOrder(tx, channel, func(v []byte) error {
 		m, err := s.moveMemo.decode(v)
 		moves = append(moves, m)
