@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"context"
 	"errors"
 	"math/rand/v2"
 	"strconv"
@@ -98,13 +99,7 @@ func TestEmbeddedMigratesLayout1(t *testing.T) {
 // move 240 when this test was written).
 func TestEmbeddedSaveWritesWhatChanged(t *testing.T) {
 	ctx := ctxT(t)
-	reg := games.Registry()
-	s, err := store.Open(ctx, store.Config{DataDir: t.TempDir(), Registry: reg, Logger: quietLogger()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close(ctx)
-	b := s.(*store.Bolt)
+	s, reg := openBolt(t)
 	// A game of hique that runs to 240 moves without ending: the first
 	// seed that plays one.
 	var (
@@ -127,14 +122,14 @@ func TestEmbeddedSaveWritesWhatChanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	perSave := func(saves int) int64 {
-		before := b.PageBytesWritten()
+		before := s.PageBytesWritten()
 		for range saves {
 			playRandom(g, rng, "1001")
 			if err := s.Save(ctx, g); err != nil {
 				t.Fatal(err)
 			}
 		}
-		return (b.PageBytesWritten() - before) / int64(saves)
+		return (s.PageBytesWritten() - before) / int64(saves)
 	}
 	perSave(10)
 	early := perSave(10)
@@ -156,17 +151,11 @@ func TestEmbeddedSaveWritesWhatChanged(t *testing.T) {
 // the damaged head, one move a line, and frees the channel of it.
 func TestEmbeddedMoveListFollowsTheGame(t *testing.T) {
 	ctx := ctxT(t)
-	reg := games.Registry()
-	s, err := store.Open(ctx, store.Config{DataDir: t.TempDir(), Registry: reg, Logger: quietLogger()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close(ctx)
-	b := s.(*store.Bolt)
+	s, reg := openBolt(t)
 	rng := rand.New(rand.NewPCG(3, 3))
 	keysOf := func(channel string) int {
 		t.Helper()
-		keys, err := b.RawKeys([]string{"moves"})
+		keys, err := s.RawKeys([]string{"moves"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -231,14 +220,14 @@ func TestEmbeddedMoveListFollowsTheGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	play(d, 3)
-	if err := b.RawPut([]string{"games"}, "d", []byte("{not json")); err != nil {
+	if err := s.RawPut([]string{"games"}, "d", []byte("{not json")); err != nil {
 		t.Fatal(err)
 	}
 	where, err := s.Quarantine(ctx, "d")
 	if err != nil {
 		t.Fatal(err)
 	}
-	kept, err := b.RawGet([]string{"damaged"}, strings.TrimPrefix(where, "damaged/")+"/moves")
+	kept, err := s.RawGet([]string{"damaged"}, strings.TrimPrefix(where, "damaged/")+"/moves")
 	if err != nil || strings.Count(string(kept), "\n") != 2 || !strings.Contains(string(kept), d.Moves[2].Text) {
 		t.Fatalf("the quarantined game's moves: %q %v", kept, err)
 	}
@@ -260,12 +249,7 @@ func TestEmbeddedMoveListFollowsTheGame(t *testing.T) {
 // which waits for every reader to end.
 func TestEmbeddedWritesGoOnDuringALongRead(t *testing.T) {
 	ctx := ctxT(t)
-	reg := games.Registry()
-	s, err := store.Open(ctx, store.Config{DataDir: t.TempDir(), Registry: reg, Logger: quietLogger()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close(ctx)
+	s, reg := openBolt(t)
 	if err := s.Create(ctx, newGame(t, reg, "sixes", "r", "1")); err != nil {
 		t.Fatal(err)
 	}
@@ -273,7 +257,7 @@ func TestEmbeddedWritesGoOnDuringALongRead(t *testing.T) {
 	readDone := make(chan error, 1)
 	go func() {
 		first := true
-		readDone <- s.(store.Porter).Walk(ctx, func(store.Item) error {
+		readDone <- s.Walk(ctx, func(store.Item) error {
 			if first {
 				first = false
 				close(reading)
@@ -295,7 +279,7 @@ func TestEmbeddedWritesGoOnDuringALongRead(t *testing.T) {
 			for i := range 100 {
 				items = append(items, store.Item{Type: "archived", Guild: "1", ID: strconv.Itoa(1000 + batch*100 + i), Record: rec})
 			}
-			if err := s.(store.Porter).Put(ctx, items); err != nil {
+			if err := s.Put(ctx, items); err != nil {
 				written <- err
 				return
 			}
@@ -334,12 +318,7 @@ func finished(t *testing.T, reg *rules.Registry) *store.Game {
 // moves and 156 at 90 with the memo, 142 and 786 without, when written).
 func TestEmbeddedLoadDecodesOnlyNewMoves(t *testing.T) {
 	ctx := ctxT(t)
-	reg := games.Registry()
-	s, err := store.Open(ctx, store.Config{DataDir: t.TempDir(), Registry: reg, Logger: quietLogger()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close(ctx)
+	s, reg := openBolt(t)
 	g := newGame(t, reg, "hique", "m", "1")
 	if err := s.Create(ctx, g); err != nil {
 		t.Fatal(err)
@@ -365,4 +344,17 @@ func TestEmbeddedLoadDecodesOnlyNewMoves(t *testing.T) {
 	if many-few > 2*80 { // the state's decoding allocates about one a move
 		t.Fatalf("a Load allocates %.0f times at 10 moves and %.0f at 90: it decodes every move again", few, many)
 	}
+}
+
+// openBolt opens an embedded store in a new directory, closed at the
+// end of the test.
+func openBolt(t *testing.T) (*store.Bolt, *rules.Registry) {
+	t.Helper()
+	reg := games.Registry()
+	s, err := store.Open(ctxT(t), store.Config{DataDir: t.TempDir(), Registry: reg, Logger: quietLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close(context.Background()) })
+	return s.(*store.Bolt), reg
 }
