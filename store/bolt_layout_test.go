@@ -147,8 +147,9 @@ func TestEmbeddedSaveWritesWhatChanged(t *testing.T) {
 
 // TestEmbeddedMoveListFollowsTheGame: a game's move list goes where the
 // game goes: a takeback trims it, archiving a finished game removes it
-// (the archive keeps the moves inline), and Quarantine keeps it beside
-// the damaged head, one move a line, and frees the channel of it.
+// (the archive keeps the moves inline), Quarantine keeps it beside the
+// damaged head, one move a line, and frees the channel of it, and a
+// record put over the game replaces it.
 func TestEmbeddedMoveListFollowsTheGame(t *testing.T) {
 	ctx := ctxT(t)
 	s, reg := openBolt(t)
@@ -240,6 +241,21 @@ func TestEmbeddedMoveListFollowsTheGame(t *testing.T) {
 	}
 	if got, err := s.Load(ctx, "d"); err != nil || len(got.Moves) != 0 {
 		t.Fatalf("the new game in the quarantined channel: %v", err)
+	}
+	// An imported record without moves, over a channel whose game has
+	// some, leaves none of them behind.
+	play(fresh, 2)
+	imported := newGame(t, reg, "sixes", "d", "1")
+	imported.ID, imported.Version = "77", 1
+	rec, err := store.EncodeRecord(imported)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Put(ctx, []store.Item{{Type: "game", Channel: "d", Record: rec}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Load(ctx, "d"); err != nil || len(got.Moves) != 0 {
+		t.Fatalf("the imported game without moves: %v", err)
 	}
 }
 

@@ -94,7 +94,7 @@ func moveCount(tx *bolt.Tx, channel string) int {
 	return int(binary.BigEndian.Uint32(k[len(prefix):])) + 1
 }
 
-// moveMemoSize bounds the moves a moveMemo keeps: about 10 MB.
+// moveMemoSize bounds the moves a moveMemo keeps: some 13 MB.
 const moveMemoSize = 1 << 16
 
 // moveMemo remembers decoded moves by their stored bytes, so that loading
@@ -203,6 +203,9 @@ func (w *liveWrite) put(tx *bolt.Tx) error {
 func putSplit(tx *bolt.Tx, channel string, data []byte) error {
 	r, err := decodeRecord(data)
 	if err != nil || len(r.Moves) == 0 {
+		if err := truncateMoves(tx, channel, 0); err != nil {
+			return err
+		}
 		return tx.Bucket(bGames).Put([]byte(channel), data)
 	}
 	w := &liveWrite{channel: channel, moves: r.Moves}
