@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -25,8 +27,11 @@ import (
 const DatabaseFile = "arbiter.db"
 
 // boltFormat is the layout version of the database, kept under
-// meta/format. A build refuses a database of a layout it does not know.
-const boltFormat = "1"
+// meta/format. A build refuses a database of a layout it does not know,
+// and migrates one of an earlier layout when it opens it. Layout 2 keeps
+// a running game's moves in the moves bucket, beside its head; layout 1
+// kept them inline in its record.
+const boltFormat = "2"
 
 // Bolt is the embedded store: one bbolt database file in the data
 // directory, for one process (the directory is locked). Every write is one
@@ -39,9 +44,10 @@ const boltFormat = "1"
 //
 // Top-level buckets, with keys and values:
 //
-//	meta                 "format" -> "1"; "imported" -> the file imported at first start
-//	games                channel -> game record (JSON, schema 1)
-//	damaged              "<channel>/<unix ms>" -> a record moved aside by Quarantine
+//	meta                 "format" -> "2"; "imported" -> the file imported at first start
+//	games                channel -> the game's head: its record without its moves (JSON, schema 2)
+//	moves                channel + 0x00 + index (4 bytes) -> one move of the game (JSON); see bolt_moves.go
+//	damaged              "<channel>/<unix ms>" -> a record moved aside by Quarantine, "…/moves" its moves
 //	wake                 channel -> the game's wake time (8 bytes, Unix ms, big-endian)
 //	deadlines            wake time (8 bytes) + channel -> empty: the deadline index
 //	queue                job number (8 bytes) -> bot turn (JSON); its sequence numbers jobs
@@ -67,6 +73,7 @@ type Bolt struct {
 	claimTimeout time.Duration
 	now          func() time.Time
 	txs          atomic.Int64
+	moveMemo     moveMemo // decoded moves, by their stored bytes
 
 	mu     sync.Mutex          // guards claims, locks and wakeup
 	claims map[uint64]claim    // bot turns handed to a worker, by job number
@@ -96,6 +103,7 @@ func (e *damagedFile) Error() string {
 var (
 	bMeta      = []byte("meta")
 	bGames     = []byte("games")
+	bMoves     = []byte("moves")
 	bDamaged   = []byte("damaged")
 	bWake      = []byte("wake")
 	bDeadlines = []byte("deadlines")
@@ -109,6 +117,9 @@ var (
 	kCount     = []byte("count")
 	kImported  = []byte("imported")
 )
+
+// topBuckets are the top-level buckets every database has.
+var topBuckets = [][]byte{bGames, bMoves, bDamaged, bWake, bDeadlines, bQueue, bSettings, bGuilds}
 
 func ratingsBucket(game string) []byte { return []byte("ratings:" + game) }
 func boardBucket(game string) []byte   { return []byte("board:" + game) }
@@ -184,6 +195,14 @@ func OpenBolt(ctx context.Context, cfg Config) (*Bolt, error) {
 	return s, nil
 }
 
+// initialMmapSize is how much of the file bbolt maps at first: address
+// space, not memory. A commit that grows the file past the mapping maps it
+// again, and that waits for every read transaction to end: a backup or an
+// export of a big store would hold up every move meanwhile. Mapped 1 GiB
+// ahead (on 64-bit systems), a store remaps only past 1 GiB, and from there
+// once per GiB of growth.
+const initialMmapSize = 1 << 30 * (strconv.IntSize / 64)
+
 // openBoltFile opens the database at path and checks its layout. bbolt
 // may panic on a file that is damaged in ways its checksums do not catch;
 // that becomes an error too.
@@ -203,7 +222,8 @@ func openBoltFile(path string) (db *bolt.DB, err error) {
 			db, err = nil, damaged(p)
 		}
 	}()
-	db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second, FreelistType: bolt.FreelistMapType})
+	db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second, FreelistType: bolt.FreelistMapType,
+		InitialMmapSize: initialMmapSize})
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, fmt.Errorf("the database file %s: %w", path, errInUse)
 	}
@@ -215,20 +235,21 @@ func openBoltFile(path string) (db *bolt.DB, err error) {
 		if err != nil {
 			return err
 		}
-		switch f := meta.Get(kFormat); {
-		case f == nil:
-			if err := meta.Put(kFormat, []byte(boltFormat)); err != nil {
-				return err
-			}
-		case string(f) != boltFormat:
+		f := meta.Get(kFormat)
+		if f != nil && string(f) != "1" && string(f) != boltFormat {
 			return fmt.Errorf("the database file %s has layout %q and this build reads %q (a newer Arbiter wrote it)", path, f, boltFormat)
 		}
-		for _, name := range [][]byte{bGames, bDamaged, bWake, bDeadlines, bQueue, bSettings, bGuilds} {
+		for _, name := range topBuckets {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return err
 			}
 		}
-		return nil
+		if string(f) == "1" {
+			if err := migrateLayout1(tx); err != nil {
+				return fmt.Errorf("the database file %s: move to layout %s: %w", path, boltFormat, err)
+			}
+		}
+		return meta.Put(kFormat, []byte(boltFormat))
 	})
 	if err != nil {
 		_ = db.Close()
@@ -238,6 +259,27 @@ func openBoltFile(path string) (db *bolt.DB, err error) {
 		return nil, err
 	}
 	return db, nil
+}
+
+// migrateLayout1 moves a database of layout 1 to this layout: the moves
+// of each running game out of its record into the moves bucket. A record
+// that does not decode stays as it is (Load reports it damaged).
+func migrateLayout1(tx *bolt.Tx) error {
+	type entry struct{ channel, data []byte }
+	var all []entry
+	err := tx.Bucket(bGames).ForEach(func(k, v []byte) error {
+		all = append(all, entry{slices.Clone(k), slices.Clone(v)})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, e := range all {
+		if err := putSplit(tx, string(e.channel), e.data); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // checkBoltFile checks, before bbolt maps it, that a database file is as

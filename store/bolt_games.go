@@ -77,11 +77,11 @@ func (s *Bolt) Create(ctx context.Context, g *Game) error {
 			return err
 		}
 		n.ID = strconv.FormatUint(seq, 10)
-		data, err := encodeGame(&n)
+		w, err := newLiveWrite(&n, nil)
 		if err != nil {
 			return fmt.Errorf("create game: %w", err)
 		}
-		if err := games.Put([]byte(n.Channel), data); err != nil {
+		if err := w.put(tx); err != nil {
 			return err
 		}
 		return indexLive(tx, gb, n.Channel, n.Wake())
@@ -89,6 +89,7 @@ func (s *Bolt) Create(ctx context.Context, g *Game) error {
 	if err != nil {
 		return err
 	}
+	n.stored = slices.Clone(n.Moves)
 	*g = n
 	return nil
 }
@@ -108,7 +109,8 @@ func (s *Bolt) Load(ctx context.Context, channel string) (*Game, error) {
 	return g, err
 }
 
-// gameIn decodes the game in channel within tx.
+// gameIn decodes the game in channel within tx: its head and its move
+// list, or a record with its moves inline.
 func (s *Bolt) gameIn(tx *bolt.Tx, channel string) (*Game, error) {
 	data := tx.Bucket(bGames).Get([]byte(channel))
 	if data == nil {
@@ -118,12 +120,21 @@ func (s *Bolt) gameIn(tx *bolt.Tx, channel string) (*Game, error) {
 	if err != nil {
 		return nil, &DamagedError{Channel: channel, Err: err}
 	}
+	split := len(r.Moves) == 0
+	if split {
+		if r.Moves, err = s.movesIn(tx, channel); err != nil {
+			return nil, &DamagedError{Channel: channel, Err: err}
+		}
+	}
 	g, err := r.game(s.reg)
 	if err != nil {
 		return nil, &DamagedError{Channel: channel, Err: err}
 	}
 	if g.Channel != channel {
 		return nil, &DamagedError{Channel: channel, Err: fmt.Errorf("its record is of channel %q", g.Channel)}
+	}
+	if split {
+		g.stored = slices.Clone(g.Moves)
 	}
 	return g, nil
 }
@@ -133,7 +144,8 @@ func (s *Bolt) gameIn(tx *bolt.Tx, channel string) (*Game, error) {
 // compare-and-set, the deadline index and, for a finished game, its
 // archiving and the freeing of its channel are one transaction: when Save
 // returns nil all of it is on disk, and when it returns an error none of
-// it is.
+// it is. A running game's Save writes its head and the moves added since
+// it was loaded (see liveWrite).
 func (s *Bolt) Save(ctx context.Context, g *Game) error {
 	if err := checkCreated(g); err != nil {
 		return err
@@ -144,7 +156,16 @@ func (s *Bolt) Save(ctx context.Context, g *Game) error {
 	if n.Status == Finished && n.Finished.IsZero() {
 		n.Finished = n.Updated
 	}
-	data, err := encodeGame(&n)
+	var (
+		data []byte // a finished game's whole record
+		live *liveWrite
+		err  error
+	)
+	if n.Status == Finished {
+		data, err = encodeGame(&n)
+	} else {
+		live, err = newLiveWrite(&n, g.stored)
+	}
 	if err != nil {
 		return fmt.Errorf("save game: %w", err)
 	}
@@ -171,13 +192,17 @@ func (s *Bolt) Save(ctx context.Context, g *Game) error {
 			return archiveTx(tx, &record{Channel: n.Channel, Guild: n.Guild, ID: n.ID, Version: n.Version,
 				Status: n.Status, Updated: n.Updated, Finished: timePtr(n.Finished)}, data)
 		}
-		if err := games.Put([]byte(n.Channel), data); err != nil {
+		if err := live.put(tx); err != nil {
 			return err
 		}
 		return setWake(tx, n.Channel, n.Wake())
 	})
 	if err != nil {
 		return err
+	}
+	n.stored = nil
+	if live != nil {
+		n.stored = slices.Clone(n.Moves)
 	}
 	*g = n
 	return nil
@@ -232,6 +257,9 @@ func archiveTx(tx *bolt.Tx, h *record, data []byte) error {
 			return nil // another game is there now (or a damaged one): leave it
 		}
 		if err := games.Delete([]byte(h.Channel)); err != nil {
+			return err
+		}
+		if err := truncateMoves(tx, h.Channel, 0); err != nil {
 			return err
 		}
 	}
@@ -313,7 +341,9 @@ func setWake(tx *bolt.Tx, channel string, wake time.Time) error {
 }
 
 // Quarantine moves the record in channel aside, freeing the channel, and
-// returns where it now lives: "damaged/<channel>/<unix ms>".
+// returns where it now lives: "damaged/<channel>/<unix ms>", with its
+// move list, if it has one, under that key + "/moves" (the moves as
+// stored, one a line).
 func (s *Bolt) Quarantine(ctx context.Context, channel string) (string, error) {
 	if err := checkID("channel", channel); err != nil {
 		return "", fmt.Errorf("quarantine: %w", err)
@@ -330,6 +360,16 @@ func (s *Bolt) Quarantine(ctx context.Context, channel string) (string, error) {
 			return fmt.Errorf("%s: %s already exists; try again", what, key)
 		}
 		if err := damaged.Put([]byte(key), slices.Clone(data)); err != nil {
+			return err
+		}
+		var list [][]byte
+		eachMove(tx, channel, 0, func(_, v []byte) { list = append(list, v) })
+		if len(list) > 0 {
+			if err := damaged.Put([]byte(key+"/moves"), bytes.Join(list, []byte("\n"))); err != nil {
+				return err
+			}
+		}
+		if err := truncateMoves(tx, channel, 0); err != nil {
 			return err
 		}
 		if h, err := readHeader(channel, data); err == nil {

@@ -133,7 +133,7 @@ func importSnapshot(tx *bolt.Tx, snap *snapshot, now time.Time) (int, error) {
 
 // importGame puts a live game's record in channel with its indexes.
 func importGame(tx *bolt.Tx, channel string, data []byte) error {
-	if err := tx.Bucket(bGames).Put([]byte(channel), data); err != nil {
+	if err := putSplit(tx, channel, data); err != nil {
 		return err
 	}
 	r, err := readHeader(channel, data)

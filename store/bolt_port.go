@@ -18,7 +18,7 @@ var _ Porter = (*Bolt)(nil)
 func (s *Bolt) Walk(ctx context.Context, fn func(Item) error) error {
 	return s.view(ctx, "walk the store", func(tx *bolt.Tx) error {
 		err := tx.Bucket(bGames).ForEach(func(k, v []byte) error {
-			return fn(Item{Type: "game", Channel: string(k), Record: slices.Clone(v)})
+			return fn(Item{Type: "game", Channel: string(k), Record: wholeRecord(tx, string(k), v)})
 		})
 		if err != nil {
 			return err

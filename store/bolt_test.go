@@ -358,13 +358,13 @@ func TestEmbeddedNewerLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.(*store.Bolt).RawPut([]string{"meta"}, "format", []byte("2")); err != nil {
+	if err := s.(*store.Bolt).RawPut([]string{"meta"}, "format", []byte("3")); err != nil {
 		t.Fatal(err)
 	}
 	_ = s.Close(ctx)
 	for _, startEmpty := range []bool{false, true} {
 		cfg.StartEmpty = startEmpty
-		if _, err := store.Open(ctx, cfg); err == nil || !strings.Contains(err.Error(), `layout "2"`) {
+		if _, err := store.Open(ctx, cfg); err == nil || !strings.Contains(err.Error(), `layout "3"`) {
 			t.Fatalf("open a newer layout (StartEmpty %v): %v", startEmpty, err)
 		}
 	}

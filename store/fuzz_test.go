@@ -110,7 +110,7 @@ func FuzzImportLegacy(f *testing.F) {
 			t.Fatal(err)
 		}
 		defer func() { _ = tx.Rollback() }()
-		for _, name := range [][]byte{bGames, bDamaged, bWake, bDeadlines, bQueue, bSettings, bGuilds} {
+		for _, name := range topBuckets {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				t.Fatal(err)
 			}
