@@ -33,6 +33,9 @@ func (s *Redis) Due(ctx context.Context, now time.Time, limit int) ([]*Game, err
 	ctx, cancel := s.op(ctx, 0)
 	defer cancel()
 
+	if s.cluster {
+		s.repairIntents(ctx)
+	}
 	// Every partition in one pipeline (one round trip per node); a
 	// partition whose node does not answer delays only its own games.
 	upTo := strconv.FormatInt(now.UnixMilli(), 10)
@@ -164,6 +167,74 @@ func (s *Redis) Due(ctx context.Context, now time.Time, limit int) ([]*Game, err
 		due = due[:limit]
 	}
 	return due, nil
+}
+
+// repairIntents writes the deadline entry of each channel whose save on a
+// cluster noted its intent (see Redis.run) longer ago than a save can
+// still apply, and never cleared it: its process died between the
+// compare-and-set and the entry, or lost the answer. The entry written is
+// that of the game as stored, whatever that save did; the intent goes.
+// A partition or game that does not answer is left for the next look.
+func (s *Redis) repairIntents(ctx context.Context) {
+	before := strconv.FormatInt(s.redisNow().Add(-2*s.timeout-time.Second).UnixMilli(), 10)
+	ranges := make([]*redis.StringSliceCmd, s.parts)
+	_, _ = s.rdb.Pipelined(ctx, func(pipe redis.Pipeliner) error {
+		for p := range s.parts {
+			ranges[p] = pipe.ZRangeByScore(ctx, intentsPart(p), &redis.ZRangeBy{Min: "-inf", Max: before, Count: MaxList})
+		}
+		return nil
+	})
+	type intent struct{ key, member, channel string }
+	var left []intent
+	reads := map[string]gameRead{}
+	for p, cmd := range ranges {
+		members, err := cmd.Result()
+		if err != nil {
+			continue
+		}
+		for _, m := range members {
+			channel, _, _ := cutLast(m, '/')
+			left = append(left, intent{intentsPart(p), m, channel})
+		}
+	}
+	if len(left) == 0 {
+		return
+	}
+	if err := s.pipeScripts(ctx, func(pipe redis.Pipeliner, retry bool) {
+		clear(reads)
+		for _, in := range left {
+			if _, ok := reads[in.channel]; !ok && in.channel != "" {
+				reads[in.channel] = readGame(ctx, pipe, in.channel, retry)
+			}
+		}
+	}); err != nil && !wrongType(err) {
+		s.log.Warn("store: saves left unfinished on the cluster are not repaired yet; the next look does it", "err", err)
+		return
+	}
+	_, err := s.rdb.Pipelined(ctx, func(pipe redis.Pipeliner) error {
+		for _, in := range left {
+			if read, ok := reads[in.channel]; ok {
+				if g, err := s.gameFromRead(in.channel, read); err == nil && !g.Wake().IsZero() {
+					pipe.ZAdd(ctx, s.deadlineKey(in.channel), redis.Z{Score: float64(g.Wake().UnixMilli()), Member: deadlineMember(in.channel, g.ID, g.Version)})
+				}
+			}
+			pipe.ZRem(ctx, in.key, in.member)
+		}
+		return nil
+	})
+	if err != nil {
+		s.log.Warn("store: saves left unfinished on the cluster are not repaired yet; the next look does it", "err", err)
+		return
+	}
+	s.log.Info("store: repaired the deadline entries of saves left unfinished", "saves", len(left))
+}
+
+// cutLast slices s around the last sep.
+func cutLast(s string, sep byte) (before, after string, found bool) {
+	if i := strings.LastIndexByte(s, sep); i >= 0 {
+		return s[:i], s[i+1:], true
+	}
+	return s, "", false
 }
 
 // member is a deadline index entry: a game at one version.

@@ -32,7 +32,8 @@ import (
 //
 // The deadline entry is written only when the write applies, so a save
 // that loses leaves nothing behind in the index. On a cluster the index is
-// on another slot, and Save writes the entry right after the script.
+// on another slot, and Save writes the entry right after the script (see
+// Redis.run for how a death in between loses nothing).
 var saveScript = redis.NewScript(`
 local t = redis.call('TIME')
 if tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) > tonumber(ARGV[7]) then return -3 end
@@ -159,6 +160,18 @@ func (s *Redis) run(ctx context.Context, w *write) (int64, error) {
 	for _, el := range w.tail {
 		args = append(args, el)
 	}
+	// On a cluster the index is on another slot than the game, written in
+	// a round trip after the compare-and-set. So that a process dying
+	// between the two loses no deadline, the save first notes its intent
+	// in the index's slot; Due repairs the entry of a channel whose intent
+	// outlives the save (see repairIntents). No intent, no save.
+	intent := ""
+	if s.cluster && (wake != "" || w.replaced != "") {
+		intent = n.Channel + "/" + w.token
+		if err := s.rdb.ZAdd(ctx, s.intentKey(n.Channel), redis.Z{Score: float64(s.redisNow().UnixMilli()), Member: intent}).Err(); err != nil {
+			return 0, fmt.Errorf("note the save in the deadline index: %w", err)
+		}
+	}
 	var res int64
 	var err error
 	if s.waitReplicas > 0 {
@@ -168,23 +181,26 @@ func (s *Redis) run(ctx context.Context, w *write) (int64, error) {
 			return runScript(ctx, pipe, saveScript, retry, keys, args...)
 		})
 	}
-	if err != nil || res != 1 || !s.cluster || (wake == "" && w.replaced == "") {
-		return res, err
+	if intent == "" || err != nil {
+		return res, err // an outcome unknown leaves the intent: Due repairs
 	}
-	// On a cluster the index is on another slot: write the entry now that
-	// the write applied. Should this fail, the game is saved without its
-	// entry until its next save; say so loudly.
+	// The entry now that the write applied, and the intent done with, in
+	// one round trip (one slot). Should this fail, the intent stays and
+	// Due repairs the entry.
 	_, ierr := s.rdb.Pipelined(ctx, func(pipe redis.Pipeliner) error {
-		if w.replaced != "" {
-			pipe.ZRem(ctx, s.deadlineKey(n.Channel), w.replaced)
+		if res == 1 {
+			if w.replaced != "" {
+				pipe.ZRem(ctx, s.deadlineKey(n.Channel), w.replaced)
+			}
+			if wake != "" {
+				pipe.ZAdd(ctx, s.deadlineKey(n.Channel), redis.Z{Score: float64(n.Wake().UnixMilli()), Member: member})
+			}
 		}
-		if wake != "" {
-			pipe.ZAdd(ctx, s.deadlineKey(n.Channel), redis.Z{Score: float64(n.Wake().UnixMilli()), Member: member})
-		}
+		pipe.ZRem(ctx, s.intentKey(n.Channel), intent)
 		return nil
 	})
 	if ierr != nil {
-		s.log.Error("store: a game is saved but its deadline entry is not; its clock waits for its next save",
+		s.log.Warn("store: a game is saved but its deadline entry is not yet; the clock repairs it",
 			"channel", n.Channel, "version", n.Version, "err", ierr)
 	}
 	return res, nil

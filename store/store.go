@@ -390,10 +390,21 @@ func partTag(p int) string {
 // deadlinesPart and queuePart are partition p's deadline index and
 // bot-turn stream.
 func deadlinesPart(p int) string { return partTag(p) + ":deadlines" }
+
+// intentsPart is partition p's saves in flight on a cluster (see
+// Redis.run): each a member "<channel>/<token>" scored by when it began.
+func intentsPart(p int) string { return partTag(p) + ":intents" }
 func queuePart(p int) string     { return partTag(p) + ":botq" }
 
 // deadlineKey is the deadline index partition of channel.
 func (s *Redis) deadlineKey(channel string) string { return deadlinesPart(s.part(channel)) }
+
+// intentKey is the partition of channel's saves in flight.
+func (s *Redis) intentKey(channel string) string { return intentsPart(s.part(channel)) }
+
+// redisNow is the time by Redis's clock: this host's corrected by the
+// offset last measured.
+func (s *Redis) redisNow() time.Time { return s.wall().Add(time.Duration(s.offset.Load())) }
 
 // rotation returns the partitions in the order one call should serve
 // them: starting at a different one each call, so that no partition waits
