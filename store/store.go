@@ -391,10 +391,11 @@ func partTag(p int) string {
 // bot-turn stream.
 func deadlinesPart(p int) string { return partTag(p) + ":deadlines" }
 
+func queuePart(p int) string     { return partTag(p) + ":botq" }
+
 // intentsPart is partition p's saves in flight on a cluster (see
 // Redis.run): each a member "<channel>/<token>" scored by when it began.
 func intentsPart(p int) string { return partTag(p) + ":intents" }
-func queuePart(p int) string   { return partTag(p) + ":botq" }
 
 // deadlineKey is the deadline index partition of channel.
 func (s *Redis) deadlineKey(channel string) string { return deadlinesPart(s.part(channel)) }
