@@ -390,7 +390,6 @@ func partTag(p int) string {
 // deadlinesPart and queuePart are partition p's deadline index and
 // bot-turn stream.
 func deadlinesPart(p int) string { return partTag(p) + ":deadlines" }
-
 func queuePart(p int) string     { return partTag(p) + ":botq" }
 
 // intentsPart is partition p's saves in flight on a cluster (see
