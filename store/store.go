@@ -24,6 +24,7 @@
 //	{arbiter}:botq            stream of bot turns, consumer group "workers", partition 0
 //	{arbiter-P}:deadlines     the same for partition P (1 <= P < Config.Partitions)
 //	{arbiter-P}:botq          the same for partition P
+//	{arbiter(-P)}:intents     on a cluster: saves in flight, "<channel>/<token>" by start time (ms)
 //	{arbiter}:lock:<name>     a lock's holder token, with an expiry
 //
 // # Versions
