@@ -33,7 +33,7 @@ func ladderOf(game string) ladder {
 		return ladder{
 			{depth: 1, nodes: 1000, percent: 10, margin: 6},
 			{nodes: 1000, percent: 15},
-			{nodes: 3500, percent: 20},
+			{nodes: 4500, percent: 20},
 			{percent: 20},
 			full,
 		}
@@ -41,7 +41,7 @@ func ladderOf(game string) ladder {
 		// Narrow with deep tactics: a depth cap of 3 made level 2 far
 		// below level 3, one of 1 left level 1 far below level 2.
 		return ladder{
-			{depth: 2, nodes: 800, percent: 10, margin: 10},
+			{depth: 2, nodes: 120, percent: 10, margin: 10},
 			{nodes: 900, percent: 15, margin: 10},
 			{nodes: 7000, percent: 20, margin: 8},
 			{percent: 30, margin: 5},
@@ -53,8 +53,8 @@ func ladderOf(game string) ladder {
 		return ladder{
 			{depth: 1, nodes: 1000, percent: 10, margin: 20},
 			{nodes: 3000, percent: 15, margin: 5},
-			{nodes: 10000, percent: 20, margin: 5},
-			{percent: 30, margin: 5},
+			{nodes: 8000, percent: 20, margin: 5},
+			{percent: 50, margin: 2},
 			full,
 		}
 	}
