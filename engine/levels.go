@@ -41,9 +41,9 @@ func ladderOf(game string) ladder {
 		// Narrow with deep tactics: a depth cap of 3 made level 2 far
 		// below level 3, one of 1 left level 1 far below level 2.
 		return ladder{
-			{depth: 2, nodes: 120, percent: 10, margin: 10},
+			{depth: 2, nodes: 80, percent: 10, margin: 10},
 			{nodes: 900, percent: 15, margin: 10},
-			{nodes: 7000, percent: 20, margin: 8},
+			{nodes: 6000, percent: 20, margin: 8},
 			{percent: 30, margin: 5},
 			full,
 		}
