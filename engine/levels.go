@@ -47,6 +47,16 @@ func ladderOf(game string) ladder {
 			{percent: 30, margin: 5},
 			full,
 		}
+	case "hiya":
+		// The default ladder but for level 2: its depth cap of 3 left
+		// it far below level 3.
+		return ladder{
+			{depth: 1, nodes: 1000, percent: 10, margin: 20},
+			{nodes: 1500, percent: 15, margin: 15},
+			{nodes: 6000, percent: 15, margin: 10},
+			{percent: 30, margin: 5},
+			full,
+		}
 	case "sixes":
 		// Decided by small counts (pieces, then mobility): a margin
 		// above 5% throws games away from level 2 up.
