@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -18,7 +19,7 @@ func TestLevelsAreMonotone(t *testing.T) {
 	// A cap of 0 is none: the largest.
 	deeper := func(d, below int) bool { return d == 0 || (below != 0 && d >= below) }
 	wider := func(n, below uint64) bool { return n == 0 || (below != 0 && n >= below) }
-	names := append(games.Registry().Names(), "no such game")
+	names := append(slices.Clone(games.Registry().Names()), "no such game")
 	for _, game := range names {
 		for l := Level(2); l <= 5; l++ {
 			lo, hi := (l - 1).settings(game), l.settings(game)

@@ -108,12 +108,16 @@ func NewPlayer(spec string, opt PlayerOptions) (Player, error) {
 // Level is the strength of Arbiter's engine as a bot opponent, 1 to 5:
 //
 //	1  beginner: a 1- or 2-ply search (with its capture search) capped at
-//	   about 1000 positions, then a random pick among the moves near the
-//	   best, in at most a tenth of the move time; about even with greedy
+//	   80-1000 positions, then a random pick among the moves near the
+//	   best, in at most a tenth of the move time; near greedy (46-65%
+//	   against it at 50 ms a move)
 //	2  novice: a search capped at 900-3000 positions
-//	3  club: a search capped at 3500-10000 positions
-//	4  strong: the full search in 20-30% of the move time
+//	3  club: a search capped at 4500-8000 positions
+//	4  strong: the full search in 20-50% of the move time
 //	5  full strength: the full search in the whole move time
+//
+// Levels 1-4 pick at random among near-best moves, except HiQUE's levels
+// 2-4 (there the full-window root search the pick needs costs too much).
 //
 // The exact settings are per game (ladderOf, engine/levels.go): each game
 // has the ladder measured to give it even steps, and a game with none of
