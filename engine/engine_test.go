@@ -190,12 +190,13 @@ func TestLevelLimits(t *testing.T) {
 	}{
 		{5, Limits{}, Limits{MoveTime: 20 * time.Second}},
 		{5, Limits{MoveTime: time.Second}, Limits{MoveTime: time.Second}},
-		{4, Limits{MoveTime: time.Second}, Limits{MoveTime: 300 * time.Millisecond}},
-		{3, Limits{MoveTime: time.Second}, Limits{MoveTime: 150 * time.Millisecond, Nodes: 6000}},
-		{2, Limits{MoveTime: time.Second}, Limits{MoveTime: 150 * time.Millisecond, Depth: 3, Nodes: 1000}},
+		// HiQUE's own ladder (engine/levels.go).
+		{4, Limits{MoveTime: time.Second}, Limits{MoveTime: 200 * time.Millisecond}},
+		{3, Limits{MoveTime: time.Second}, Limits{MoveTime: 200 * time.Millisecond, Nodes: 4500}},
+		{2, Limits{MoveTime: time.Second}, Limits{MoveTime: 150 * time.Millisecond, Nodes: 1000}},
 		{1, Limits{Depth: 9}, Limits{Depth: 1, Nodes: 1000}},
-		{2, Limits{Nodes: 7}, Limits{Nodes: 7, Depth: 3}},
-		{3, Limits{Nodes: 9000}, Limits{Nodes: 6000}},
+		{2, Limits{Nodes: 7}, Limits{Nodes: 7}},
+		{3, Limits{Nodes: 9000}, Limits{Nodes: 4500}},
 	}
 	for _, tt := range tests {
 		a := NewArbiter(games.Registry(), tt.level, 1, nil)

@@ -2,39 +2,68 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"testing"
+	"time"
 
 	"arbiter/rules/games"
 )
 
-// TestLevelsAreMonotone keeps the ladder climbable: each level searches at
-// least as deep and as many positions (0 is no cap, the most), takes at least as large a share
-// of the move time and picks at random within no larger a margin than the
-// level below it.
+// TestLevelsAreMonotone keeps every game's ladder climbable: each level
+// searches at least as deep and as many positions (0 is no cap, the most),
+// takes at least as large a share of the move time and picks at random
+// within no larger a margin than the level below it; level 5 is the full
+// search and level 1 a capped, random one. It checks each registered game's
+// ladder and the default one (a game with no ladder of its own).
 func TestLevelsAreMonotone(t *testing.T) {
 	// A cap of 0 is none: the largest.
 	deeper := func(d, below int) bool { return d == 0 || (below != 0 && d >= below) }
 	wider := func(n, below uint64) bool { return n == 0 || (below != 0 && n >= below) }
-	for l := Level(2); l <= 5; l++ {
-		lo, hi := (l - 1).settings(), l.settings()
-		if !deeper(hi.depth, lo.depth) {
-			t.Errorf("level %d searches %d plies, level %d %d", l, hi.depth, l-1, lo.depth)
+	names := append(slices.Clone(games.Registry().Names()), "no such game")
+	for _, game := range names {
+		for l := Level(2); l <= 5; l++ {
+			lo, hi := (l - 1).settings(game), l.settings(game)
+			if !deeper(hi.depth, lo.depth) {
+				t.Errorf("%s: level %d searches %d plies, level %d %d", game, l, hi.depth, l-1, lo.depth)
+			}
+			if !wider(hi.nodes, lo.nodes) {
+				t.Errorf("%s: level %d visits at most %d positions, level %d %d", game, l, hi.nodes, l-1, lo.nodes)
+			}
+			if hi.percent < lo.percent {
+				t.Errorf("%s: level %d takes %d%% of the move time, level %d %d%%", game, l, hi.percent, l-1, lo.percent)
+			}
+			if hi.margin > lo.margin {
+				t.Errorf("%s: level %d picks within %d%% of the typical loss, level %d within %d%%", game, l, hi.margin, l-1, lo.margin)
+			}
 		}
-		if !wider(hi.nodes, lo.nodes) {
-			t.Errorf("level %d visits at most %d positions, level %d %d", l, hi.nodes, l-1, lo.nodes)
+		if top := Level(5).settings(game); top != (levelSettings{percent: 100}) {
+			t.Errorf("%s: level 5 is %+v, want the full search in the whole move time", game, top)
 		}
-		if hi.percent < lo.percent {
-			t.Errorf("level %d takes %d%% of the move time, level %d %d%%", l, hi.percent, l-1, lo.percent)
+		if low := Level(1).settings(game); low.margin == 0 || low.depth == 0 {
+			t.Errorf("%s: level 1 is %+v, want a capped depth and a random margin", game, low)
 		}
-		if hi.margin > lo.margin {
-			t.Errorf("level %d picks within %d%% of the typical loss, level %d within %d%%", l, hi.margin, l-1, lo.margin)
+		if Level(9).settings(game) != Level(5).settings(game) {
+			t.Errorf("%s: an unknown level is not level 5", game)
 		}
 	}
-	if top := Level(5).settings(); top.depth != 0 || top.nodes != 0 || top.percent != 100 || top.margin != 0 {
-		t.Errorf("level 5 is %+v, want the full search in the whole move time", top)
+}
+
+// TestLevelsDifferByGame checks that a game's own ladder reaches the
+// player: the limits a level searches with come from the game it is given.
+func TestLevelsDifferByGame(t *testing.T) {
+	a := NewArbiter(nil, 3, 1, nil)
+	lim := Limits{MoveTime: 100 * time.Millisecond}
+	for _, name := range games.Registry().Names() {
+		g := startOf(t, name)
+		set := Level(3).settings(name)
+		got := a.Limits(g, lim)
+		want := Limits{MoveTime: lim.MoveTime * time.Duration(set.percent) / 100, Nodes: set.nodes, Depth: set.depth}
+		if got != want {
+			t.Errorf("%s: level 3 searches with %+v, want %+v", name, got, want)
+		}
 	}
-	if low := Level(1).settings(); low.margin == 0 || low.depth == 0 {
-		t.Errorf("level 1 is %+v, want a capped depth and a random margin", low)
+	if ladderOf("hique") == ladderOf("no such game") {
+		t.Error("hique has the default ladder: its own was measured to be needed (docs/levels.md)")
 	}
 }
 

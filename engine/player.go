@@ -107,55 +107,34 @@ func NewPlayer(spec string, opt PlayerOptions) (Player, error) {
 
 // Level is the strength of Arbiter's engine as a bot opponent, 1 to 5:
 //
-//	1  beginner: searches 1 ply (with its capture search; at most 1000
-//	   positions), then picks at random among the moves within 20% of the
-//	   typical loss of the best, in at most a tenth of the move time; about
-//	   even with greedy
-//	2  novice: 3 plies and at most 1000 positions, random within 15% of
-//	   the typical loss, at most 15% of the move time
-//	3  club: no depth cap but at most 6000 positions, random within 10%,
-//	   at most 15% of the move time
-//	4  strong: the full search in 30% of the move time, random within 5%
+//	1  beginner: a 1- or 2-ply search (with its capture search) capped at
+//	   80-1000 positions, then a random pick among the moves near the
+//	   best, in at most a tenth of the move time; near greedy (46-65%
+//	   against it at 50 ms a move)
+//	2  novice: a search capped at 900-3000 positions
+//	3  club: a search capped at 4500-8000 positions
+//	4  strong: the full search in 20-50% of the move time
 //	5  full strength: the full search in the whole move time
 //
-// The typical loss is the mean amount by which the position's root moves
-// score below the best one (forced wins and losses left out): the margin
-// follows the evaluation's spread, and the node caps the game's branching,
-// so one setting serves every game (and levels 1-3 play the same on any
-// machine once their time share is not the binding limit). The settings
-// were tuned with `arbiter match` for even steps (docs/levels.md).
+// Levels 1-4 pick at random among near-best moves, except HiQUE's levels
+// 2-4 (there the full-window root search the pick needs costs too much).
+//
+// The exact settings are per game (ladderOf, engine/levels.go): each game
+// has the ladder measured to give it even steps, and a game with none of
+// its own gets the default one. A level's random pick is among the moves
+// within a share (its margin) of the typical loss: the mean amount by
+// which the position's root moves score below the best one (forced wins
+// and losses left out), so the margin follows the evaluation's spread and
+// the node caps follow the game's branching (levels 1-3 play the same on
+// any machine once their time share is not the binding limit). The
+// settings were tuned with `arbiter match` for even steps
+// (docs/levels.md).
 //
 // Every level takes a win it sees (a win in one at least) and avoids a loss
 // in one when it can; the random choice is never among losing moves. With
 // no limit given, the move time is the class's per-move limit of the game
 // (rules.Definition.MoveTime).
 type Level int
-
-// levelSettings are what a level changes: the depth cap (0 none), the node
-// cap (0 none), the share of the move time (per cent) and the randomness
-// margin, in per cent of the typical loss of a root move (see typicalLoss).
-type levelSettings struct {
-	depth   int
-	percent int
-	margin  int
-	nodes   uint64
-}
-
-// settings returns the level's settings (level 5's for an unknown level).
-// TestLevelsAreMonotone keeps them a ladder.
-func (l Level) settings() levelSettings {
-	switch l {
-	case 1:
-		return levelSettings{depth: 1, nodes: 1000, percent: 10, margin: 20}
-	case 2:
-		return levelSettings{depth: 3, nodes: 1000, percent: 15, margin: 15}
-	case 3:
-		return levelSettings{nodes: 6000, percent: 15, margin: 10}
-	case 4:
-		return levelSettings{percent: 30, margin: 5}
-	}
-	return levelSettings{percent: 100}
-}
 
 // Arbiter is Arbiter's engine as a player at a level.
 type Arbiter struct {
@@ -190,7 +169,7 @@ func (a *Arbiter) Limits(g rules.Game, lim Limits) Limits {
 	if lim.MoveTime == 0 && lim.Depth == 0 && lim.Nodes == 0 {
 		lim.MoveTime = ClassMoveTime(a.reg, g.Name())
 	}
-	set := a.level.settings()
+	set := a.level.settings(g.Name())
 	if lim.MoveTime > 0 {
 		lim.MoveTime = lim.MoveTime * time.Duration(set.percent) / 100
 		if lim.MoveTime <= 0 {
@@ -209,7 +188,7 @@ func (a *Arbiter) Limits(g rules.Game, lim Limits) Limits {
 // Choose searches g at the player's level and returns its move.
 func (a *Arbiter) Choose(ctx context.Context, g rules.Game, lim Limits) (rules.Move, Info, error) {
 	lim = a.Limits(g, lim)
-	margin := a.level.settings().margin
+	margin := a.level.settings(g.Name()).margin
 	if margin == 0 {
 		info := a.eng.Search(ctx, g, lim)
 		return a.result(info)
