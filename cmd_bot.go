@@ -123,6 +123,7 @@ func gameFlow(cfg config, st store.Store, reg *rules.Registry, session *discordg
 		Workers:       n,
 		WorkerName:    name,
 		TakesCommands: takesCommands,
+		CachedGames:   cfg.CachedGames,
 	}, st, reg, bot.NewNotifier(session, log), log, nil)
 }
 

@@ -35,6 +35,7 @@ type config struct {
 	APIAddr          string        // API_ADDR: serve the programs' API and the live wall here; unset: off
 	StoreStartEmpty  bool          // STORE_START_EMPTY=1: move a damaged embedded database aside and start empty
 	StoreBackupEvery time.Duration // STORE_BACKUP_EVERY: how often the embedded store copies itself to DATA_DIR/backup
+	CachedGames      int           // CACHED_GAMES: games a process keeps as it saved them, so a move needs no read (default 2048)
 }
 
 // loadConfig reads the configuration. A malformed value is an error naming
@@ -70,6 +71,7 @@ func loadConfig() (config, error) {
 	intVar("SHARD_COUNT", &c.ShardCount)
 	intVar("REDIS_PARTITIONS", &c.RedisPartitions)
 	intVar("REDIS_WAIT_REPLICAS", &c.RedisWait)
+	intVar("CACHED_GAMES", &c.CachedGames)
 	switch v := strings.ToLower(os.Getenv("REDIS_CLUSTER")); v {
 	case "", "false", "0", "no":
 	case "true", "1", "yes":
