@@ -263,10 +263,12 @@ func (d *driver) startGame(ctx context.Context, channel string) (*store.Game, er
 // end. It keeps each game as it knows it, so that it needs no read of its
 // own to choose a move.
 func (d *driver) client(ctx context.Context, c int, games []*store.Game, end time.Time, lats *[]time.Duration) error {
+	if c >= len(games) {
+		return errors.New("no channel to play in")
+	}
 	rng := rand.New(rand.NewPCG(uint64(c), 7))
 	var list rules.MoveList
 	for time.Now().Before(end) && ctx.Err() == nil {
-		sent := false
 		for i := c; i < len(games) && time.Now().Before(end); i += d.cfg.Clients {
 			g := games[i]
 			g.State.Moves(&list)
@@ -285,7 +287,6 @@ func (d *driver) client(ctx context.Context, c int, games []*store.Game, end tim
 			t0 := time.Now()
 			r := d.svc.Handle(ctx, inv)
 			*lats = append(*lats, time.Since(t0))
-			sent = true
 			if r.Private {
 				d.refused.Add(1)
 				fresh, err := d.st.Load(ctx, g.Channel)
@@ -300,9 +301,6 @@ func (d *driver) client(ctx context.Context, c int, games []*store.Game, end tim
 			}
 			d.moves.Add(1)
 			g.State.Play(m)
-		}
-		if !sent {
-			return errors.New("no channel to play in")
 		}
 	}
 	return nil
