@@ -238,3 +238,16 @@ func TestProfileFile(t *testing.T) {
 		t.Error("a bad profile was accepted")
 	}
 }
+
+// TestSplitMoveLine: a program whose move line arrives in two parts, its
+// text and, a while later, its end, is read as one move: the unfinished
+// text, quiet long enough to pass for a prompt, is not taken for a second
+// move when the line ends.
+func TestSplitMoveLine(t *testing.T) {
+	for _, side := range []rules.Player{rules.P1, rules.P2} {
+		rec, tr := play(t, "sixes", rules.Options{"turns": "8"}, "-mode split", side, 2*time.Second)
+		if strings.Contains(rec.Reason, "class:") || rec.Result == rules.Ongoing {
+			t.Fatalf("%s: %v, %s\n%s", side, rec.Result, rec.Reason, tail(tr))
+		}
+	}
+}

@@ -59,6 +59,7 @@ type proc struct {
 	mu         sync.Mutex
 	partial    []byte // the unfinished last line
 	prompted   bool   // the unfinished line was reported as a prompt
+	reported   string // the unfinished line as last reported as a prompt, until the line ends or input is written
 	printed    int    // bytes printed since the count was reset
 	flooded    bool   // printed passed FloodLimit
 	lastRead   time.Time
@@ -156,8 +157,10 @@ func (p *proc) take(b []byte) {
 		if k < 0 {
 			break
 		}
-		lines = append(lines, string(p.partial))
-		p.partial = p.partial[:0]
+		if line := string(p.partial); line != p.reported {
+			lines = append(lines, line)
+		} // else: its whole text was reported as a prompt already
+		p.partial, p.reported = p.partial[:0], ""
 		b = b[k+1:]
 	}
 	p.mu.Unlock()
@@ -202,6 +205,7 @@ func (p *proc) watch() {
 		var prompt string
 		if quiet && !p.prompted && strings.TrimSpace(string(p.partial)) != "" {
 			prompt, p.prompted = string(p.partial), true
+			p.reported = prompt
 		}
 		p.mu.Unlock()
 		if prompt != "" {
@@ -240,7 +244,7 @@ func (p *proc) write(text string) error {
 	_, readAt := readingTerminal(p.cmd.Process.Pid)
 	p.mu.Lock()
 	p.readAt = readAt
-	p.partial = p.partial[:0]
+	p.partial, p.reported = p.partial[:0], ""
 	p.gen++
 	p.lastWrite = time.Now()
 	p.mu.Unlock()

@@ -9,7 +9,9 @@
 // -game sixes|hique|hiya, -style yn|12 (Hi-Ya!'s two styles), and -mode:
 // ok, chatty (announces results and lists moves between its own), reask
 // (refuses each first answer once), refuse (refuses every move), crash, hang, slow, garbage, illegal, quit (announces a winner and
-// exits early), flood, noflush (never shows its input prompt).
+// exits early), flood, noflush (never shows its input prompt), split (ends
+// each of its move lines a while after the line's text, as a slow terminal
+// may deliver it).
 package main
 
 import (
@@ -182,7 +184,11 @@ func say(g rules.Game, m rules.Move) {
 	switch *game {
 	case "sixes":
 		f := strings.Fields(t)
-		fmt.Printf("Computer moves the piece at %s to %s\n", f[0], f[1])
+		fmt.Printf("Computer moves the piece at %s to %s", f[0], f[1])
+		if *mode == "split" {
+			time.Sleep(150 * time.Millisecond)
+		}
+		fmt.Println()
 	case "hique":
 		fmt.Printf("My move: %s\n", t)
 	case "hiya":
