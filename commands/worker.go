@@ -193,6 +193,9 @@ func (s *Service) playBotTurn(ctx context.Context, worker string, job *store.Job
 		return
 	}
 	ack()
+	if s.cfg.TakesCommands {
+		s.keep(g) // the person's answer is a /move in this process
+	}
 }
 
 // keepClaim tells the queue that worker still has job, until ctx ends, so
