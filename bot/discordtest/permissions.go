@@ -80,14 +80,10 @@ func (s *Server) channelPermissionsLocked(ch *Channel, userID string) int64 {
 	if perms&PermViewChannel == 0 {
 		return 0
 	}
-	send := PermSendMessages
-	if ch.IsThread() {
-		send = PermSendMessagesInThreads
-		if ch.Type == ChannelPrivateThread && !slices.Contains(ch.Members, userID) && perms&PermManageThreads == 0 {
-			return 0
-		}
+	if ch.Type == ChannelPrivateThread && !slices.Contains(ch.Members, userID) && perms&PermManageThreads == 0 {
+		return 0
 	}
-	if perms&send == 0 {
+	if perms&sendPermission(ch) == 0 {
 		perms &^= PermMentionEveryone | PermAttachFiles | PermEmbedLinks
 	}
 	return perms
