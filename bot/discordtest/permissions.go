@@ -148,10 +148,7 @@ func (s *Server) SetRolePermissions(roleID string, permissions int64) error {
 func (s *Server) BotRole(guildID string) (Role, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if guildID == "" {
-		guildID = s.guildOrder[0]
-	}
-	g, ok := s.guilds[guildID]
+	g, ok := s.guildOrStartLocked(guildID)
 	if !ok {
 		return Role{}, false
 	}

@@ -637,18 +637,24 @@ func (s *Server) Join(guildID, userID string, roleIDs ...string) error {
 	return nil
 }
 
+// guildOrStartLocked finds a guild by ID, "" meaning the start guild.
+func (s *Server) guildOrStartLocked(id string) (*guildRec, bool) {
+	if id == "" {
+		id = s.guildOrder[0]
+	}
+	g, ok := s.guilds[id]
+	return g, ok
+}
+
 // AddRole makes a role in a guild ("" means the start guild).
 func (s *Server) AddRole(guildID, name string, permissions int64) (Role, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if guildID == "" {
-		guildID = s.guildOrder[0]
-	}
-	g, ok := s.guilds[guildID]
+	g, ok := s.guildOrStartLocked(guildID)
 	if !ok {
 		return Role{}, fmt.Errorf("add role %q: no such guild %s", name, guildID)
 	}
-	r := &Role{ID: s.newIDLocked(), GuildID: guildID, Name: name, Permissions: permissions}
+	r := &Role{ID: s.newIDLocked(), GuildID: g.ID, Name: name, Permissions: permissions}
 	s.roles[r.ID] = r
 	g.roleIDs = append(g.roleIDs, r.ID)
 	s.notifyLocked()
@@ -659,13 +665,11 @@ func (s *Server) AddRole(guildID, name string, permissions int64) (Role, error) 
 func (s *Server) AddChannel(guildID, name string) (Channel, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if guildID == "" {
-		guildID = s.guildOrder[0]
-	}
-	if _, ok := s.guilds[guildID]; !ok {
+	g, ok := s.guildOrStartLocked(guildID)
+	if !ok {
 		return Channel{}, fmt.Errorf("add channel %q: no such guild %s", name, guildID)
 	}
-	c := s.addChannelLocked(guildID, name)
+	c := s.addChannelLocked(g.ID, name)
 	s.notifyLocked()
 	return cloneChannel(c), nil
 }
