@@ -150,12 +150,7 @@ func (s *Bolt) Save(ctx context.Context, g *Game) error {
 	if err := checkCreated(g); err != nil {
 		return err
 	}
-	n := *g
-	n.Version = g.Version + 1
-	n.Updated = s.now()
-	if n.Status == Finished && n.Finished.IsZero() {
-		n.Finished = n.Updated
-	}
+	n := nextVersion(g, s.now())
 	var (
 		data []byte // a finished game's whole record
 		live *liveWrite

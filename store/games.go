@@ -538,12 +538,7 @@ func (s *Redis) Save(ctx context.Context, g *Game) error {
 	ctx, cancel := s.op(ctx, 0)
 	defer cancel()
 
-	n := *g
-	n.Version = g.Version + 1
-	n.Updated = s.now()
-	if n.Status == Finished && n.Finished.IsZero() {
-		n.Finished = n.Updated
-	}
+	n := nextVersion(g, s.now())
 	w, err := s.newWrite(ctx, &n, g.Version, g.stored)
 	if err != nil {
 		return fmt.Errorf("save game: %w", err)

@@ -421,6 +421,18 @@ func checkNew(g *Game) error {
 	return nil
 }
 
+// nextVersion returns g as a save stores it: the next version, updated
+// at now, and a game just finished stamped with its end.
+func nextVersion(g *Game, now time.Time) Game {
+	n := *g
+	n.Version = g.Version + 1
+	n.Updated = now
+	if n.Status == Finished && n.Finished.IsZero() {
+		n.Finished = n.Updated
+	}
+	return n
+}
+
 // checkCreated checks a game given to Save on any backend: one that
 // Create gave an id and a version.
 func checkCreated(g *Game) error {
