@@ -15,7 +15,8 @@ import (
 
 // botMoveTime is the bot's whole time for a move in the game: the class's
 // per-move limit (HiQUE 20 s, Upthrust 15 s, Hi-Ya! 5 s, Sixes 5 s), or the
-// configured override. Lower levels use a share of it (engine.Level).
+// configured override. Levels 1-4 stop at their position caps long
+// before it (engine.Level).
 func (s *Service) botMoveTime(game string) time.Duration {
 	if s.cfg.BotMoveTime > 0 {
 		return s.cfg.BotMoveTime

@@ -16,70 +16,62 @@ type levelSettings struct {
 type ladder [5]levelSettings
 
 // ladderOf returns the level settings for the game named game (the rules
-// package's Game.Name). The games' evaluations, branching and spread of
-// strength differ too widely for one table to give even steps in all of
-// them, so a game measured to need it has its own; any other game gets the
-// default ladder. Only the name is used: engine imports no game package.
-// The settings were tuned with `arbiter match` (docs/levels.md);
-// TestLevelsAreMonotone keeps every ladder a ladder, level 5 the full
-// search.
+// package's Game.Name). Levels 1-4 are capped by positions visited, so they
+// play the same at any move time and on any machine (their time share only
+// guards a slow one); level 5 alone grows with the time. The games'
+// branching and spread of strength differ too widely for one table to give
+// even steps in all of them, so each game has its own; any other game gets
+// the default ladder. Only the name is used: engine imports no game
+// package. The settings were tuned with `arbiter match` at 10 ms a move
+// (docs/levels.md); TestLevelsAreMonotone keeps every ladder a ladder,
+// level 5 the full search.
 func ladderOf(game string) ladder {
 	full := levelSettings{percent: 100}
 	switch game {
 	case "hique":
-		// Wide: a full-window root (any margin) costs much of the
-		// search; level 4 with a 5% margin lost 30 of 30 to level 5,
-		// without one 29 of 40. Levels 2-4 play their search's best
-		// move; the node caps and time shares make the steps.
 		return ladder{
-			{depth: 1, nodes: 1000, percent: 10, margin: 6},
-			{nodes: 1000, percent: 15},
-			{nodes: 4500, percent: 20},
-			{percent: 20},
+			{depth: 1, nodes: 450, percent: 10, margin: 40},
+			{nodes: 450, percent: 15},
+			{nodes: 3500, percent: 20},
+			{nodes: 18000, percent: 50},
 			full,
 		}
 	case "upthrust":
-		// Narrow with deep tactics: a depth cap of 3 put level 2 far
-		// below level 3 (90%); level 1 at 1 ply is near greedy but far
-		// below level 2, at 2 plies with no position cap far above
-		// greedy: 2 plies within 80 positions is between.
 		return ladder{
-			{depth: 2, nodes: 80, percent: 10, margin: 10},
-			{nodes: 900, percent: 15, margin: 10},
-			{nodes: 6000, percent: 20, margin: 8},
-			{percent: 30, margin: 5},
+			{depth: 1, nodes: 280, percent: 10, margin: 50},
+			{nodes: 280, percent: 15},
+			{nodes: 1300, percent: 20},
+			{nodes: 6500, percent: 50},
 			full,
 		}
 	case "hiya":
-		// The default ladder but for level 2: with its depth cap of 3
-		// it scored 69% against level 1 and level 3 89% against it.
+		// Level 1's 1-ply search with its capture search beats greedy
+		// 61% with a margin of 20-60% of the typical loss: it needs 70%.
 		return ladder{
-			{depth: 1, nodes: 1000, percent: 10, margin: 20},
-			{nodes: 1500, percent: 15, margin: 15},
-			{nodes: 6000, percent: 15, margin: 10},
-			{percent: 30, margin: 5},
+			{depth: 1, nodes: 300, percent: 10, margin: 70},
+			{nodes: 300, percent: 15},
+			{nodes: 1200, percent: 20},
+			{nodes: 7000, percent: 50},
 			full,
 		}
 	case "sixes":
-		// Decided at the turn limit by small counts (pieces, then
-		// mobility), with many draws: level 2 with a 15% margin and 3
-		// plies scored 57-64% against level 1; level 4 takes half the
-		// time, as with 30% level 3 came within 60-72% of it.
+		// Many draws make every step shorter in Elo than in the other
+		// games, so the caps are closer to level 5.
 		return ladder{
-			{depth: 1, nodes: 1000, percent: 10, margin: 20},
-			{nodes: 3000, percent: 15, margin: 5},
-			{nodes: 8000, percent: 20, margin: 5},
-			{percent: 50, margin: 2},
+			{depth: 1, nodes: 500, percent: 10, margin: 20},
+			{nodes: 500, percent: 15},
+			{nodes: 1600, percent: 20},
+			{nodes: 7000, percent: 50},
 			full,
 		}
 	}
-	// A game with no ladder of its own (the one all four games shared
-	// before they had theirs).
+	// A game with no ladder of its own: the middle of the four games'
+	// figures, not measured.
 	return ladder{
-		{depth: 1, nodes: 1000, percent: 10, margin: 20},
-		{depth: 3, nodes: 1000, percent: 15, margin: 15},
-		{nodes: 6000, percent: 15, margin: 10},
-		{percent: 30, margin: 5},
+		{depth: 1, nodes: 400, percent: 10, margin: 50},
+		{nodes: 400, percent: 15},
+		{nodes: 1500, percent: 20},
+		{nodes: 7000, percent: 50},
 		full,
 	}
 }

@@ -2,10 +2,12 @@ package engine
 
 import (
 	"context"
+	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
 
+	"arbiter/rules"
 	"arbiter/rules/games"
 )
 
@@ -13,7 +15,8 @@ import (
 // searches at least as deep and as many positions (0 is no cap, the most),
 // takes at least as large a share of the move time and picks at random
 // within no larger a margin than the level below it; level 5 is the full
-// search and level 1 a capped, random one. It checks each registered game's
+// search, level 1 a capped, random one, and levels 1-4 are capped by
+// positions (the same at any move time). It checks each registered game's
 // ladder and the default one (a game with no ladder of its own).
 func TestLevelsAreMonotone(t *testing.T) {
 	// A cap of 0 is none: the largest.
@@ -41,6 +44,11 @@ func TestLevelsAreMonotone(t *testing.T) {
 		}
 		if low := Level(1).settings(game); low.margin == 0 || low.depth == 0 {
 			t.Errorf("%s: level 1 is %+v, want a capped depth and a random margin", game, low)
+		}
+		for l := Level(1); l <= 4; l++ {
+			if l.settings(game).nodes == 0 {
+				t.Errorf("%s: level %d has no position cap, so it plays differently at each move time and on each machine", game, l)
+			}
 		}
 		if Level(9).settings(game) != Level(5).settings(game) {
 			t.Errorf("%s: an unknown level is not level 5", game)
@@ -102,6 +110,35 @@ func TestCutFirstIterationStillScoresMoves(t *testing.T) {
 		for _, s := range scores {
 			if !legal(g, s.Move) || s.Score <= -inf {
 				t.Errorf("%s: scored %s at %d", name, g.FormatMove(s.Move), s.Score)
+			}
+		}
+	}
+}
+
+// TestLowLevelsPlayTheSameAtAnyMoveTime checks what the position caps are
+// for: levels 1-4 choose the same moves whether they have 1 s or 3 s a
+// move (given the same random choices), so the ladder measured at one move
+// time (docs/levels.md) is the ladder at the class's.
+func TestLowLevelsPlayTheSameAtAnyMoveTime(t *testing.T) {
+	for _, name := range games.Registry().Names() {
+		for l := Level(1); l <= 4; l++ {
+			short := NewArbiter(nil, l, 1, rand.New(rand.NewPCG(3, 4)))
+			long := NewArbiter(nil, l, 1, rand.New(rand.NewPCG(3, 4)))
+			g := startOf(t, name)
+			for ply := 0; ply < 6 && g.Status() == rules.Ongoing; ply++ {
+				a, _, err := short.Choose(context.Background(), g, Limits{MoveTime: time.Second})
+				if err != nil {
+					t.Fatalf("%s level %d: %v", name, l, err)
+				}
+				b, _, err := long.Choose(context.Background(), g, Limits{MoveTime: 3 * time.Second})
+				if err != nil {
+					t.Fatalf("%s level %d: %v", name, l, err)
+				}
+				if a != b {
+					t.Errorf("%s level %d, ply %d: %s with 1 s a move, %s with 3 s", name, l, ply, g.FormatMove(a), g.FormatMove(b))
+					break
+				}
+				g.Play(a)
 			}
 		}
 	}

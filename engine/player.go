@@ -107,28 +107,25 @@ func NewPlayer(spec string, opt PlayerOptions) (Player, error) {
 
 // Level is the strength of Arbiter's engine as a bot opponent, 1 to 5:
 //
-//	1  beginner: a 1- or 2-ply search (with its capture search) capped at
-//	   80-1000 positions, then a random pick among the moves near the
-//	   best, in at most a tenth of the move time; near greedy (46-65%
-//	   against it at 50 ms a move)
-//	2  novice: a search capped at 900-3000 positions
-//	3  club: a search capped at 4500-8000 positions
-//	4  strong: the full search in 20-50% of the move time
+//	1  beginner: a 1-ply search (with its capture search), then a random
+//	   pick among the moves near the best; about even with greedy
+//	2  novice: a search capped at 280-500 positions
+//	3  club: a search capped at 1200-3500 positions
+//	4  strong: a search capped at 6500-18000 positions
 //	5  full strength: the full search in the whole move time
 //
-// Levels 1-4 pick at random among near-best moves, except HiQUE's levels
-// 2-4 (there the full-window root search the pick needs costs too much).
+// Levels 1-4 are capped by positions visited, so they play the same at any
+// move time and on any machine (their share of the move time only guards a
+// slow one): each scores about 75-85% against the one below at every move
+// time. Level 5 grows stronger with the time: the step from level 4 is
+// even at 10 ms a move and larger at the class's time.
 //
-// The exact settings are per game (ladderOf, engine/levels.go): each game
-// has the ladder measured to give it even steps, and a game with none of
-// its own gets the default one. A level's random pick is among the moves
-// within a share (its margin) of the typical loss: the mean amount by
-// which the position's root moves score below the best one (forced wins
-// and losses left out), so the margin follows the evaluation's spread and
-// the node caps follow the game's branching (levels 1-3 play the same on
-// any machine once their time share is not the binding limit). The
-// settings were tuned with `arbiter match` for even steps
-// (docs/levels.md).
+// The exact settings are per game (ladderOf, engine/levels.go), measured
+// with `arbiter match` for even steps (docs/levels.md). Level 1's random
+// pick is among the moves within a share (its margin) of the typical loss:
+// the mean amount by which the position's root moves score below the best
+// one (forced wins and losses left out), so the margin follows the
+// evaluation's spread whatever the game's scale.
 //
 // Every level takes a win it sees (a win in one at least) and avoids a loss
 // in one when it can; the random choice is never among losing moves. With
