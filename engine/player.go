@@ -116,7 +116,7 @@ func NewPlayer(spec string, opt PlayerOptions) (Player, error) {
 //
 // Levels 1-4 are capped by positions visited, so they play the same at any
 // move time and on any machine (their share of the move time only guards a
-// slow one): each scores about 75-85% against the one below at every move
+// slow one): each scores 65-85% against the one below at every move
 // time. Level 5 grows stronger with the time: the step from level 4 is
 // even at 10 ms a move and larger at the class's time.
 //
