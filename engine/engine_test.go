@@ -191,9 +191,9 @@ func TestLevelLimits(t *testing.T) {
 		{5, Limits{}, Limits{MoveTime: 20 * time.Second}},
 		{5, Limits{MoveTime: time.Second}, Limits{MoveTime: time.Second}},
 		// HiQUE's own ladder (engine/levels.go).
-		{4, Limits{MoveTime: time.Second}, Limits{MoveTime: 500 * time.Millisecond, Nodes: 18000}},
-		{3, Limits{MoveTime: time.Second}, Limits{MoveTime: 200 * time.Millisecond, Nodes: 3500}},
-		{2, Limits{MoveTime: time.Second}, Limits{MoveTime: 150 * time.Millisecond, Nodes: 450}},
+		{4, Limits{MoveTime: time.Second}, Limits{MoveTime: time.Second, Nodes: 18000}},
+		{3, Limits{MoveTime: time.Second}, Limits{MoveTime: time.Second, Nodes: 3500}},
+		{2, Limits{MoveTime: time.Second}, Limits{MoveTime: time.Second, Nodes: 450}},
 		{1, Limits{Depth: 9}, Limits{Depth: 1, Nodes: 450}},
 		{2, Limits{Nodes: 7}, Limits{Nodes: 7}},
 		{3, Limits{Nodes: 9000}, Limits{Nodes: 3500}},

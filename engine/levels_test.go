@@ -12,11 +12,10 @@ import (
 )
 
 // TestLevelsAreMonotone keeps every game's ladder climbable: each level
-// searches at least as deep and as many positions (0 is no cap, the most),
-// takes at least as large a share of the move time and picks at random
-// within no larger a margin than the level below it; level 5 is the full
-// search, level 1 a capped, random one, and levels 1-4 are capped by
-// positions (the same at any move time). It checks each registered game's
+// searches at least as deep and as many positions (0 is no cap, the most)
+// and picks at random within no larger a margin than the level below it;
+// level 5 is the full search, level 1 a capped, random one, and levels 1-4
+// are capped by positions (the same at any move time). It checks each registered game's
 // ladder and the default one (a game with no ladder of its own).
 func TestLevelsAreMonotone(t *testing.T) {
 	// A cap of 0 is none: the largest.
@@ -32,14 +31,11 @@ func TestLevelsAreMonotone(t *testing.T) {
 			if !wider(hi.nodes, lo.nodes) {
 				t.Errorf("%s: level %d visits at most %d positions, level %d %d", game, l, hi.nodes, l-1, lo.nodes)
 			}
-			if hi.percent < lo.percent {
-				t.Errorf("%s: level %d takes %d%% of the move time, level %d %d%%", game, l, hi.percent, l-1, lo.percent)
-			}
 			if hi.margin > lo.margin {
 				t.Errorf("%s: level %d picks within %d%% of the typical loss, level %d within %d%%", game, l, hi.margin, l-1, lo.margin)
 			}
 		}
-		if top := Level(5).settings(game); top != (levelSettings{percent: 100}) {
+		if top := Level(5).settings(game); top != (levelSettings{}) {
 			t.Errorf("%s: level 5 is %+v, want the full search in the whole move time", game, top)
 		}
 		if low := Level(1).settings(game); low.margin == 0 || low.depth == 0 {
@@ -65,7 +61,7 @@ func TestLevelsDifferByGame(t *testing.T) {
 		g := startOf(t, name)
 		set := Level(3).settings(name)
 		got := a.Limits(g, lim)
-		want := Limits{MoveTime: lim.MoveTime * time.Duration(set.percent) / 100, Nodes: set.nodes, Depth: set.depth}
+		want := Limits{MoveTime: lim.MoveTime, Nodes: set.nodes, Depth: set.depth}
 		if got != want {
 			t.Errorf("%s: level 3 searches with %+v, want %+v", name, got, want)
 		}

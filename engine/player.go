@@ -115,9 +115,9 @@ func NewPlayer(spec string, opt PlayerOptions) (Player, error) {
 //	5  full strength: the full search in the whole move time
 //
 // Levels 1-4 are capped by positions visited, so they play the same at any
-// move time and on any machine (their share of the move time only guards a
-// slow one): each scores 65-85% against the one below at every move
-// time. Level 5 grows stronger with the time: the step from level 4 is
+// move time and on any machine, once the move time is not the binding
+// limit (at 10 ms a move it seldom is): each scores 65-85% against the one
+// below at every move time. Level 5 grows stronger with the time: the step from level 4 is
 // even at 10 ms a move and larger at the class's time.
 //
 // The exact settings are per game (ladderOf, engine/levels.go), measured
@@ -160,19 +160,13 @@ func (a *Arbiter) String() string { return fmt.Sprintf("arbiter:%d", a.level) }
 func (a *Arbiter) End(rules.Game) {}
 
 // Limits returns the limits the level searches with, given the caller's:
-// the class's move time when none is given, then the level's share of the
-// time and its node and depth caps.
+// the class's move time when none is given, then the level's node and
+// depth caps.
 func (a *Arbiter) Limits(g rules.Game, lim Limits) Limits {
 	if lim.MoveTime == 0 && lim.Depth == 0 && lim.Nodes == 0 {
 		lim.MoveTime = ClassMoveTime(a.reg, g.Name())
 	}
 	set := a.level.settings(g.Name())
-	if lim.MoveTime > 0 {
-		lim.MoveTime = lim.MoveTime * time.Duration(set.percent) / 100
-		if lim.MoveTime <= 0 {
-			lim.MoveTime = time.Millisecond
-		}
-	}
 	if set.nodes > 0 && (lim.Nodes == 0 || lim.Nodes > set.nodes) {
 		lim.Nodes = set.nodes
 	}
