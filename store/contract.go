@@ -130,5 +130,3 @@ type Lock interface {
 	// Release frees the lock if it is still held; ErrLockLost otherwise.
 	Release(ctx context.Context) error
 }
-
-var _ Store = (*Redis)(nil)

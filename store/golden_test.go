@@ -20,7 +20,7 @@ func TestGoldenRecordV1(t *testing.T) {
 	path := filepath.Join("testdata", "record-v1.json")
 	want := seedGame(t, reg, "sixes")
 	if *update {
-		data, err := encodeGame(want)
+		data, err := EncodeRecord(want)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -47,7 +47,7 @@ func TestHeadEncodingIsJSON(t *testing.T) {
 		for _, v := range variants {
 			g := seedGame(t, reg, name)
 			v.change(g)
-			got, err := encodeHead(g)
+			got, err := EncodeHead(g)
 			if err != nil {
 				if v.name == "far year" {
 					continue // json.Marshal refuses it too
@@ -69,8 +69,8 @@ func TestHeadEncodingIsJSON(t *testing.T) {
 	}
 }
 
-// recordOf is the record encodeHead writes for g, as a value to marshal.
-func recordOf(t *testing.T, g *Game) *record {
+// recordOf is the record EncodeHead writes for g, as a value to marshal.
+func recordOf(t *testing.T, g *Game) *Record {
 	t.Helper()
 	var flow json.RawMessage
 	if g.Flow != nil {
@@ -86,10 +86,10 @@ func recordOf(t *testing.T, g *Game) *record {
 			flow = c.Bytes()
 		}
 	}
-	r := &record{Schema: SchemaVersion, Channel: g.Channel, Guild: g.Guild, ID: g.ID, Name: g.Name, Options: g.Options.String(),
+	r := &Record{Schema: SchemaVersion, Channel: g.Channel, Guild: g.Guild, ID: g.ID, Name: g.Name, Options: g.Options.String(),
 		Players: g.Players, State: rules.Encode(g.State), Version: g.Version, Status: g.Status, Reason: g.Reason,
-		Deadline: timePtr(g.Deadline), RemindAt: timePtr(g.RemindAt), Created: g.Created, Updated: g.Updated,
-		Finished: timePtr(g.Finished), Flow: flow}
+		Deadline: TimePtr(g.Deadline), RemindAt: TimePtr(g.RemindAt), Created: g.Created, Updated: g.Updated,
+		Finished: TimePtr(g.Finished), Flow: flow}
 	if g.Result != rules.Ongoing {
 		r.Result = g.Result.String()
 	}
@@ -105,7 +105,7 @@ func BenchmarkEncodeHead(b *testing.B) {
 	g.Flow = RawFlow(`{"v":1,"rated":true,"turn_time":86400000000000,"turn_from":"2026-11-23T21:50:08.797176769Z"}`)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := encodeHead(g); err != nil {
+		if _, err := EncodeHead(g); err != nil {
 			b.Fatal(err)
 		}
 	}
