@@ -12,6 +12,10 @@ import (
 
 	"arbiter/rules/games"
 	"arbiter/store"
+
+	"arbiter/store/boltstore"
+
+	"arbiter/store/storetest"
 )
 
 // TestEmbeddedReopen: the embedded store closed and opened again on its
@@ -20,19 +24,19 @@ import (
 // process). A second store on the same directory is refused while the
 // first is open. Locks do not outlive the process that held them.
 func TestEmbeddedReopen(t *testing.T) {
-	ctx := ctxT(t)
+	ctx := storetest.Context(t)
 	reg := games.Registry()
 	dir := t.TempDir()
-	cfg := store.Config{DataDir: dir, Registry: reg, Logger: quietLogger()}
-	s, err := store.Open(ctx, cfg)
+	cfg := store.Config{DataDir: dir, Registry: reg, Logger: storetest.QuietLogger()}
+	s, err := boltstore.Open(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := store.Open(ctx, cfg); err == nil || !strings.Contains(err.Error(), "in use") {
+	if _, err := boltstore.Open(ctx, cfg); err == nil || !strings.Contains(err.Error(), "in use") {
 		t.Fatalf("a second store on the same data directory: %v, want an error saying it is in use", err)
 	}
-	want := fill(t, s, reg)
-	g := want[chName(1)]
+	want := storetest.Fill(t, s, reg)
+	g := want[storetest.ChName(1)]
 	for range 2 {
 		if _, err := s.EnqueueBotTurn(ctx, g); err != nil {
 			t.Fatal(err)
@@ -49,12 +53,12 @@ func TestEmbeddedReopen(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s, err = store.Open(ctx, cfg)
+	s, err = boltstore.Open(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close(ctx)
-	checkFilled(t, s, reg, want)
+	storetest.CheckFilled(t, s, reg, want)
 	ids := map[string]bool{}
 	for range 2 {
 		job, err := s.ClaimBotTurn(ctx, "w2", 0)
@@ -78,18 +82,18 @@ func TestEmbeddedReopen(t *testing.T) {
 // short, stops Open with an error naming the file and both ways out,
 // without a panic; StartEmpty moves it aside (kept) and starts empty.
 func TestEmbeddedDamagedFile(t *testing.T) {
-	ctx := ctxT(t)
+	ctx := storetest.Context(t)
 	reg := games.Registry()
 	good := t.TempDir()
-	s, err := store.Open(ctx, store.Config{DataDir: good, Registry: reg, Logger: quietLogger()})
+	s, err := boltstore.Open(ctx, store.Config{DataDir: good, Registry: reg, Logger: storetest.QuietLogger()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	fill(t, s, reg)
+	storetest.Fill(t, s, reg)
 	if err := s.Close(ctx); err != nil {
 		t.Fatal(err)
 	}
-	whole, err := os.ReadFile(filepath.Join(good, store.DatabaseFile))
+	whole, err := os.ReadFile(filepath.Join(good, boltstore.DatabaseFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,18 +112,18 @@ func TestEmbeddedDamagedFile(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			path := filepath.Join(dir, store.DatabaseFile)
+			path := filepath.Join(dir, boltstore.DatabaseFile)
 			if err := os.WriteFile(path, data, 0o600); err != nil {
 				t.Fatal(err)
 			}
-			cfg := store.Config{DataDir: dir, Registry: reg, Logger: quietLogger()}
-			s, err := store.Open(ctx, cfg)
+			cfg := store.Config{DataDir: dir, Registry: reg, Logger: storetest.QuietLogger()}
+			s, err := boltstore.Open(ctx, cfg)
 			if err == nil {
 				// bbolt found its meta pages and opened it: what it holds
 				// must then read, or fail with an error naming the file.
 				defer s.Close(ctx)
-				for i := range gameNames {
-					if _, err := s.Load(ctx, chName(i)); err != nil && !errors.Is(err, store.ErrNotFound) &&
+				for i := range storetest.GameNames {
+					if _, err := s.Load(ctx, storetest.ChName(i)); err != nil && !errors.Is(err, store.ErrNotFound) &&
 						!strings.Contains(err.Error(), path) && !errors.As(err, new(*store.DamagedError)) {
 						t.Fatalf("load from a damaged file: %v", err)
 					}
@@ -134,16 +138,16 @@ func TestEmbeddedDamagedFile(t *testing.T) {
 			// Started again (bbolt may keep a file it panicked on open in
 			// this process: a new directory stands for the new process).
 			cfg.DataDir, cfg.StartEmpty = t.TempDir(), true
-			path = filepath.Join(cfg.DataDir, store.DatabaseFile)
+			path = filepath.Join(cfg.DataDir, boltstore.DatabaseFile)
 			if err := os.WriteFile(path, data, 0o600); err != nil {
 				t.Fatal(err)
 			}
-			s, err = store.Open(ctx, cfg)
+			s, err = boltstore.Open(ctx, cfg)
 			if err != nil {
 				t.Fatalf("open with StartEmpty: %v", err)
 			}
 			defer s.Close(ctx)
-			if _, err := s.Load(ctx, chName(1)); err == nil {
+			if _, err := s.Load(ctx, storetest.ChName(1)); err == nil {
 				t.Fatal("a game in the store that started empty")
 			}
 			aside, _ := filepath.Glob(path + ".damaged-*")
@@ -163,7 +167,7 @@ func TestEmbeddedDamagedFile(t *testing.T) {
 // claimed, a rating, a setting and the clock's lock) is imported once at
 // first start, the file kept beside as arbiter-store.json.imported.
 func TestEmbeddedImportLegacy(t *testing.T) {
-	ctx := ctxT(t)
+	ctx := storetest.Context(t)
 	reg := games.Registry()
 	dir := t.TempDir()
 	data, err := os.ReadFile("testdata/legacy-store.json")
@@ -173,8 +177,8 @@ func TestEmbeddedImportLegacy(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "arbiter-store.json"), data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cfg := store.Config{DataDir: dir, Registry: reg, Logger: quietLogger()}
-	s, err := store.Open(ctx, cfg)
+	cfg := store.Config{DataDir: dir, Registry: reg, Logger: storetest.QuietLogger()}
+	s, err := boltstore.Open(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +187,7 @@ func TestEmbeddedImportLegacy(t *testing.T) {
 		if err != nil || g.Version != 3 || len(g.Moves) != 2 {
 			t.Fatalf("game %s after the import: %+v %v", ch, g, err)
 		}
-		checkReplays(t, reg, g)
+		storetest.CheckReplays(t, reg, g)
 	}
 	due, err := s.Due(ctx, time.Date(2030, 1, 2, 0, 0, 0, 0, time.UTC), 0)
 	if err != nil || len(due) != 1 || due[0].Channel != "103" {
@@ -224,7 +228,7 @@ func TestEmbeddedImportLegacy(t *testing.T) {
 	if _, err := s.TryLock(ctx, "clock", time.Second); err != nil {
 		t.Fatalf("the old process's lock after the import: %v", err)
 	}
-	g := newGame(t, reg, "sixes", "104", "7")
+	g := storetest.NewGame(t, reg, "sixes", "104", "7")
 	if err := s.Create(ctx, g); err != nil || g.ID != "6" {
 		t.Fatalf("a new game after the import: id %q, %v; want 6, after the imported ids", g.ID, err)
 	}
@@ -241,7 +245,7 @@ func TestEmbeddedImportLegacy(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "arbiter-store.json"), data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s, err = store.Open(ctx, cfg)
+	s, err = boltstore.Open(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +267,7 @@ func TestEmbeddedDamagedLegacyFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 2 {
-		_, err := store.Open(context.Background(), store.Config{DataDir: dir, Registry: games.Registry(), Logger: quietLogger()})
+		_, err := boltstore.Open(context.Background(), store.Config{DataDir: dir, Registry: games.Registry(), Logger: storetest.QuietLogger()})
 		if err == nil || !strings.Contains(err.Error(), "arbiter-store.json") {
 			t.Fatalf("open on a damaged data file: %v", err)
 		}
@@ -274,26 +278,26 @@ func TestEmbeddedDamagedLegacyFile(t *testing.T) {
 // whole database that opens as a store, holding every move saved before
 // the backup began; the periodic backup writes one too.
 func TestEmbeddedBackup(t *testing.T) {
-	ctx := ctxT(t)
+	ctx := storetest.Context(t)
 	reg := games.Registry()
 	dir := t.TempDir()
-	s, err := store.Open(ctx, store.Config{DataDir: dir, Registry: reg, Logger: quietLogger(), BackupEvery: 50 * time.Millisecond})
+	s, err := boltstore.Open(ctx, store.Config{DataDir: dir, Registry: reg, Logger: storetest.QuietLogger(), BackupEvery: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close(ctx)
-	want := fill(t, s, reg)
+	want := storetest.Fill(t, s, reg)
 	done := make(chan struct{})
 	go func() { // saves racing the backup, in a channel of its own
 		defer close(done)
-		g := newGame(t, reg, "sixes", "555", "3")
+		g := storetest.NewGame(t, reg, "sixes", "555", "3")
 		if err := s.Create(ctx, g); err != nil {
 			t.Error(err)
 			return
 		}
 		rng := rand.New(rand.NewPCG(1, 1))
 		for range 20 {
-			if !playRandom(g, rng, "u") || g.Status == store.Finished {
+			if !storetest.PlayRandom(g, rng, "u") || g.Status == store.Finished {
 				return
 			}
 			if err := s.Save(ctx, g); err != nil {
@@ -302,12 +306,12 @@ func TestEmbeddedBackup(t *testing.T) {
 			}
 		}
 	}()
-	path := filepath.Join(t.TempDir(), "copy", store.DatabaseFile)
-	if err := s.(*store.Bolt).Backup(ctx, path); err != nil {
+	path := filepath.Join(t.TempDir(), "copy", boltstore.DatabaseFile)
+	if err := s.Backup(ctx, path); err != nil {
 		t.Fatal(err)
 	}
 	<-done
-	periodic := filepath.Join(dir, "backup", store.DatabaseFile)
+	periodic := filepath.Join(dir, "backup", boltstore.DatabaseFile)
 	waitFor := func(p string) {
 		t.Helper()
 		var err error
@@ -333,16 +337,16 @@ func TestEmbeddedBackup(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(restored, store.DatabaseFile), data, 0o600); err != nil {
+		if err := os.WriteFile(filepath.Join(restored, boltstore.DatabaseFile), data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		b, err := store.Open(ctx, store.Config{DataDir: restored, Registry: reg, Logger: quietLogger()})
+		b, err := boltstore.Open(ctx, store.Config{DataDir: restored, Registry: reg, Logger: storetest.QuietLogger()})
 		if err != nil {
 			t.Fatalf("open the backup %s: %v", p, err)
 		}
-		checkFilled(t, b, reg, want)
+		storetest.CheckFilled(t, b, reg, want)
 		if g, err := b.Load(ctx, "555"); err == nil {
-			checkReplays(t, reg, g)
+			storetest.CheckReplays(t, reg, g)
 		}
 		_ = b.Close(ctx)
 	}
@@ -352,19 +356,19 @@ func TestEmbeddedBackup(t *testing.T) {
 // (a newer Arbiter wrote it) is refused with a message, and never moved
 // aside as damaged, even with StartEmpty.
 func TestEmbeddedNewerLayout(t *testing.T) {
-	ctx := ctxT(t)
-	cfg := store.Config{DataDir: t.TempDir(), Registry: games.Registry(), Logger: quietLogger()}
-	s, err := store.Open(ctx, cfg)
+	ctx := storetest.Context(t)
+	cfg := store.Config{DataDir: t.TempDir(), Registry: games.Registry(), Logger: storetest.QuietLogger()}
+	s, err := boltstore.Open(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.(*store.Bolt).RawPut([]string{"meta"}, "format", []byte("3")); err != nil {
+	if err := s.RawPut([]string{"meta"}, "format", []byte("3")); err != nil {
 		t.Fatal(err)
 	}
 	_ = s.Close(ctx)
 	for _, startEmpty := range []bool{false, true} {
 		cfg.StartEmpty = startEmpty
-		if _, err := store.Open(ctx, cfg); err == nil || !strings.Contains(err.Error(), `layout "3"`) {
+		if _, err := boltstore.Open(ctx, cfg); err == nil || !strings.Contains(err.Error(), `layout "3"`) {
 			t.Fatalf("open a newer layout (StartEmpty %v): %v", startEmpty, err)
 		}
 	}

@@ -12,6 +12,10 @@ import (
 	"arbiter/rules"
 	"arbiter/rules/games"
 	"arbiter/store"
+
+	"arbiter/store/storetest"
+
+	"arbiter/store/boltstore"
 )
 
 // TestEmbeddedMigratesLayout1: a database of layout 1 (every running
@@ -20,10 +24,10 @@ import (
 // are keys of the moves bucket, a damaged record stays damaged, and the
 // games play on.
 func TestEmbeddedMigratesLayout1(t *testing.T) {
-	ctx := ctxT(t)
+	ctx := storetest.Context(t)
 	reg := games.Registry()
-	cfg := store.Config{DataDir: t.TempDir(), Registry: reg, Logger: quietLogger()}
-	s, err := store.Open(ctx, cfg)
+	cfg := store.Config{DataDir: t.TempDir(), Registry: reg, Logger: storetest.QuietLogger()}
+	s, err := boltstore.Open(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,13 +35,13 @@ func TestEmbeddedMigratesLayout1(t *testing.T) {
 	want := map[string]*store.Game{}
 	records := map[string][]byte{"bad": []byte("{not json")}
 	moves := 0
-	for i, name := range gameNames {
-		g := newGame(t, reg, name, chName(i), "1")
+	for i, name := range storetest.GameNames {
+		g := storetest.NewGame(t, reg, name, storetest.ChName(i), "1")
 		if err := s.Create(ctx, g); err != nil {
 			t.Fatal(err)
 		}
 		for range 6 {
-			if !playRandom(g, rng, "1001") || g.Status == store.Finished {
+			if !storetest.PlayRandom(g, rng, "1001") || g.Status == store.Finished {
 				t.Fatalf("%s ended early", name)
 			}
 			if err := s.Save(ctx, g); err != nil {
@@ -50,19 +54,19 @@ func TestEmbeddedMigratesLayout1(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := s.(*store.Bolt).MakeLayout1(records); err != nil {
+	if err := s.MakeLayout1(records); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(ctx); err != nil {
 		t.Fatal(err)
 	}
 
-	s, err = store.Open(ctx, cfg)
+	s, err = boltstore.Open(ctx, cfg)
 	if err != nil {
 		t.Fatalf("open a database of layout 1: %v", err)
 	}
 	defer s.Close(ctx)
-	b := s.(*store.Bolt)
+	b := s
 	if f, err := b.RawGet([]string{"meta"}, "format"); err != nil || string(f) != "2" {
 		t.Fatalf("layout after opening: %q %v, want 2", f, err)
 	}
@@ -80,8 +84,8 @@ func TestEmbeddedMigratesLayout1(t *testing.T) {
 		if g.Version != w.Version || len(g.Moves) != len(w.Moves) || g.Moves[3].Text != w.Moves[3].Text {
 			t.Fatalf("game %s after the migration: version %d, %d moves; want %d, %d", ch, g.Version, len(g.Moves), w.Version, len(w.Moves))
 		}
-		checkReplays(t, reg, g)
-		if playRandom(g, rng, "1001") {
+		storetest.CheckReplays(t, reg, g)
+		if storetest.PlayRandom(g, rng, "1001") {
 			if err := s.Save(ctx, g); err != nil {
 				t.Fatalf("save %s after the migration: %v", ch, err)
 			}
@@ -98,7 +102,7 @@ func TestEmbeddedMigratesLayout1(t *testing.T) {
 // record rewritten, they grow with every move: 12 kB at move 20, 28 kB at
 // move 240 when this test was written).
 func TestEmbeddedSaveWritesWhatChanged(t *testing.T) {
-	ctx := ctxT(t)
+	ctx := storetest.Context(t)
 	s, reg := openBolt(t)
 	// A game of hique that runs to 240 moves without ending: the first
 	// seed that plays one.
@@ -107,12 +111,12 @@ func TestEmbeddedSaveWritesWhatChanged(t *testing.T) {
 		rng *rand.Rand
 	)
 	for seed := uint64(0); g == nil && seed < 100; seed++ {
-		try := newGame(t, reg, "hique", "long", "1")
+		try := storetest.NewGame(t, reg, "hique", "long", "1")
 		rng = rand.New(rand.NewPCG(1, seed))
-		for len(try.Moves) < 240 && playRandom(try, rng, "1001") && try.Status == store.Active {
+		for len(try.Moves) < 240 && storetest.PlayRandom(try, rng, "1001") && try.Status == store.Active {
 		}
 		if len(try.Moves) == 240 && try.Status == store.Active {
-			g, rng = newGame(t, reg, "hique", "long", "1"), rand.New(rand.NewPCG(1, seed))
+			g, rng = storetest.NewGame(t, reg, "hique", "long", "1"), rand.New(rand.NewPCG(1, seed))
 		}
 	}
 	if g == nil {
@@ -124,7 +128,7 @@ func TestEmbeddedSaveWritesWhatChanged(t *testing.T) {
 	perSave := func(saves int) int64 {
 		before := s.PageBytesWritten()
 		for range saves {
-			playRandom(g, rng, "1001")
+			storetest.PlayRandom(g, rng, "1001")
 			if err := s.Save(ctx, g); err != nil {
 				t.Fatal(err)
 			}
@@ -141,7 +145,7 @@ func TestEmbeddedSaveWritesWhatChanged(t *testing.T) {
 	if got, err := s.Load(ctx, "long"); err != nil || len(got.Moves) != 240 {
 		t.Fatalf("the long game: %v", err)
 	} else {
-		checkReplays(t, reg, got)
+		storetest.CheckReplays(t, reg, got)
 	}
 }
 
@@ -151,7 +155,7 @@ func TestEmbeddedSaveWritesWhatChanged(t *testing.T) {
 // damaged head, one move a line, and frees the channel of it, and a
 // record put over the game replaces it.
 func TestEmbeddedMoveListFollowsTheGame(t *testing.T) {
-	ctx := ctxT(t)
+	ctx := storetest.Context(t)
 	s, reg := openBolt(t)
 	rng := rand.New(rand.NewPCG(3, 3))
 	keysOf := func(channel string) int {
@@ -171,7 +175,7 @@ func TestEmbeddedMoveListFollowsTheGame(t *testing.T) {
 	play := func(g *store.Game, n int) {
 		t.Helper()
 		for range n {
-			if !playRandom(g, rng, "1001") || g.Status != store.Active {
+			if !storetest.PlayRandom(g, rng, "1001") || g.Status != store.Active {
 				t.Fatal("the game ended early")
 			}
 			if err := s.Save(ctx, g); err != nil {
@@ -180,7 +184,7 @@ func TestEmbeddedMoveListFollowsTheGame(t *testing.T) {
 		}
 	}
 
-	g := newGame(t, reg, "sixes", "a", "1")
+	g := storetest.NewGame(t, reg, "sixes", "a", "1")
 	if err := s.Create(ctx, g); err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +220,7 @@ func TestEmbeddedMoveListFollowsTheGame(t *testing.T) {
 		t.Fatalf("the archived game: %v", err)
 	}
 
-	d := newGame(t, reg, "sixes", "d", "1")
+	d := storetest.NewGame(t, reg, "sixes", "d", "1")
 	if err := s.Create(ctx, d); err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +239,7 @@ func TestEmbeddedMoveListFollowsTheGame(t *testing.T) {
 	if n := keysOf("d"); n != 0 {
 		t.Fatalf("%d moves of the quarantined game left in the moves bucket", n)
 	}
-	fresh := newGame(t, reg, "sixes", "d", "1")
+	fresh := storetest.NewGame(t, reg, "sixes", "d", "1")
 	if err := s.Create(ctx, fresh); err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +249,7 @@ func TestEmbeddedMoveListFollowsTheGame(t *testing.T) {
 	// An imported record without moves, over a channel whose game has
 	// some, leaves none of them behind.
 	play(fresh, 2)
-	imported := newGame(t, reg, "sixes", "d", "1")
+	imported := storetest.NewGame(t, reg, "sixes", "d", "1")
 	imported.ID, imported.Version = "77", 1
 	rec, err := store.EncodeRecord(imported)
 	if err != nil {
@@ -264,9 +268,9 @@ func TestEmbeddedMoveListFollowsTheGame(t *testing.T) {
 // on and are committed; bbolt would otherwise map the grown file again,
 // which waits for every reader to end.
 func TestEmbeddedWritesGoOnDuringALongRead(t *testing.T) {
-	ctx := ctxT(t)
+	ctx := storetest.Context(t)
 	s, reg := openBolt(t)
-	if err := s.Create(ctx, newGame(t, reg, "sixes", "r", "1")); err != nil {
+	if err := s.Create(ctx, storetest.NewGame(t, reg, "sixes", "r", "1")); err != nil {
 		t.Fatal(err)
 	}
 	reading, release := make(chan struct{}), make(chan struct{})
@@ -318,9 +322,9 @@ func TestEmbeddedWritesGoOnDuringALongRead(t *testing.T) {
 
 // finished returns a finished game of hique of 40 moves.
 func finished(t *testing.T, reg *rules.Registry) *store.Game {
-	g := newGame(t, reg, "hique", "f", "1")
+	g := storetest.NewGame(t, reg, "hique", "f", "1")
 	rng := rand.New(rand.NewPCG(5, 5))
-	for len(g.Moves) < 40 && playRandom(g, rng, "1001") && g.Status == store.Active {
+	for len(g.Moves) < 40 && storetest.PlayRandom(g, rng, "1001") && g.Status == store.Active {
 	}
 	g.ID, g.Version, g.Status, g.Result, g.Reason = "1", int64(len(g.Moves)+1), store.Finished, rules.Draw, "agreed"
 	g.Created, g.Updated, g.Finished = time.Now(), time.Now(), time.Now()
@@ -333,9 +337,9 @@ func finished(t *testing.T, reg *rules.Registry) *store.Game {
 // grow by about one a move (the state's), not eight (72 allocations at 10
 // moves and 156 at 90 with the memo, 142 and 786 without, when written).
 func TestEmbeddedLoadDecodesOnlyNewMoves(t *testing.T) {
-	ctx := ctxT(t)
+	ctx := storetest.Context(t)
 	s, reg := openBolt(t)
-	g := newGame(t, reg, "hique", "m", "1")
+	g := storetest.NewGame(t, reg, "hique", "m", "1")
 	if err := s.Create(ctx, g); err != nil {
 		t.Fatal(err)
 	}
@@ -343,7 +347,7 @@ func TestEmbeddedLoadDecodesOnlyNewMoves(t *testing.T) {
 	allocsAt := func(moves int) float64 {
 		t.Helper()
 		for len(g.Moves) < moves {
-			if !playRandom(g, rng, "1001") || g.Status != store.Active {
+			if !storetest.PlayRandom(g, rng, "1001") || g.Status != store.Active {
 				t.Fatal("the game ended early")
 			}
 			if err := s.Save(ctx, g); err != nil {
@@ -364,13 +368,13 @@ func TestEmbeddedLoadDecodesOnlyNewMoves(t *testing.T) {
 
 // openBolt opens an embedded store in a new directory, closed at the
 // end of the test.
-func openBolt(t *testing.T) (*store.Bolt, *rules.Registry) {
+func openBolt(t *testing.T) (*boltstore.Bolt, *rules.Registry) {
 	t.Helper()
 	reg := games.Registry()
-	s, err := store.Open(ctxT(t), store.Config{DataDir: t.TempDir(), Registry: reg, Logger: quietLogger()})
+	s, err := boltstore.Open(storetest.Context(t), store.Config{DataDir: t.TempDir(), Registry: reg, Logger: storetest.QuietLogger()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = s.Close(context.Background()) })
-	return s.(*store.Bolt), reg
+	return s, reg
 }

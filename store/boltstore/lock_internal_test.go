@@ -9,13 +9,15 @@ import (
 	"time"
 
 	"arbiter/rules/games"
+
+	"arbiter/store"
 )
 
 // TestBoltForgetsExpiredLocks: one short lock per name (as the HTTP
 // interactions' replay check takes) does not grow the embedded store's
 // memory without bound.
 func TestBoltForgetsExpiredLocks(t *testing.T) {
-	s, err := Open(context.Background(), Config{DataDir: t.TempDir(), Registry: games.Registry(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	s, err := Open(context.Background(), store.Config{DataDir: t.TempDir(), Registry: games.Registry(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}

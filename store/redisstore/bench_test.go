@@ -11,6 +11,10 @@ import (
 	"arbiter/rules/games"
 	"arbiter/store"
 	"arbiter/store/redistest"
+
+	"arbiter/store/storetest"
+
+	"arbiter/store/redisstore"
 )
 
 // BenchmarkMove measures one move's store round trip: Load the game,
@@ -36,15 +40,15 @@ func BenchmarkMove(b *testing.B) {
 func benchMove(b *testing.B, cfg store.Config) {
 	ctx := context.Background()
 	reg := games.Registry()
-	cfg.Registry, cfg.Logger = reg, quietLogger()
-	s, err := store.Open(ctx, cfg)
+	cfg.Registry, cfg.Logger = reg, storetest.QuietLogger()
+	s, err := redisstore.Open(ctx, cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer s.Close(ctx)
 	const channels = 16
 	for c := range channels {
-		g := newGame(b, reg, gameNames[c%len(gameNames)], chName(c), "1")
+		g := storetest.NewGame(b, reg, storetest.GameNames[c%len(storetest.GameNames)], storetest.ChName(c), "1")
 		g.Deadline = time.Now().Add(time.Hour)
 		if err := s.Create(ctx, g); err != nil {
 			b.Fatal(err)
@@ -55,14 +59,14 @@ func benchMove(b *testing.B, cfg store.Config) {
 	var cmds, rtts int64
 	b.ResetTimer()
 	for i := range b.N {
-		ch := chName(i % channels)
+		ch := storetest.ChName(i % channels)
 		before := s.Stats()
 		t0 := time.Now()
 		g, err := s.Load(ctx, ch)
 		if err != nil {
 			b.Fatal(err)
 		}
-		playRandom(g, rng, "u")
+		storetest.PlayRandom(g, rng, "u")
 		g.Deadline = time.Now().Add(time.Hour)
 		if g.Status == store.Finished || len(g.Moves) >= 80 {
 			// Not a typical move: it archives. Finish and start anew.
@@ -70,7 +74,7 @@ func benchMove(b *testing.B, cfg store.Config) {
 			if err := s.Save(ctx, g); err != nil && !errors.Is(err, store.ErrConflict) {
 				b.Fatal(err)
 			}
-			if err := s.Create(ctx, newGame(b, reg, g.Name, ch, "1")); err != nil {
+			if err := s.Create(ctx, storetest.NewGame(b, reg, g.Name, ch, "1")); err != nil {
 				b.Fatal(err)
 			}
 			continue

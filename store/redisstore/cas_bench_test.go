@@ -27,10 +27,14 @@ import (
 
 	"arbiter/rules/games"
 	"arbiter/store/redistest"
+
+	"arbiter/store"
+
+	"arbiter/store/storetest"
 )
 
 // watchMove is the WATCH/MULTI version of load, change, save.
-func (s *Redis) watchMove(ctx context.Context, channel string, change func(*Game)) error {
+func (s *Redis) watchMove(ctx context.Context, channel string, change func(*store.Game)) error {
 	key := gameKey(channel)
 	return s.rdb.Watch(ctx, func(tx *redis.Tx) error {
 		vals, err := tx.HMGet(ctx, key, "id", "version", "record").Result()
@@ -41,8 +45,8 @@ func (s *Redis) watchMove(ctx context.Context, channel string, change func(*Game
 		if err != nil {
 			return err
 		}
-		if g.Status != Active {
-			return ErrConflict
+		if g.Status != store.Active {
+			return store.ErrConflict
 		}
 		change(g)
 		g.Version++
@@ -59,14 +63,14 @@ func (s *Redis) watchMove(ctx context.Context, channel string, change func(*Game
 			return nil
 		})
 		if errors.Is(err, redis.TxFailedErr) {
-			return ErrConflict
+			return store.ErrConflict
 		}
 		return err
 	}, key)
 }
 
 // luaMove is the store's own load, change, save.
-func (s *Redis) luaMove(ctx context.Context, channel string, change func(*Game)) error {
+func (s *Redis) luaMove(ctx context.Context, channel string, change func(*store.Game)) error {
 	g, err := s.Load(ctx, channel)
 	if err != nil {
 		return err
@@ -78,12 +82,12 @@ func (s *Redis) luaMove(ctx context.Context, channel string, change func(*Game))
 func BenchmarkCAS(b *testing.B) {
 	srv := redistest.Start(b, redistest.Options{TCP: true})
 	ctx := context.Background()
-	s, err := Open(ctx, Config{RedisURL: srv.URL(), Registry: games.Registry(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	s, err := Open(ctx, store.Config{RedisURL: srv.URL(), Registry: games.Registry(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer s.Close(ctx)
-	g := seedGame(b, s.reg, "hique")
+	g := storetest.SeedGame(b, s.reg, "hique")
 	g.ID, g.Version = "", 0
 	g.Deadline = time.Now().Add(time.Hour)
 	if err := s.Create(ctx, g); err != nil {
@@ -91,10 +95,10 @@ func BenchmarkCAS(b *testing.B) {
 	}
 	ways := []struct {
 		name string
-		move func(ctx context.Context, channel string, change func(*Game)) error
+		move func(ctx context.Context, channel string, change func(*store.Game)) error
 	}{{"lua", s.luaMove}, {"watch", s.watchMove}}
 	n := 0
-	change := func(g *Game) { n++; g.Reason = strconv.Itoa(n) }
+	change := func(g *store.Game) { n++; g.Reason = strconv.Itoa(n) }
 
 	for _, way := range ways {
 		b.Run(way.name+"/uncontended", func(b *testing.B) {
@@ -120,11 +124,11 @@ func BenchmarkCAS(b *testing.B) {
 			start := time.Now()
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
-					err := way.move(ctx, "1", func(g *Game) { g.Reason = "x" })
+					err := way.move(ctx, "1", func(g *store.Game) { g.Reason = "x" })
 					switch {
 					case err == nil:
 						applied.Add(1)
-					case errors.Is(err, ErrConflict):
+					case errors.Is(err, store.ErrConflict):
 						conflicts.Add(1)
 					default:
 						b.Error(err)

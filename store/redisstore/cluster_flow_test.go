@@ -17,6 +17,10 @@ import (
 	"arbiter/rules/games"
 	"arbiter/store"
 	"arbiter/store/redistest"
+
+	"arbiter/store/redisstore"
+
+	"arbiter/store/storetest"
 )
 
 // TestClusterCommandPath: student games and bot games through the real
@@ -25,8 +29,8 @@ import (
 // workers, and every game, running or archived, replays its move list.
 func TestClusterCommandPath(t *testing.T) {
 	e := &env{t: t, name: "cluster", cluster: sharedCluster(t), reg: games.Registry()}
-	s := e.open(func(cfg *store.Config) { cfg.Partitions = 4 })
-	ctx := ctxT(t)
+	s := e.openRedis(func(cfg *store.Config) { cfg.Partitions = 4 })
+	ctx := storetest.Context(t)
 	res, err := loadtest.Run(ctx, loadtest.Config{Channels: 8, Bots: 2, Clients: 2, Duration: time.Second,
 		Game: "hiya", BotGame: "sixes", BotMoveTime: 150 * time.Millisecond, BotLevel: 1, Workers: 2, Prefix: "cl"}, s, e.reg)
 	if err != nil {
@@ -50,14 +54,14 @@ func TestClusterCommandPath(t *testing.T) {
 		t.Fatalf("%d games running and %d archived, want at least the 8 student games", len(running), total)
 	}
 	for _, g := range running {
-		checkReplays(t, e.reg, g)
+		storetest.CheckReplays(t, e.reg, g)
 	}
 	for _, a := range archived {
 		g, err := s.LoadArchived(ctx, "cl", a.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkReplays(t, e.reg, g)
+		storetest.CheckReplays(t, e.reg, g)
 	}
 	t.Logf("%d games running, %d finished and archived", len(running), total)
 }
@@ -69,13 +73,13 @@ func TestClusterDeadlines(t *testing.T) {
 	now := time.Date(2030, 1, 1, 9, 0, 0, 0, time.UTC)
 	var mu sync.Mutex
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	s := e.open(func(cfg *store.Config) { cfg.Partitions = 4; cfg.Now = clock })
-	ctx := ctxT(t)
+	s := e.openRedis(func(cfg *store.Config) { cfg.Partitions = 4; cfg.Now = clock })
+	ctx := storetest.Context(t)
 	posts := &postBox{}
 	svc := commands.New(commands.Config{}, s, e.reg, posts, slog.New(slog.NewTextHandler(io.Discard, nil)), clock)
 	const n = 12
 	for i := range n {
-		r := svc.Handle(ctx, commands.Invocation{Guild: "dl", Channel: chName(i), User: commands.User{ID: "1", Name: "ref"}, ManageServer: true,
+		r := svc.Handle(ctx, commands.Invocation{Guild: "dl", Channel: storetest.ChName(i), User: commands.User{ID: "1", Name: "ref"}, ManageServer: true,
 			Command: "referee", Sub: "start", Options: map[string]string{"game": "sixes", "p1": "1001", "p2": "1002", "time": "1m"}})
 		if r.Private {
 			t.Fatalf("start: %s", r.Text)
@@ -91,8 +95,8 @@ func TestClusterDeadlines(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range n {
-		if _, err := s.Load(ctx, chName(i)); !errors.Is(err, store.ErrNotFound) {
-			t.Errorf("channel %s after its deadline: %v, want its game over and archived", chName(i), err)
+		if _, err := s.Load(ctx, storetest.ChName(i)); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("channel %s after its deadline: %v, want its game over and archived", storetest.ChName(i), err)
 		}
 	}
 	if _, total, err := s.Archived(ctx, "dl", 0, 1); err != nil || total != n {
@@ -120,17 +124,17 @@ func TestClusterFailover(t *testing.T) {
 	}
 	c := redistest.StartCluster(t, redistest.ClusterOptions{AppendOnly: true})
 	e := &env{t: t, name: "cluster", cluster: c, reg: games.Registry()}
-	s := e.open(func(cfg *store.Config) { cfg.Partitions = 4; cfg.WaitReplicas = 1 })
-	ctx := ctxT(t)
+	s := e.openRedis(func(cfg *store.Config) { cfg.Partitions = 4; cfg.WaitReplicas = 1 })
+	ctx := storetest.Context(t)
 	svc := commands.New(commands.Config{}, s, e.reg, &postBox{}, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
 	const channels = 12
 	for i := range channels {
-		if r := svc.Handle(ctx, commands.Invocation{Guild: "fo", Channel: chName(i), User: commands.User{ID: "1", Name: "ref"}, ManageServer: true,
+		if r := svc.Handle(ctx, commands.Invocation{Guild: "fo", Channel: storetest.ChName(i), User: commands.User{ID: "1", Name: "ref"}, ManageServer: true,
 			Command: "referee", Sub: "start", Options: map[string]string{"game": "hique", "p1": "1001", "p2": "1002", "time": "1d"}}); r.Private {
 			t.Fatalf("start: %s", r.Text)
 		}
 	}
-	victim, err := c.MasterOf(store.GameKey(chName(0)))
+	victim, err := c.MasterOf(redisstore.GameKey(storetest.ChName(0)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +161,7 @@ func TestClusterFailover(t *testing.T) {
 				default:
 				}
 				if g == nil {
-					fresh, err := s.Load(ctx, chName(i))
+					fresh, err := s.Load(ctx, storetest.ChName(i))
 					if err != nil {
 						if i == 0 {
 							lastTrouble.Store("load: " + err.Error())
@@ -180,7 +184,7 @@ func TestClusterFailover(t *testing.T) {
 				if g.State.ToMove() == rules.P2 {
 					user = "1002"
 				}
-				r := svc.Handle(ctx, commands.Invocation{Guild: "fo", Channel: chName(i), User: commands.User{ID: user, Name: user},
+				r := svc.Handle(ctx, commands.Invocation{Guild: "fo", Channel: storetest.ChName(i), User: commands.User{ID: user, Name: user},
 					Command: "move", Options: map[string]string{"move": text}})
 				if r.Private {
 					if i == 0 {
@@ -212,35 +216,35 @@ func TestClusterFailover(t *testing.T) {
 	close(stop)
 	wg.Wait()
 	if afterKill[0].Load() == 0 {
-		t.Fatalf("no move applied in channel %s after its master %s was killed (last: %v)", chName(0), victim, lastTrouble.Load())
+		t.Fatalf("no move applied in channel %s after its master %s was killed (last: %v)", storetest.ChName(0), victim, lastTrouble.Load())
 	}
 	archived, _, err := s.Archived(ctx, "fo", 0, store.MaxList)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := range channels {
-		g, err := s.Load(ctx, chName(i))
+		g, err := s.Load(ctx, storetest.ChName(i))
 		if errors.Is(err, store.ErrNotFound) { // the game is over: in the archive
 			for _, a := range archived {
-				if a.Channel == chName(i) {
+				if a.Channel == storetest.ChName(i) {
 					g, err = s.LoadArchived(ctx, "fo", a.ID)
 				}
 			}
 		}
 		if err != nil {
-			t.Fatalf("channel %s after the failover: %v", chName(i), err)
+			t.Fatalf("channel %s after the failover: %v", storetest.ChName(i), err)
 		}
 		for _, a := range acked[i] {
 			if a.ply >= len(g.Moves) || g.Moves[a.ply].Text != a.text {
 				t.Errorf("channel %s: acknowledged move %d (%s) is not in the game after the failover (%d moves stored)",
-					chName(i), a.ply+1, a.text, len(g.Moves))
+					storetest.ChName(i), a.ply+1, a.text, len(g.Moves))
 			}
 		}
-		checkReplays(t, e.reg, g)
+		storetest.CheckReplays(t, e.reg, g)
 	}
 	var total int
 	for i := range channels {
 		total += len(acked[i])
 	}
-	t.Logf("killed %s; %d moves acknowledged, %d in channel %s after the kill", victim, total, afterKill[0].Load(), chName(0))
+	t.Logf("killed %s; %d moves acknowledged, %d in channel %s after the kill", victim, total, afterKill[0].Load(), storetest.ChName(0))
 }

@@ -13,6 +13,8 @@ import (
 
 	"arbiter/rules/games"
 	"arbiter/store"
+
+	"arbiter/store/storetest"
 )
 
 // dieAfterSave is a go-redis hook that stands in for a process killed
@@ -73,10 +75,10 @@ func (d *dieAfterSave) after(cmds []redis.Cmder) {
 // wakes.
 func TestClusterDeadlineSurvivesDeathAfterSave(t *testing.T) {
 	e := &env{t: t, name: "cluster", cluster: sharedCluster(t), reg: games.Registry()}
-	ctx := ctxT(t)
+	ctx := storetest.Context(t)
 	fast := func(cfg *store.Config) { cfg.Timeout = 300 * time.Millisecond }
 	s := e.openRedis(fast)
-	g := newGame(t, e.reg, "hique", chName(1), "1")
+	g := storetest.NewGame(t, e.reg, "hique", storetest.ChName(1), "1")
 	g.Players[1] = store.Player{Kind: store.Human, UserID: "1002", Name: "Bea"}
 	g.Deadline = time.Now().Add(time.Hour)
 	if err := s.Create(ctx, g); err != nil {
@@ -85,7 +87,7 @@ func TestClusterDeadlineSurvivesDeathAfterSave(t *testing.T) {
 	hook := &dieAfterSave{}
 	s.Raw().AddHook(hook)
 	hook.armed.Store(true)
-	playRandom(g, rand.New(rand.NewPCG(1, 2)), "1001")
+	storetest.PlayRandom(g, rand.New(rand.NewPCG(1, 2)), "1001")
 	g.Deadline = time.Now().Add(2 * time.Hour)
 	_ = s.Save(ctx, g) // applied; the process dies before the entry
 	if !hook.dead.Load() {
@@ -93,7 +95,7 @@ func TestClusterDeadlineSurvivesDeathAfterSave(t *testing.T) {
 	}
 
 	restarted := e.openRedis(fast)
-	if got, err := restarted.Load(ctx, chName(1)); err != nil || got.Version != 2 {
+	if got, err := restarted.Load(ctx, storetest.ChName(1)); err != nil || got.Version != 2 {
 		t.Fatalf("after the kill the game is %v (%v), want version 2 saved", got, err)
 	}
 	time.Sleep(2*300*time.Millisecond + 1200*time.Millisecond) // past any save's reach
@@ -104,7 +106,7 @@ func TestClusterDeadlineSurvivesDeathAfterSave(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(due) != 1 || due[0].Channel != chName(1) || due[0].Version != 2 {
+	if len(due) != 1 || due[0].Channel != storetest.ChName(1) || due[0].Version != 2 {
 		t.Fatalf("due after the deadline: %d games (%v), want the game at version 2", len(due), due)
 	}
 	if n, err := restarted.Raw().ZCard(ctx, "{arbiter}:intents").Result(); err != nil || n != 0 {

@@ -15,6 +15,8 @@ import (
 	"arbiter/rules/games"
 	"arbiter/store"
 	"arbiter/store/redistest"
+
+	"arbiter/store/storetest"
 )
 
 // shared is the package's one Redis Cluster, started by the first test
@@ -45,17 +47,6 @@ func closeShared() {
 	if shared.cluster != nil {
 		shared.cluster.Close()
 	}
-}
-
-// forEachBackendAndCluster runs test as forEachBackend does, and also
-// against the shared Redis Cluster (the store's cluster client, one
-// partition so that tests can read the index keys by name).
-func forEachBackendAndCluster(t *testing.T, test func(t *testing.T, e *env)) {
-	t.Helper()
-	forEachBackend(t, test)
-	t.Run("cluster", func(t *testing.T) {
-		test(t, &env{t: t, name: "cluster", cluster: sharedCluster(t), reg: games.Registry()})
-	})
 }
 
 // slotWatch is a go-redis hook that records every command the store
@@ -101,12 +92,12 @@ func TestClusterOneSlotPerCommand(t *testing.T) {
 	s := e.openRedis(func(cfg *store.Config) { cfg.Partitions = 4 })
 	watch := &slotWatch{}
 	s.Raw().AddHook(watch)
-	ctx := ctxT(t)
+	ctx := storetest.Context(t)
 	rng := rand.New(rand.NewPCG(11, 12))
 
 	// Games played to their end: create, load, save, archive.
-	for i, name := range gameNames {
-		g := newGame(t, e.reg, name, chName(i), "7")
+	for i, name := range storetest.GameNames {
+		g := storetest.NewGame(t, e.reg, name, storetest.ChName(i), "7")
 		g.Deadline = time.Now().Add(time.Hour)
 		if err := s.Create(ctx, g); err != nil {
 			t.Fatal(err)
@@ -129,7 +120,7 @@ func TestClusterOneSlotPerCommand(t *testing.T) {
 			t.Fatal(err)
 		}
 		for n := 0; g.Status == store.Active && n < 400; n++ {
-			if !playRandom(g, rng, "1001") {
+			if !storetest.PlayRandom(g, rng, "1001") {
 				break
 			}
 			g.Deadline = time.Now().Add(time.Hour)
@@ -180,7 +171,7 @@ func TestClusterOneSlotPerCommand(t *testing.T) {
 	if err := lock.Release(ctx); err != nil {
 		t.Fatal(err)
 	}
-	q := newGame(t, e.reg, "hiya", "99", "7")
+	q := storetest.NewGame(t, e.reg, "hiya", "99", "7")
 	if err := s.Create(ctx, q); err != nil {
 		t.Fatal(err)
 	}

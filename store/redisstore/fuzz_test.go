@@ -4,35 +4,13 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"arbiter/rules"
 	"arbiter/rules/games"
 	"arbiter/store"
-)
 
-// seedGame returns a game of name with a few moves played.
-func seedGame(t testing.TB, reg *rules.Registry, name string) *store.Game {
-	t.Helper()
-	state, err := reg.New(name, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := &store.Game{Channel: "1", Guild: "2", ID: "1", Name: name, Options: state.Options(), State: state,
-		Status: store.Active, Version: 1, Created: time.Unix(1700000000, 0).UTC(), Updated: time.Unix(1700000000, 0).UTC(),
-		Players: [2]store.Player{{Kind: store.Human, UserID: "7", Name: "Ada"}, {Kind: store.Bot, Name: "Arbiter", Level: 2}}}
-	var list rules.MoveList
-	for range 6 {
-		state.Moves(&list)
-		if list.N == 0 || state.Status() != rules.Ongoing {
-			break
-		}
-		m := list.Moves[list.N/2]
-		g.Moves = append(g.Moves, store.Move{Text: state.FormatMove(m), Seat: state.ToMove(), At: g.Created})
-		state.Play(m)
-	}
-	return g
-}
+	"arbiter/store/storetest"
+)
 
 // FuzzDecodeRecord: any bytes in a game's record field give a game or a
 // *store.DamagedError naming the channel, never a panic; a game that decodes
@@ -40,7 +18,7 @@ func seedGame(t testing.TB, reg *rules.Registry, name string) *store.Game {
 func FuzzDecodeRecord(f *testing.F) {
 	reg := games.Registry()
 	for _, name := range reg.Names() {
-		data, err := store.EncodeRecord(seedGame(f, reg, name))
+		data, err := store.EncodeRecord(storetest.SeedGame(f, reg, name))
 		if err != nil {
 			f.Fatal(err)
 		}

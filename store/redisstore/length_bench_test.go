@@ -11,6 +11,10 @@ import (
 	"arbiter/rules/games"
 	"arbiter/store"
 	"arbiter/store/redistest"
+
+	"arbiter/store/redisstore"
+
+	"arbiter/store/storetest"
 )
 
 // BenchmarkSaveByLength measures one move's Save (the load before it is
@@ -21,7 +25,7 @@ func BenchmarkSaveByLength(b *testing.B) {
 	srv := redistest.Start(b, redistest.Options{TCP: true})
 	reg := games.Registry()
 	ctx := context.Background()
-	s, err := store.Open(ctx, store.Config{RedisURL: srv.URL(), Registry: reg, Logger: quietLogger()})
+	s, err := redisstore.Open(ctx, store.Config{RedisURL: srv.URL(), Registry: reg, Logger: storetest.QuietLogger()})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -32,9 +36,9 @@ func BenchmarkSaveByLength(b *testing.B) {
 			var g *store.Game
 			found := false
 			for seed := uint64(1); seed < 500 && !found; seed++ { // a game that lasts past plies+b.N
-				g = newGame(b, reg, "hique", ch, "1")
+				g = storetest.NewGame(b, reg, "hique", ch, "1")
 				rng := rand.New(rand.NewPCG(seed, 1))
-				for len(g.Moves) < plies+b.N+1 && playRandom(g, rng, "1001") && g.Status == store.Active {
+				for len(g.Moves) < plies+b.N+1 && storetest.PlayRandom(g, rng, "1001") && g.Status == store.Active {
 				}
 				found = g.Status == store.Active && len(g.Moves) >= plies+b.N+1
 			}
@@ -42,7 +46,7 @@ func BenchmarkSaveByLength(b *testing.B) {
 				b.Skipf("no random HiQUE game of 500 seeds lasts %d moves", plies+b.N+1)
 			}
 			all := g.Moves
-			fresh := newGame(b, reg, "hique", ch, "1")
+			fresh := storetest.NewGame(b, reg, "hique", ch, "1")
 			replayed, err := reg.Replay("hique", fresh.Options, moveTexts(all[:plies]))
 			if err != nil {
 				b.Fatal(err)

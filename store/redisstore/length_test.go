@@ -9,6 +9,10 @@ import (
 	"arbiter/rules/games"
 	"arbiter/store"
 	"arbiter/store/redistest"
+
+	"arbiter/store/redisstore"
+
+	"arbiter/store/storetest"
 )
 
 // TestSaveCostDoesNotGrowWithLength: saving one more move into a game
@@ -23,13 +27,13 @@ func TestSaveCostDoesNotGrowWithLength(t *testing.T) {
 	reg := games.Registry()
 	line := longLine(t, reg, "hique", late+n)
 	srv := redistest.Start(t, redistest.Options{})
-	ctx := ctxT(t)
-	s, err := store.Open(ctx, store.Config{RedisURL: srv.URL(), Registry: reg, Logger: quietLogger()})
+	ctx := storetest.Context(t)
+	s, err := redisstore.Open(ctx, store.Config{RedisURL: srv.URL(), Registry: reg, Logger: storetest.QuietLogger()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close(ctx)
-	g := newGame(t, reg, "hique", "len", "1")
+	g := storetest.NewGame(t, reg, "hique", "len", "1")
 	g.Moves = make([]store.Move, 0, late+n) // the caller's own appends are not the store's cost
 	if err := s.Create(ctx, g); err != nil {
 		t.Fatal(err)
@@ -73,9 +77,9 @@ func TestSaveCostDoesNotGrowWithLength(t *testing.T) {
 func longLine(t *testing.T, reg *rules.Registry, name string, plies int) []store.Move {
 	t.Helper()
 	for seed := uint64(1); seed < 500; seed++ {
-		g := newGame(t, reg, name, "line", "1")
+		g := storetest.NewGame(t, reg, name, "line", "1")
 		rng := rand.New(rand.NewPCG(seed, 1))
-		for len(g.Moves) < plies && g.Status == store.Active && playRandom(g, rng, "1001") {
+		for len(g.Moves) < plies && g.Status == store.Active && storetest.PlayRandom(g, rng, "1001") {
 		}
 		if len(g.Moves) >= plies && g.Status == store.Active {
 			return g.Moves

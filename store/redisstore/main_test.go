@@ -4,12 +4,14 @@ import (
 	"os"
 	"testing"
 
-	"arbiter/store"
+	"arbiter/store/redisstore"
+
+	"arbiter/store/storetest"
 )
 
 func TestMain(m *testing.M) {
 	// The fault tests make go-redis log failed dials on purpose.
-	store.RouteClientLogs(quietLogger())
+	redisstore.RouteClientLogs(storetest.QuietLogger())
 	code := m.Run()
 	closeShared()
 	os.Exit(code)

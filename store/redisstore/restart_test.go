@@ -10,10 +10,13 @@ import (
 	"testing"
 	"time"
 
-	"arbiter/rules"
 	"arbiter/rules/games"
 	"arbiter/store"
 	"arbiter/store/redistest"
+
+	"arbiter/store/storetest"
+
+	"arbiter/store/redisstore"
 )
 
 // acked remembers, per channel, the last move list whose save was
@@ -43,16 +46,16 @@ func TestRedisKillKeepsAcknowledgedMoves(t *testing.T) {
 	reg := games.Registry()
 	// A timeout well above a loaded machine's stalls: before the kill every
 	// save must go through (after it, the refused dials fail at once).
-	cfg := store.Config{RedisURL: srv.URL(), Registry: reg, Logger: quietLogger(), Timeout: 4 * time.Second}
-	ctx := ctxT(t)
-	s, err := store.Open(ctx, cfg)
+	cfg := store.Config{RedisURL: srv.URL(), Registry: reg, Logger: storetest.QuietLogger(), Timeout: 4 * time.Second}
+	ctx := storetest.Context(t)
+	s, err := redisstore.Open(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close(ctx)
 	const channels = 20
 	for c := range channels {
-		if err := s.Create(ctx, newGame(t, reg, gameNames[c%len(gameNames)], chName(c), "1")); err != nil {
+		if err := s.Create(ctx, storetest.NewGame(t, reg, storetest.GameNames[c%len(storetest.GameNames)], storetest.ChName(c), "1")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -72,8 +75,8 @@ func TestRedisKillKeepsAcknowledgedMoves(t *testing.T) {
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(uint64(w), 5))
 			for {
-				g, err := s.Load(ctx, chName(rng.IntN(channels)))
-				if err == nil && playRandom(g, rng, "u") {
+				g, err := s.Load(ctx, storetest.ChName(rng.IntN(channels)))
+				if err == nil && storetest.PlayRandom(g, rng, "u") {
 					err = s.Save(ctx, g)
 					if err == nil {
 						ack.note(g)
@@ -113,12 +116,12 @@ func TestRedisKillKeepsAcknowledgedMoves(t *testing.T) {
 	srv.Restart()
 
 	// The same store reconnects by itself; a new one sees the same.
-	s2, err := store.Open(ctx, cfg)
+	s2, err := redisstore.Open(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s2.Close(ctx)
-	for _, st := range []*store.Redis{s, s2} {
+	for _, st := range []*redisstore.Redis{s, s2} {
 		for ch, v := range ack.version {
 			// go-redis may hold back dials for a moment after the failed
 			// ones during the outage: give the old store time to reconnect.
@@ -141,7 +144,7 @@ func TestRedisKillKeepsAcknowledgedMoves(t *testing.T) {
 					t.Fatalf("channel %s: move %d is %v after the restart, %v was acknowledged", ch, i+1, g.Moves[i], want[i])
 				}
 			}
-			checkReplays(t, reg, g)
+			storetest.CheckReplays(t, reg, g)
 		}
 	}
 	t.Logf("%d saves acknowledged before the kill over %d channels", ackCount, len(ack.version))
@@ -153,13 +156,13 @@ func TestRedisKillKeepsAcknowledgedMoves(t *testing.T) {
 func TestRedisDownAndBack(t *testing.T) {
 	srv := redistest.Start(t, redistest.Options{AppendOnly: true})
 	reg := games.Registry()
-	ctx := ctxT(t)
-	s, err := store.Open(ctx, store.Config{RedisURL: srv.URL(), Registry: reg, Logger: quietLogger(), Timeout: 300 * time.Millisecond})
+	ctx := storetest.Context(t)
+	s, err := redisstore.Open(ctx, store.Config{RedisURL: srv.URL(), Registry: reg, Logger: storetest.QuietLogger(), Timeout: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close(ctx)
-	g := newGame(t, reg, "hique", "1", "1")
+	g := storetest.NewGame(t, reg, "hique", "1", "1")
 	if err := s.Create(ctx, g); err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +170,7 @@ func TestRedisDownAndBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	playRandom(loaded, rand.New(rand.NewPCG(1, 2)), "u")
+	storetest.PlayRandom(loaded, rand.New(rand.NewPCG(1, 2)), "u")
 
 	everything := func(what string) {
 		t.Helper()
@@ -180,7 +183,7 @@ func TestRedisDownAndBack(t *testing.T) {
 		_, err := s.Load(ctx, "1")
 		check("load", err)
 		check("save", s.Save(ctx, loaded))
-		check("create", s.Create(ctx, newGame(t, reg, "sixes", "2", "1")))
+		check("create", s.Create(ctx, storetest.NewGame(t, reg, "sixes", "2", "1")))
 		_, err = s.Due(ctx, time.Now(), 10)
 		check("due", err)
 		_, err = s.EnqueueBotTurn(ctx, g)
@@ -241,83 +244,12 @@ func eventually[T any](f func() (T, error)) (T, error) {
 // with ErrUnavailable, quickly and without panicking.
 func TestOpenUnreachable(t *testing.T) {
 	dir := t.TempDir()
-	_, err := store.Open(context.Background(), store.Config{
-		RedisURL: "unix://" + filepath.Join(dir, "none.sock"), Registry: games.Registry(), Logger: quietLogger(), Timeout: 300 * time.Millisecond,
+	_, err := redisstore.Open(context.Background(), store.Config{
+		RedisURL: "unix://" + filepath.Join(dir, "none.sock"), Registry: games.Registry(), Logger: storetest.QuietLogger(), Timeout: 300 * time.Millisecond,
 	})
-	mustErr(t, err, store.ErrUnavailable, "open on a missing Redis")
-	_, err = store.Open(context.Background(), store.Config{RedisURL: "http://x", Registry: games.Registry(), Logger: quietLogger()})
-	mustErr(t, err, store.ErrInvalid, "open on a URL that is not Redis's")
-	_, err = store.Open(context.Background(), store.Config{DataDir: dir})
-	mustErr(t, err, store.ErrInvalid, "open without a registry")
-}
-
-// fill puts some of everything in a store and returns what it should hold.
-func fill(t *testing.T, s store.Store, reg *rules.Registry) map[string]*store.Game {
-	t.Helper()
-	ctx := ctxT(t)
-	rng := rand.New(rand.NewPCG(11, 12))
-	want := map[string]*store.Game{}
-	for i, name := range gameNames {
-		g := newGame(t, reg, name, chName(i), "3")
-		g.Deadline = time.Now().Add(time.Hour).UTC().Truncate(time.Millisecond)
-		if err := s.Create(ctx, g); err != nil {
-			t.Fatal(err)
-		}
-		for range 4 + i {
-			if !playRandom(g, rng, "u") || g.Status == store.Finished {
-				break
-			}
-			if err := s.Save(ctx, g); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want[g.Channel] = g
-	}
-	// One finished game in the archive.
-	g := want[chName(0)]
-	g.Status, g.Result, g.Reason = store.Finished, rules.P1Wins, "White resigned"
-	if err := s.Save(ctx, g); err != nil {
-		t.Fatal(err)
-	}
-	delete(want, g.Channel)
-	want["archive:"+g.ID] = g
-	if _, err := s.UpdateRatings(ctx, "3", "hique", g.ID, []string{"a", "b"}, func(r []store.Rating) ([]store.Rating, error) {
-		r[0].Rating, r[0].Wins, r[0].Games = 1600, 1, 1
-		r[1].Rating, r[1].Losses, r[1].Games = 1400, 1, 1
-		return r, nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	return want
-}
-
-// checkFilled checks that s holds what fill put in it.
-func checkFilled(t *testing.T, s store.Store, reg *rules.Registry, want map[string]*store.Game) {
-	t.Helper()
-	ctx := ctxT(t)
-	for key, w := range want {
-		var g *store.Game
-		var err error
-		if id, ok := strings.CutPrefix(key, "archive:"); ok {
-			g, err = s.LoadArchived(ctx, "3", id)
-		} else {
-			g, err = s.Load(ctx, key)
-		}
-		if err != nil {
-			t.Fatalf("%s after the restart: %v", key, err)
-		}
-		if g.Version != w.Version || g.ID != w.ID || len(g.Moves) != len(w.Moves) || !g.Deadline.Equal(w.Deadline) ||
-			g.Status != w.Status || string(rules.Encode(g.State)) != string(rules.Encode(w.State)) {
-			t.Fatalf("%s after the restart: %+v, want %+v", key, g, w)
-		}
-		checkReplays(t, reg, g)
-	}
-	r, err := s.Ratings(ctx, "3", "hique", "a", "b")
-	if err != nil || r[0].Rating != 1600 || r[1].Losses != 1 {
-		t.Fatalf("ratings after the restart: %+v %v", r, err)
-	}
-	board, err := s.Leaderboard(ctx, "3", "hique", 0, 5)
-	if err != nil || len(board) != 2 || board[0].Player != "a" {
-		t.Fatalf("leaderboard after the restart: %+v %v", board, err)
-	}
+	storetest.MustErr(t, err, store.ErrUnavailable, "open on a missing Redis")
+	_, err = redisstore.Open(context.Background(), store.Config{RedisURL: "http://x", Registry: games.Registry(), Logger: storetest.QuietLogger()})
+	storetest.MustErr(t, err, store.ErrInvalid, "open on a URL that is not Redis's")
+	_, err = redisstore.Open(context.Background(), store.Config{DataDir: dir})
+	storetest.MustErr(t, err, store.ErrInvalid, "open without a registry")
 }

@@ -9,6 +9,10 @@ import (
 	"time"
 
 	"arbiter/store"
+
+	"arbiter/store/storetest"
+
+	"arbiter/store/redisstore"
 )
 
 // TestLosingSaveLeavesNoDeadline: saves that lose their compare-and-set
@@ -16,9 +20,9 @@ import (
 // deadline index and leave the live entry's time alone.
 func TestLosingSaveLeavesNoDeadline(t *testing.T) {
 	forEachRedis(t, func(t *testing.T, e *env) {
-		ctx := ctxT(t)
+		ctx := storetest.Context(t)
 		s := e.openRedis()
-		g := newGame(t, e.reg, "hique", "1", "1")
+		g := storetest.NewGame(t, e.reg, "hique", "1", "1")
 		g.Players[1] = store.Player{Kind: store.Human, UserID: "1002", Name: "Bea"}
 		g.Deadline = time.Now().Add(time.Hour)
 		if err := s.Create(ctx, g); err != nil {
@@ -32,29 +36,29 @@ func TestLosingSaveLeavesNoDeadline(t *testing.T) {
 				t.Fatal(err)
 			}
 			stale = append(stale, old)
-			playRandom(g, rng, "1001")
+			storetest.PlayRandom(g, rng, "1001")
 			g.Deadline = time.Now().Add(time.Hour)
 			if err := s.Save(ctx, g); err != nil {
 				t.Fatal(err)
 			}
 		}
-		live, err := s.Raw().ZScore(ctx, store.DeadlinesKey, "1/"+g.ID+"/5").Result()
+		live, err := s.Raw().ZScore(ctx, redisstore.DeadlinesKey, "1/"+g.ID+"/5").Result()
 		if err != nil {
 			t.Fatalf("the live entry: %v", err)
 		}
 		for _, old := range stale {
-			playRandom(old, rng, "1001")
+			storetest.PlayRandom(old, rng, "1001")
 			old.Deadline = time.Now().Add(time.Minute) // earlier than the live one
-			mustErr(t, s.Save(ctx, old), store.ErrConflict, "a save from an old version")
+			storetest.MustErr(t, s.Save(ctx, old), store.ErrConflict, "a save from an old version")
 		}
-		members, err := s.Raw().ZRange(ctx, store.DeadlinesKey, 0, -1).Result()
+		members, err := s.Raw().ZRange(ctx, redisstore.DeadlinesKey, 0, -1).Result()
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(members) != 1 || members[0] != "1/"+g.ID+"/5" {
 			t.Fatalf("the deadline index holds %v after 4 losing saves, want only the live entry", members)
 		}
-		if got, _ := s.Raw().ZScore(ctx, store.DeadlinesKey, members[0]).Result(); got != live {
+		if got, _ := s.Raw().ZScore(ctx, redisstore.DeadlinesKey, members[0]).Result(); got != live {
 			t.Fatalf("losing saves moved the live entry from %v to %v", live, got)
 		}
 	})
@@ -65,9 +69,9 @@ func TestLosingSaveLeavesNoDeadline(t *testing.T) {
 // moves, a few bytes each); an undo trims the list; the game reads back whole.
 func TestMoveAppends(t *testing.T) {
 	forEachRedis(t, func(t *testing.T, e *env) {
-		ctx := ctxT(t)
+		ctx := storetest.Context(t)
 		s := e.openRedis()
-		g := newGame(t, e.reg, "sixes", "1", "1")
+		g := storetest.NewGame(t, e.reg, "sixes", "1", "1")
 		if err := s.Create(ctx, g); err != nil {
 			t.Fatal(err)
 		}
@@ -78,17 +82,17 @@ func TestMoveAppends(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !playRandom(g, rng, "1001") || g.Status != store.Active {
+			if !storetest.PlayRandom(g, rng, "1001") || g.Status != store.Active {
 				break
 			}
 			if err := s.Save(ctx, g); err != nil {
 				t.Fatal(err)
 			}
-			n, err := s.Raw().LLen(ctx, store.MovesKey("1")).Result()
+			n, err := s.Raw().LLen(ctx, redisstore.MovesKey("1")).Result()
 			if err != nil || n != int64(i+1) {
 				t.Fatalf("after move %d the move list has %d elements (%v)", i+1, n, err)
 			}
-			rec, err := s.Raw().HGet(ctx, store.GameKey("1"), "record").Result()
+			rec, err := s.Raw().HGet(ctx, redisstore.GameKey("1"), "record").Result()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -113,7 +117,7 @@ func TestMoveAppends(t *testing.T) {
 			t.Fatal(err)
 		}
 		g.State, g.Moves = replayed, g.Moves[:before-2]
-		playRandom(g, rng, "1002")
+		storetest.PlayRandom(g, rng, "1002")
 		if err := s.Save(ctx, g); err != nil {
 			t.Fatal(err)
 		}
@@ -124,7 +128,7 @@ func TestMoveAppends(t *testing.T) {
 		if len(got.Moves) != before-1 || got.Moves[before-2].By != "1002" {
 			t.Fatalf("after an undo and a move: %d moves, the last by %q", len(got.Moves), got.Moves[len(got.Moves)-1].By)
 		}
-		checkReplays(t, e.reg, got)
+		storetest.CheckReplays(t, e.reg, got)
 	})
 }
 
@@ -141,15 +145,15 @@ func moveTexts(moves []store.Move) []string {
 // schema 2 record without moves.
 func TestSchema1GameMigrates(t *testing.T) {
 	forEachRedis(t, func(t *testing.T, e *env) {
-		ctx := ctxT(t)
+		ctx := storetest.Context(t)
 		s := e.openRedis()
-		g := newGame(t, e.reg, "upthrust", "1", "1")
+		g := storetest.NewGame(t, e.reg, "upthrust", "1", "1")
 		if err := s.Create(ctx, g); err != nil {
 			t.Fatal(err)
 		}
 		rng := rand.New(rand.NewPCG(5, 6))
 		for range 6 {
-			playRandom(g, rng, "1001")
+			storetest.PlayRandom(g, rng, "1001")
 		}
 		g.Version = 7
 		data, err := store.EncodeRecord(g)
@@ -163,10 +167,10 @@ func TestSchema1GameMigrates(t *testing.T) {
 		rec["schema"] = 1
 		v1, _ := json.Marshal(rec)
 		raw := s.Raw()
-		if err := raw.HSet(ctx, store.GameKey("1"), "version", "7", "record", v1).Err(); err != nil {
+		if err := raw.HSet(ctx, redisstore.GameKey("1"), "version", "7", "record", v1).Err(); err != nil {
 			t.Fatal(err)
 		}
-		if err := raw.Del(ctx, store.MovesKey("1")).Err(); err != nil {
+		if err := raw.Del(ctx, redisstore.MovesKey("1")).Err(); err != nil {
 			t.Fatal(err)
 		}
 		got, err := s.Load(ctx, "1")
@@ -176,14 +180,14 @@ func TestSchema1GameMigrates(t *testing.T) {
 		if len(got.Moves) != 6 {
 			t.Fatalf("a schema 1 game loads with %d moves, want 6", len(got.Moves))
 		}
-		playRandom(got, rng, "1001")
+		storetest.PlayRandom(got, rng, "1001")
 		if err := s.Save(ctx, got); err != nil {
 			t.Fatal(err)
 		}
-		if n, _ := raw.LLen(ctx, store.MovesKey("1")).Result(); n != 7 {
+		if n, _ := raw.LLen(ctx, redisstore.MovesKey("1")).Result(); n != 7 {
 			t.Fatalf("after the first save of a schema 1 game its move list has %d moves, want 7", n)
 		}
-		stored, _ := raw.HGet(ctx, store.GameKey("1"), "record").Result()
+		stored, _ := raw.HGet(ctx, redisstore.GameKey("1"), "record").Result()
 		if !strings.Contains(stored, `"schema":2`) || strings.Contains(stored, `"moves"`) {
 			t.Fatalf("after the first save the record is %.120s", stored)
 		}
@@ -191,7 +195,7 @@ func TestSchema1GameMigrates(t *testing.T) {
 		if err != nil || len(again.Moves) != 7 {
 			t.Fatalf("reload: %v, %v", again, err)
 		}
-		checkReplays(t, e.reg, again)
+		storetest.CheckReplays(t, e.reg, again)
 	})
 }
 
@@ -199,20 +203,20 @@ func TestSchema1GameMigrates(t *testing.T) {
 // reported as damage, not played on.
 func TestShortMoveListIsDamage(t *testing.T) {
 	forEachRedis(t, func(t *testing.T, e *env) {
-		ctx := ctxT(t)
+		ctx := storetest.Context(t)
 		s := e.openRedis()
-		g := newGame(t, e.reg, "hiya", "1", "1")
+		g := storetest.NewGame(t, e.reg, "hiya", "1", "1")
 		if err := s.Create(ctx, g); err != nil {
 			t.Fatal(err)
 		}
 		rng := rand.New(rand.NewPCG(7, 8))
 		for range 3 {
-			playRandom(g, rng, "1001")
+			storetest.PlayRandom(g, rng, "1001")
 			if err := s.Save(ctx, g); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if err := s.Raw().RPop(ctx, store.MovesKey("1")).Err(); err != nil {
+		if err := s.Raw().RPop(ctx, redisstore.MovesKey("1")).Err(); err != nil {
 			t.Fatal(err)
 		}
 		_, err := s.Load(ctx, "1")
@@ -220,7 +224,7 @@ func TestShortMoveListIsDamage(t *testing.T) {
 		if !errors.As(err, &dmg) {
 			t.Fatalf("load with a move missing: %v, want a DamagedError", err)
 		}
-		playRandom(g, rng, "1001")
+		storetest.PlayRandom(g, rng, "1001")
 		if err := s.Save(ctx, g); !errors.As(err, &dmg) {
 			t.Fatalf("save over a short move list: %v, want a DamagedError", err)
 		}

@@ -1,3 +1,10 @@
+// Package storetest holds the contract suite every store backend runs,
+// as testing/fstest.TestFS does for file systems: a backend's tests call
+// Run with a Backend that opens it and reaches under the contract, and
+// the suite holds it to package store's promises (the Store interface's
+// doc comments). The helpers it exports (games, random moves, replay
+// checks) serve the backends' own tests. A change to the contract changes
+// the suite with it; a test here asserts only what every backend promises.
 package storetest
 
 import (
@@ -11,59 +18,142 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"arbiter/rules"
 	"arbiter/rules/games"
 	"arbiter/store"
-	"arbiter/store/redistest"
 )
 
-// env is one backend under test: a real redis-server or the embedded
-// backend on a data directory.
+// Backend is a store backend under the contract suite.
+type Backend struct {
+	// Name names the backend in failures.
+	Name string
+	// Config returns the configuration of a fresh, empty data set for t
+	// (a redis-server of its own, a temporary directory); the suite sets
+	// Registry and Logger. Every store a test opens uses the same data.
+	Config func(t *testing.T) store.Config
+	// Open opens a store of the backend.
+	Open func(ctx context.Context, cfg store.Config) (store.Store, error)
+	// Other opens an empty store of another backend for t, closed when t
+	// ends, for the export and import tests; nil leaves them out.
+	Other func(t *testing.T, reg *rules.Registry) store.Store
+	// Raw reaches under the contract of the stores Open returns.
+	Raw Raw
+	// Cluster runs only the tests that hold on a Redis Cluster with its
+	// index keys read by name (one partition).
+	Cluster bool
+	// Slow says that each write costs a file sync: the heaviest test
+	// does less under -short.
+	Slow bool
+}
+
+// Raw reaches under the contract of one backend, to break records on
+// purpose or look at an index. Each method fails with what went wrong.
+type Raw interface {
+	// PutRecord writes data as the record of channel's game (with version
+	// and status beside it where the backend keeps them apart).
+	PutRecord(s store.Store, channel, version, status string, data []byte) error
+	// Record returns the record of channel's game as stored.
+	Record(s store.Store, channel string) (string, error)
+	// PutNotAGame replaces channel's game with something that is not a
+	// game record at all.
+	PutNotAGame(s store.Store, channel string) error
+	// PutMalformedJob queues an entry the store did not write, for
+	// channel "{x}" at version "nope".
+	PutMalformedJob(s store.Store) error
+	// QueueLen counts the entries in the bot-turn queue.
+	QueueLen(s store.Store) (int, error)
+	// DeadlineChannels lists the channels of the deadline index's
+	// entries, in the index's order.
+	DeadlineChannels(s store.Store) ([]string, error)
+	// BeforeRunningDrop arranges for do to run once inside the next drop
+	// of a channel from the index of running games, between reading the
+	// game and dropping the entry, and returns a no-op. A backend that
+	// does both in one transaction has no such moment: it returns do, for
+	// the caller to run after the operation.
+	BeforeRunningDrop(s store.Store, do func()) (after func())
+}
+
+// tests is the contract suite; cluster marks the tests a Redis Cluster
+// runs too.
+var tests = []struct {
+	name    string
+	run     func(t *testing.T, e *env)
+	cluster bool
+}{
+	{"ArchiveKeepsLiveGame", testArchiveKeepsLiveGame, false},
+	{"LeaseFromGameLimit", testLeaseFromGameLimit, false},
+	{"ExportImport", testExportImport, false},
+	{"ImportRefuses", testImportRefuses, false},
+	{"QueueReclaim", testQueueReclaim, false},
+	{"QueueStaleJob", testQueueStaleJob, false},
+	{"QueueMalformedEntry", testQueueMalformedEntry, false},
+	{"QueueBlockingClaim", testQueueBlockingClaim, false},
+	{"QueueReclaimBehindBusyJobs", testQueueReclaimBehindBusyJobs, false},
+	{"QueuedBotTurns", testQueuedBotTurns, true},
+	{"OneMoveWinsTheTurn", testOneMoveWinsTheTurn, true},
+	{"ManyChannelsReplay", testManyChannelsReplay, true},
+	{"HeartbeatOutageSeenOnce", testHeartbeatOutageSeenOnce, false},
+	{"StoreTime", testStoreTime, false},
+	{"OutboxAndDeadLetters", testOutboxAndDeadLetters, false},
+	{"RatingsManyAtOnce", testRatingsManyAtOnce, false},
+	{"CreateLoadSave", testCreateLoadSave, true},
+	{"InvalidArguments", testInvalidArguments, false},
+	{"Conflict", testConflict, true},
+	{"Archive", testArchive, true},
+	{"InterruptedArchive", testInterruptedArchive, false},
+	{"Deadlines", testDeadlines, true},
+	{"DamagedRecords", testDamagedRecords, true},
+	{"Lock", testLock, false},
+	{"Ratings", testRatings, true},
+	{"Closed", testClosed, false},
+	{"Running", testRunning, true},
+	{"ChannelSettings", testChannelSettings, true},
+	{"DueSkipsDamaged", testDueSkipsDamaged, false},
+	{"FlowIsTheCallersBytes", testFlowIsTheCallersBytes, false},
+	{"ProgramTokens", testProgramTokens, false},
+	{"RunningAfterFailedCreate", testRunningAfterFailedCreate, false},
+	{"RunningRacesCreate", testRunningRacesCreate, false},
+}
+
+// Run runs the contract suite against b, each test in a subtest of t.
+func Run(t *testing.T, b Backend) {
+	for _, tc := range tests {
+		if b.Cluster && !tc.cluster {
+			continue
+		}
+		if b.Other == nil && (tc.name == "ExportImport" || tc.name == "ImportRefuses") {
+			continue
+		}
+		t.Run(tc.name, func(t *testing.T) {
+			tc.run(t, &env{t: t, name: b.Name, b: &b, cfg: b.Config(t), reg: games.Registry()})
+		})
+	}
+}
+
+// env is one backend under test on one data set.
 type env struct {
 	t    *testing.T
 	name string
-	srv  *redistest.Server // nil for the embedded backend
-	// cluster is the shared Redis Cluster (flushed for each test), nil
-	// for the other backends.
-	cluster *redistest.Cluster
-	dir     string // the embedded backend's data directory
-	reg     *rules.Registry
+	b    *Backend
+	cfg  store.Config // the data set's configuration
+	reg  *rules.Registry
 }
 
-// forEachBackend runs test against a real redis-server (skipped only when
-// it is not installed) and against the embedded backend.
-func forEachBackend(t *testing.T, test func(t *testing.T, e *env)) {
-	t.Helper()
-	t.Run("redis", func(t *testing.T) {
-		test(t, &env{t: t, name: "redis", srv: redistest.Start(t, redistest.Options{}), reg: games.Registry()})
-	})
-	t.Run("embedded", func(t *testing.T) {
-		test(t, &env{t: t, name: "embedded", dir: t.TempDir(), reg: games.Registry()})
-	})
-}
-
-// config returns the store configuration of the backend.
+// config returns the store configuration of the data set.
 func (e *env) config() store.Config {
-	cfg := store.Config{Registry: e.reg, Logger: quietLogger(), DataDir: e.dir}
-	if e.srv != nil {
-		cfg.RedisURL = e.srv.URL()
-	}
-	if e.cluster != nil {
-		cfg.RedisURL, cfg.Cluster, cfg.Partitions = e.cluster.URL(), true, 1
-	}
+	cfg := e.cfg
+	cfg.Registry, cfg.Logger = e.reg, QuietLogger()
 	return cfg
 }
 
-// open opens a store on the backend, closed when the test ends.
+// open opens a store on the data set, closed when the test ends.
 func (e *env) open(change ...func(*store.Config)) store.Store {
 	e.t.Helper()
 	cfg := e.config()
 	for _, c := range change {
 		c(&cfg)
 	}
-	s, err := store.Open(context.Background(), cfg)
+	s, err := e.b.Open(context.Background(), cfg)
 	if err != nil {
 		e.t.Fatalf("open store: %v", err)
 	}
@@ -71,16 +161,42 @@ func (e *env) open(change ...func(*store.Config)) store.Store {
 	return s
 }
 
-func quietLogger() *slog.Logger {
+// QuietLogger returns a logger that drops everything.
+func QuietLogger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(io.Discard, nil))
 }
 
-// gameNames are the games the tests spread over.
-var gameNames = [...]string{"hique", "upthrust", "hiya", "sixes"}
+// SeedGame returns a game of name with a few moves played, the same every
+// time: created and played at a fixed time, each move the middle one of
+// the legal moves.
+func SeedGame(t testing.TB, reg *rules.Registry, name string) *store.Game {
+	t.Helper()
+	state, err := reg.New(name, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &store.Game{Channel: "1", Guild: "2", ID: "1", Name: name, Options: state.Options(), State: state,
+		Status: store.Active, Version: 1, Created: time.Unix(1700000000, 0).UTC(), Updated: time.Unix(1700000000, 0).UTC(),
+		Players: [2]store.Player{{Kind: store.Human, UserID: "7", Name: "Ada"}, {Kind: store.Bot, Name: "Arbiter", Level: 2}}}
+	var list rules.MoveList
+	for range 6 {
+		state.Moves(&list)
+		if list.N == 0 || state.Status() != rules.Ongoing {
+			break
+		}
+		m := list.Moves[list.N/2]
+		g.Moves = append(g.Moves, store.Move{Text: state.FormatMove(m), Seat: state.ToMove(), At: g.Created})
+		state.Play(m)
+	}
+	return g
+}
 
-// newGame starts an active game of name in channel of guild, a person
+// GameNames are the games the tests spread over.
+var GameNames = [...]string{"hique", "upthrust", "hiya", "sixes"}
+
+// NewGame starts an active game of name in channel of guild, a person
 // against the bot.
-func newGame(t testing.TB, reg *rules.Registry, name, channel, guild string) *store.Game {
+func NewGame(t testing.TB, reg *rules.Registry, name, channel, guild string) *store.Game {
 	t.Helper()
 	state, err := reg.New(name, nil)
 	if err != nil {
@@ -100,10 +216,10 @@ func newGame(t testing.TB, reg *rules.Registry, name, channel, guild string) *st
 	}
 }
 
-// playRandom plays a random legal move in g as a person or the bot would
+// PlayRandom plays a random legal move in g as a person or the bot would
 // before saving, finishing g if the move ends it. It reports false when
 // g has no legal move.
-func playRandom(g *store.Game, rng *rand.Rand, by string) bool {
+func PlayRandom(g *store.Game, rng *rand.Rand, by string) bool {
 	var list rules.MoveList
 	g.State.Moves(&list)
 	if list.N == 0 {
@@ -122,9 +238,9 @@ func playRandom(g *store.Game, rng *rand.Rand, by string) bool {
 	return true
 }
 
-// checkReplays checks that g's move list, replayed from the start, with
+// CheckReplays checks that g's move list, replayed from the start, with
 // each move by the seat to move, reaches g's stored state.
-func checkReplays(t testing.TB, reg *rules.Registry, g *store.Game) {
+func CheckReplays(t testing.TB, reg *rules.Registry, g *store.Game) {
 	t.Helper()
 	replayed, err := reg.New(g.Name, g.Options)
 	if err != nil {
@@ -149,9 +265,9 @@ func checkReplays(t testing.TB, reg *rules.Registry, g *store.Game) {
 	}
 }
 
-// checkEverySaveAMove checks that g's version counts its saves when every
+// CheckEverySaveAMove checks that g's version counts its saves when every
 // save after Create played one move: no save was lost or applied twice.
-func checkEverySaveAMove(t testing.TB, g *store.Game) {
+func CheckEverySaveAMove(t testing.TB, g *store.Game) {
 	t.Helper()
 	if g.Version != int64(len(g.Moves))+1 {
 		t.Errorf("game %s in channel %s: version %d after %d moves, want %d: a save was lost or doubled",
@@ -159,155 +275,141 @@ func checkEverySaveAMove(t testing.TB, g *store.Game) {
 	}
 }
 
-// mustErr fails t unless err is (or wraps) want.
-func mustErr(t testing.TB, err, want error, what string) {
+// MustErr fails t unless err is (or wraps) want.
+func MustErr(t testing.TB, err, want error, what string) {
 	t.Helper()
 	if !errors.Is(err, want) {
 		t.Fatalf("%s: got error %v, want %v", what, err, want)
 	}
 }
 
-func ctxT(t testing.TB) context.Context {
+// Context returns a context that ends 30s on or when t ends.
+func Context(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
 	return ctx
 }
 
-func chName(i int) string { return fmt.Sprintf("%d", 900000+i) }
+// ChName returns the i-th test channel's id.
+func ChName(i int) string { return fmt.Sprintf("%d", 900000+i) }
 
-// The helpers below reach under the contract, to break records on purpose
-// or look at an index: by Redis commands on Redis, by the database's
-// buckets on the embedded store.
+// Fill puts some of everything in a store and returns what it should hold.
+func Fill(t *testing.T, s store.Store, reg *rules.Registry) map[string]*store.Game {
+	t.Helper()
+	ctx := Context(t)
+	rng := rand.New(rand.NewPCG(11, 12))
+	want := map[string]*store.Game{}
+	for i, name := range GameNames {
+		g := NewGame(t, reg, name, ChName(i), "3")
+		g.Deadline = time.Now().Add(time.Hour).UTC().Truncate(time.Millisecond)
+		if err := s.Create(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		for range 4 + i {
+			if !PlayRandom(g, rng, "u") || g.Status == store.Finished {
+				break
+			}
+			if err := s.Save(ctx, g); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want[g.Channel] = g
+	}
+	// One finished game in the archive.
+	g := want[ChName(0)]
+	g.Status, g.Result, g.Reason = store.Finished, rules.P1Wins, "White resigned"
+	if err := s.Save(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	delete(want, g.Channel)
+	want["archive:"+g.ID] = g
+	if _, err := s.UpdateRatings(ctx, "3", "hique", g.ID, []string{"a", "b"}, func(r []store.Rating) ([]store.Rating, error) {
+		r[0].Rating, r[0].Wins, r[0].Games = 1600, 1, 1
+		r[1].Rating, r[1].Losses, r[1].Games = 1400, 1, 1
+		return r, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return want
+}
 
-// putRecord writes data as the record of channel's game, with the hash
-// fields of version and status on Redis.
+// CheckFilled checks that s holds what Fill put in it.
+func CheckFilled(t *testing.T, s store.Store, reg *rules.Registry, want map[string]*store.Game) {
+	t.Helper()
+	ctx := Context(t)
+	for key, w := range want {
+		var g *store.Game
+		var err error
+		if id, ok := strings.CutPrefix(key, "archive:"); ok {
+			g, err = s.LoadArchived(ctx, "3", id)
+		} else {
+			g, err = s.Load(ctx, key)
+		}
+		if err != nil {
+			t.Fatalf("%s after the restart: %v", key, err)
+		}
+		if g.Version != w.Version || g.ID != w.ID || len(g.Moves) != len(w.Moves) || !g.Deadline.Equal(w.Deadline) ||
+			g.Status != w.Status || string(rules.Encode(g.State)) != string(rules.Encode(w.State)) {
+			t.Fatalf("%s after the restart: %+v, want %+v", key, g, w)
+		}
+		CheckReplays(t, reg, g)
+	}
+	r, err := s.Ratings(ctx, "3", "hique", "a", "b")
+	if err != nil || r[0].Rating != 1600 || r[1].Losses != 1 {
+		t.Fatalf("ratings after the restart: %+v %v", r, err)
+	}
+	board, err := s.Leaderboard(ctx, "3", "hique", 0, 5)
+	if err != nil || len(board) != 2 || board[0].Player != "a" {
+		t.Fatalf("leaderboard after the restart: %+v %v", board, err)
+	}
+}
+
+// The helpers below reach under the contract through the backend's Raw.
+
 func (e *env) putRecord(s store.Store, channel, version, status string, data []byte) {
 	e.t.Helper()
-	var err error
-	switch s := s.(type) {
-	case *store.Redis:
-		err = s.Raw().HSet(context.Background(), store.GameKey(channel), "version", version, "status", status, "record", data).Err()
-	case *store.Bolt:
-		err = s.RawPut([]string{"games"}, channel, data)
-	}
-	if err != nil {
+	if err := e.b.Raw.PutRecord(s, channel, version, status, data); err != nil {
 		e.t.Fatal(err)
 	}
 }
 
-// record returns the record of channel's game as stored.
 func (e *env) record(s store.Store, channel string) string {
 	e.t.Helper()
-	var (
-		rec string
-		err error
-	)
-	switch s := s.(type) {
-	case *store.Redis:
-		rec, err = s.Raw().HGet(context.Background(), store.GameKey(channel), "record").Result()
-	case *store.Bolt:
-		var b []byte
-		b, err = s.RawGet([]string{"games"}, channel)
-		rec = string(b)
-	}
+	rec, err := e.b.Raw.Record(s, channel)
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	return rec
 }
 
-// putNotAGame replaces channel's game with something that is not a game
-// record at all: a string key on Redis, bytes that are not JSON on the
-// embedded store.
 func (e *env) putNotAGame(s store.Store, channel string) {
 	e.t.Helper()
-	var err error
-	switch s := s.(type) {
-	case *store.Redis:
-		ctx := context.Background()
-		if err = s.Raw().Del(ctx, store.GameKey(channel)).Err(); err == nil {
-			err = s.Raw().Set(ctx, store.GameKey(channel), "oops", 0).Err()
-		}
-	case *store.Bolt:
-		err = s.RawPut([]string{"games"}, channel, []byte{0xff, 0, 'o', 'o', 'p', 's'})
-	}
-	if err != nil {
+	if err := e.b.Raw.PutNotAGame(s, channel); err != nil {
 		e.t.Fatal(err)
 	}
 }
 
-// putMalformedJob queues an entry the store did not write.
 func (e *env) putMalformedJob(s store.Store) {
 	e.t.Helper()
-	var err error
-	switch s := s.(type) {
-	case *store.Redis:
-		err = s.Raw().XAdd(context.Background(), &redis.XAddArgs{Stream: store.QueueKey, Values: []any{"channel", "{x}", "version", "nope"}}).Err()
-	case *store.Bolt:
-		err = s.RawPut([]string{"queue"}, "\x00\x00\x00\x00\x00\x00\x00\x00", []byte(`{"channel":"{x}","version":"nope"}`))
-	}
-	if err != nil {
+	if err := e.b.Raw.PutMalformedJob(s); err != nil {
 		e.t.Fatal(err)
 	}
 }
 
-// queueLen counts the entries in the bot-turn queue.
 func (e *env) queueLen(s store.Store) int {
 	e.t.Helper()
-	var (
-		n   int64
-		err error
-	)
-	switch s := s.(type) {
-	case *store.Redis:
-		n, err = s.Raw().XLen(context.Background(), store.QueueKey).Result()
-	case *store.Bolt:
-		var k int
-		k, err = s.RawCount([]string{"queue"})
-		n = int64(k)
-	}
+	n, err := e.b.Raw.QueueLen(s)
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	return int(n)
+	return n
 }
 
-// deadlineChannels lists the channels of the deadline index's entries, in
-// the index's order.
 func (e *env) deadlineChannels(s store.Store) []string {
 	e.t.Helper()
-	var (
-		out []string
-		err error
-	)
-	switch s := s.(type) {
-	case *store.Redis:
-		var members []string
-		members, err = s.Raw().ZRange(context.Background(), store.DeadlinesKey, 0, -1).Result()
-		for _, m := range members {
-			ch, _, _ := strings.Cut(m, "/")
-			out = append(out, ch)
-		}
-	case *store.Bolt:
-		var keys []string
-		keys, err = s.RawKeys([]string{"deadlines"})
-		for _, k := range keys {
-			out = append(out, k[8:])
-		}
-	}
+	out, err := e.b.Raw.DeadlineChannels(s)
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	return out
-}
-
-// openRedis opens the Redis backend (a redis-server or the cluster) as
-// itself, for tests that reach under the contract.
-func (e *env) openRedis(change ...func(*store.Config)) *store.Redis {
-	e.t.Helper()
-	s, ok := e.open(change...).(*store.Redis)
-	if !ok {
-		e.t.Fatalf("backend %s is not Redis", e.name)
-	}
-	return s
 }

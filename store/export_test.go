@@ -1,0 +1,4 @@
+package store
+
+// AppendHead is appendHead, for the test that holds it to json.Marshal.
+func AppendHead(b []byte, r *Record) ([]byte, bool) { return appendHead(b, r) }
