@@ -7,7 +7,9 @@ import (
 	"arbiter/rules"
 )
 
-// Config says where the store keeps its data.
+// Config says where the store keeps its data and how a backend behaves;
+// package open chooses the backend from RedisURL. Each field says which
+// backend reads it.
 type Config struct {
 	// RedisURL is the Redis to use (redis://, rediss:// or unix://). Empty
 	// runs the embedded backend.
@@ -58,6 +60,6 @@ type Config struct {
 
 // Stats counts the store's traffic since Open.
 type Stats struct {
-	Commands   int64 // Redis commands sent
-	RoundTrips int64 // round trips: a single command or a pipeline
+	Commands   int64 // commands sent (Redis commands; transactions on the embedded store)
+	RoundTrips int64 // round trips: a single command or a pipeline (a transaction)
 }

@@ -1,3 +1,44 @@
+// Package boltstore is the embedded store.Store backend: one bbolt
+// database file (DatabaseFile) in the data directory, for one process,
+// which locks the directory. A change must keep its invariants: every
+// write is one transaction, committed and synced before the call returns;
+// every index is updated in the transaction that changes what it indexes,
+// so indexes are exact; and a database of the previous layout still opens
+// (boltFormat, migrated when opened; a newer layout is refused; see
+// store's MIGRATIONS.md). See docs/storage.md for its figures.
+//
+// # Layout
+//
+// Top-level buckets, with keys and values:
+//
+//	meta                 "format" -> "2"; "imported" -> the file imported at first start
+//	games                channel -> the game's head: its record without its moves (JSON, schema 2)
+//	moves                channel + 0x00 + index (4 bytes) -> one move of the game (JSON); see moves.go
+//	damaged              "<channel>/<unix ms>" -> a record moved aside by Quarantine, "…/moves" its moves
+//	wake                 channel -> the game's wake time (8 bytes, Unix ms, big-endian)
+//	deadlines            wake time (8 bytes) + channel -> empty: the deadline index
+//	queue                job number (8 bytes) -> bot turn (JSON); its sequence numbers jobs
+//	settings             channel + 0x00 + key -> value
+//	heartbeat            "last" -> the last beat (8 bytes, Unix ms)
+//	outages              end (8 bytes, Unix ms) -> start (8 bytes)
+//	outbox               key -> outbox entry (JSON)
+//	outboxdue            due time (8 bytes) + key -> empty
+//	attempts             job key -> attempts started and not finished (8 bytes)
+//	dead                 sequence (8 bytes) -> dead letter (JSON), newest last
+//	tokens               token hash -> its owner (JSON)
+//	tokenusers           user -> the hash of their current token
+//	tokenissued          user -> when they were last given a token (8 bytes, Unix ms)
+//	guilds/<guild>       a guild ("count" -> its archived games); its sequence gives archive ids, with buckets:
+//	  archive            archive id -> game record
+//	  archived           finish time (8 bytes) + archive id -> empty: newest last
+//	  active             channel -> empty: the guild's channels with a game going on
+//	  ratings:<game>     player -> rating (JSON)
+//	  board:<game>       rating (8 sortable bytes) + player -> empty
+//	  rated:<game>       result id -> empty
+//
+// Claims of bot turns and locks live in memory: only this process can
+// open the directory, so a claim or a lock of a process that ended died
+// with it.
 package boltstore
 
 import (
@@ -40,32 +81,8 @@ const boltFormat = "2"
 // bbolt transaction, committed and fsync'd before the call returns, so a
 // write that was acknowledged survives a crash of the process and a power
 // loss; its cost depends on what it changes, not on how much is stored.
-// It meets the Store contract and is safe for concurrent use.
-//
-// # Layout
-//
-// Top-level buckets, with keys and values:
-//
-//	meta                 "format" -> "2"; "imported" -> the file imported at first start
-//	games                channel -> the game's head: its record without its moves (JSON, schema 2)
-//	moves                channel + 0x00 + index (4 bytes) -> one move of the game (JSON); see bolt_moves.go
-//	damaged              "<channel>/<unix ms>" -> a record moved aside by Quarantine, "…/moves" its moves
-//	wake                 channel -> the game's wake time (8 bytes, Unix ms, big-endian)
-//	deadlines            wake time (8 bytes) + channel -> empty: the deadline index
-//	queue                job number (8 bytes) -> bot turn (JSON); its sequence numbers jobs
-//	settings             channel + 0x00 + key -> value
-//	guilds/<guild>       a guild; its sequence gives archive ids, with buckets:
-//	  archive            archive id -> game record
-//	  archived           finish time (8 bytes) + archive id -> empty: newest last
-//	  active             channel -> empty: the guild's channels with a game going on
-//	  ratings:<game>     player -> rating (JSON)
-//	  board:<game>       rating (8 sortable bytes) + player -> empty
-//	  rated:<game>       result id -> empty
-//
-// Indexes are updated in the transaction that changes what they index, so
-// they are exact, not hints. Claims of bot turns and locks live in memory:
-// only this process can open the directory, so a claim or a lock of a
-// process that ended died with it.
+// It meets the Store contract and is safe for concurrent use; the package
+// doc has its file layout.
 type Bolt struct {
 	db           *bolt.DB
 	path         string

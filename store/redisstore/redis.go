@@ -1,3 +1,95 @@
+// Package redisstore is the store.Store backend on Redis, one server or a
+// Redis Cluster, for many processes at once. A change must keep its
+// invariants: no command or script names keys of two hash slots; a Save
+// is one compare-and-set that applies at most once (a retried write
+// reports the success it had); the deadline index and the running-games
+// set are hints that Due and Running put right, never the truth; and the
+// key layout below stays readable by the previous build (or the change is
+// a migration, see store's MIGRATIONS.md).
+//
+// # Keys
+//
+// Every key of one channel carries the hash tag {ch:<channel>} and every
+// key of one guild the tag {g:<guild>}, so on a Redis Cluster each lives on
+// one slot; no command of the store names keys of two slots:
+//
+//	{ch:C}:game               hash: id, version, status, token, record (JSON, schema 2, without its moves)
+//	{ch:C}:moves              list: the game's moves, one JSON move an element
+//	{ch:C}:damaged:<ms>       a damaged record moved aside by Quarantine
+//	{ch:C}:settings           hash: the channel's settings (ChannelSetting)
+//	{g:G}:seq                 the guild's archive id counter
+//	{g:G}:archive             hash: archive id -> record of a finished game
+//	{g:G}:archived            sorted set: archive id by finish time (ms)
+//	{g:G}:active              set: the guild's channels with a game (a hint Running tidies)
+//	{g:G}:ratings:<game>      hash: player -> rating record (JSON)
+//	{g:G}:board:<game>        sorted set: player by rating
+//	{g:G}:rated:<game>        set: archive ids whose result is in the ratings
+//	{g:G}:ratings-lock:<game> a rating update's lock token, with an expiry
+//	{arbiter}:deadlines       sorted set: "<channel>/<id>/<version>" by wake time (ms), partition 0
+//	{arbiter}:botq            stream of bot turns, consumer group "workers", partition 0
+//	{arbiter-P}:deadlines     the same for partition P (1 <= P < Config.Partitions)
+//	{arbiter-P}:botq          the same for partition P
+//	{arbiter(-P)}:intents     on a cluster: saves in flight, "<channel>/<token>" by start time (ms)
+//	{arbiter}:lock:<name>     a lock's holder token, with an expiry
+//	{arbiter}:heartbeat       Unix ms (Redis's clock) of the last beat of a command-taking process
+//	{arbiter}:outages         sorted set: "<from ms>-<to ms>" by its end
+//	{arbiter}:outbox          hash: key -> outbox entry (JSON)
+//	{arbiter}:outbox:due      sorted set: outbox key by when a sweep may take it (ms)
+//	{arbiter}:attempts        hash: job key -> attempts started and not finished
+//	{arbiter}:dead            list: dead letters (JSON), newest first
+//	{tok:H}:owner             a program token's owner (JSON), by the token's SHA-256 hash
+//	{tokuser:U}:hash          the hash of a person's current token
+//	{tokuser:U}:issued        when a person was last given a token
+//
+// # Versions
+//
+// A game's version starts at 1 and grows by one at every Save. Save is a
+// compare-and-set, done by a Lua script on the game's hash: it applies only
+// if the stored game is still the one loaded (same archive id, same
+// version, not finished). Of two saves racing from one version exactly one
+// is applied; the other gets ErrConflict. A write token makes a retried
+// save (after a lost reply) report the success it had, never a conflict.
+//
+// Lua rather than WATCH/MULTI: on one Redis a move costs 2 round trips
+// (Load's script; then Save's script, which also moves the game's
+// deadline entry) where WATCH needs 3 (WATCH, read, MULTI/EXEC); it lets
+// the load and the save be separate calls (a bot worker thinks for
+// seconds in between without holding a connection); and it can refuse a
+// late write and recognise a retried one. BenchmarkCAS measures both.
+//
+// # Moves
+//
+// A running game's moves are a list beside its record: a Save appends the
+// moves the game gained since it was loaded (and trims what an undo took
+// back) and rewrites the record, which holds no moves, in the same script
+// as the compare-and-set. Load reads both with one script. A move's cost
+// in the store hardly depends on the game's length.
+//
+// # Deadlines
+//
+// The deadline index is a hint. The entry of the version a save writes is
+// added only when the save applies, and the entry of the version it
+// replaces removed. On one Redis that happens inside the save's script,
+// atomically. On a cluster the index partition is on another slot, so a
+// save that changes a deadline takes up to 2 more round trips: first it
+// notes its intent ("<channel>/<token>") in the partition's intents set,
+// then runs the compare-and-set, then writes the entry and clears the
+// intent in one pipeline. Should the process die (or lose the answer)
+// before the last step, the intent stays, and Due, past the time a save
+// could still apply, writes the entry from the game itself
+// (repairIntents): a deadline is late by at most that, never lost. Due
+// reads the records themselves and cleans what it finds stale.
+//
+// # Partitions and Redis Cluster
+//
+// The bot-turn queue and the deadline index are Config.Partitions streams
+// and sorted sets, by hash tag, a channel's by a hash of its name; workers
+// and the clock serve every partition, and a partition whose node does not
+// answer delays only its own games. With Config.Cluster the client is
+// go-redis's cluster client; no command or script names keys of two
+// slots (TestClusterOneSlotPerCommand checks each against the cluster).
+// Config.WaitReplicas makes each save wait for replicas (WAIT), so that a
+// failover loses no acknowledged move; see docs/performance.md.
 package redisstore
 
 import (
