@@ -10,9 +10,10 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"arbiter/internal/testkit"
 )
 
 // secretToken stands for the bot's token in tests: it must never be printed.
@@ -93,7 +94,7 @@ func TestBotStopsCleanly(t *testing.T) {
 		t.Setenv(k, v)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	var stderr lockedBuffer
+	var stderr testkit.Buffer
 	exit, stopped := make(chan int, 1), make(chan struct{})
 	go func() {
 		defer close(stopped)
@@ -149,23 +150,4 @@ func TestBotStopsCleanly(t *testing.T) {
 	if strings.Contains(stderr.String(), secretToken) {
 		t.Errorf("the token was logged: %s", stderr.String())
 	}
-}
-
-// lockedBuffer is a bytes.Buffer that a test reads while a subcommand
-// writes it.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

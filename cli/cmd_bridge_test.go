@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -10,7 +9,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -19,29 +17,12 @@ import (
 
 	"arbiter/api"
 	"arbiter/commands"
+	"arbiter/internal/testkit"
 	"arbiter/rules"
 	"arbiter/rules/games"
 	"arbiter/store"
 	"arbiter/store/redistest"
 )
-
-// syncBuffer collects a process's output safely.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 type discardNotifier struct{}
 
@@ -65,11 +46,7 @@ func waitFor(t *testing.T, limit time.Duration, what string, cond func() bool) {
 // through the game flow (commands, without Discord); the bridge is killed
 // mid-game and restarted, and the game goes on to its end.
 func TestBridgePlaysAWholeGame(t *testing.T) {
-	dir := t.TempDir()
-	prog := filepath.Join(dir, "firstmove")
-	if out, err := exec.Command("go", "build", "-o", prog, "../api/testdata/firstmove").CombinedOutput(); err != nil {
-		t.Fatalf("build the test program: %v\n%s", err, out)
-	}
+	prog := testkit.Build(t, "../api/testdata/firstmove")
 	srv := redistest.Start(t, redistest.Options{})
 	ctx := context.Background()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -96,7 +73,7 @@ func TestBridgePlaysAWholeGame(t *testing.T) {
 	}
 
 	net := newCuttableProxy(t, strings.TrimPrefix(hs.URL, "http://"))
-	var out syncBuffer
+	var out testkit.Buffer
 	var bridge *exec.Cmd
 	startBridge := func() {
 		bridge = exec.Command(os.Args[0], "bridge", "--server", "http://"+net.addr(), "--token", tok, "--", prog)

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -12,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 
+	"arbiter/internal/testkit"
 	"arbiter/store/redistest"
 )
 
@@ -31,9 +31,7 @@ func buildArbiter(t *testing.T) string {
 			return
 		}
 		built.bin = filepath.Join(built.dir, "arbiter")
-		if out, err := exec.Command("go", "build", "-o", built.bin, "..").CombinedOutput(); err != nil {
-			built.err = fmt.Errorf("go build: %v\n%s", err, out)
-		}
+		built.err = testkit.GoBuild(built.bin, "..")
 	})
 	if built.err != nil {
 		t.Fatal(built.err)
