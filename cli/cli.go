@@ -7,8 +7,8 @@
 // output lines (perft, status, match --json, bench --json, tournament and its
 // files, loadtest's summary line, the console's command syntax) are
 // contracts that scripts and course handouts rely on; exit status 2 means bad
-// input, with a message on stderr; nothing here is imported by another
-// package of ours.
+// input, with a message on stderr; only the command (the root main.go)
+// imports this package.
 package cli
 
 import (
