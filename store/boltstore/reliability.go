@@ -12,9 +12,8 @@ import (
 	"arbiter/store"
 )
 
-// Reliability buckets of the embedded store (see heartbeat.go and
-// outbox.go for the promises; one process holds the database, so its clock
-// is the store's):
+// Reliability buckets of the embedded store (see store.Store for the
+// promises; one process holds the database, so its clock is the store's):
 //
 //	heartbeat    "last" -> the last beat (8 bytes, Unix ms)
 //	outages      end (8 bytes, Unix ms) -> start (8 bytes, Unix ms)

@@ -12,7 +12,7 @@ import (
 )
 
 // The data file of the earlier embedded backend (an in-process Redis),
-// which Bolt imports once (bolt_legacy.go): every key with its value and
+// which Bolt imports once (legacy.go): every key with its value and
 // expiry, as JSON.
 //
 //	{"format": 1, "saved": "...", "keys": [
