@@ -86,8 +86,8 @@ func (s *Bolt) importLegacy(ctx context.Context, dir string) error {
 
 // importSnapshot writes the records of a legacy snapshot (Redis keys, see
 // the key list in package redisstore's doc) into tx, and returns how many
-// it wrote. Games are copied as they are (a damaged one stays damaged, for Load to
-// report); the indexes are rebuilt from them; bot turns still in the
+// it wrote. Games are copied as they are (a damaged one stays damaged,
+// for Load to report); the indexes are rebuilt from them; bot turns still in the
 // stream (the store deletes a turn when it is acked) are queued again;
 // locks are not kept.
 func importSnapshot(tx *bolt.Tx, snap *snapshot, now time.Time) (int, error) {
