@@ -165,6 +165,7 @@ type schemaProbe struct {
 	Schema int `json:"schema"`
 }
 
+// TimePtr returns t as a record keeps an optional time: nil when zero.
 func TimePtr(t time.Time) *time.Time {
 	if t.IsZero() {
 		return nil
@@ -172,6 +173,7 @@ func TimePtr(t time.Time) *time.Time {
 	return &t
 }
 
+// TimeOf reads an optional time of a record: zero when nil.
 func TimeOf(p *time.Time) time.Time {
 	if p == nil {
 		return time.Time{}
