@@ -88,8 +88,7 @@ func hiqueLastMove(s *scene, g, prev *hique.Game) {
 	m := hist[len(hist)-1]
 	mover := prev.ToMove()
 	x1, y1, x2, y2 := hique.MoveCoords(m)
-	s.at(x1-1, y1-1).mark = fromMark
-	s.at(x2-1, y2-1).mark = toMark
+	s.markMove(x1-1, y1-1, x2-1, y2-1)
 	var removed [2][]string
 	remove := func(owner rules.Player, x, y int) {
 		s.at(x-1, y-1).mark = hitMark

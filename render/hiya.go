@@ -101,8 +101,7 @@ func hiyaLastMove(s *scene, g, prev *hiya.Game) {
 	m := hist[len(hist)-1]
 	mover := prev.SideOf(prev.ToMove())
 	fc, fr, tc, tr := hiya.MoveSquares(m)
-	s.at(fc-1, hiyaRows-fr).mark = fromMark
-	s.at(tc-1, hiyaRows-tr).mark = toMark
+	s.markMove(fc-1, hiyaRows-fr, tc-1, hiyaRows-tr)
 	last := mover.String() + " " + prev.FormatMove(m)
 	if a := prev.Announce(m); a != "" {
 		last += " " + a

@@ -41,6 +41,10 @@ type scene struct {
 	gapPx     int      // image: the lattice's width between squares
 
 	status status
+	// moved are the indexes in cells of the last move's start and end,
+	// -1 before the first move or for a pass; a mark removing a piece
+	// may cover their marks, these stay.
+	moved [2]int
 }
 
 // layout is the shape of a game's board.
@@ -140,6 +144,13 @@ type sideStatus struct {
 	figures string  // "5 runners, timing 7"
 }
 
+// markMove marks the last move's cells: from display cell fc, fr to tc, tr.
+func (s *scene) markMove(fc, fr, tc, tr int) {
+	s.at(fc, fr).mark = fromMark
+	s.at(tc, tr).mark = toMark
+	s.moved = [2]int{fr*s.cols + fc, tr*s.cols + tc}
+}
+
 // at returns the cell at display column c and row r.
 func (s *scene) at(c, r int) *cell { return &s.cells[r*s.cols+c] }
 
@@ -147,6 +158,11 @@ func (s *scene) at(c, r int) *cell { return &s.cells[r*s.cols+c] }
 // last column the first.
 func (s *scene) turn() {
 	slices.Reverse(s.cells)
+	for i, c := range s.moved {
+		if c >= 0 {
+			s.moved[i] = len(s.cells) - 1 - c
+		}
+	}
 	slices.Reverse(s.colLabels)
 	for i := range s.pieces {
 		if p := &s.pieces[i]; p.turnedText != "" {
@@ -181,6 +197,7 @@ func newScene(title string, l layout, cols, rows int) *scene {
 		pieces:    []pieceStyle{{}},
 		textWidth: 3,
 		squarePx:  60,
+		moved:     [2]int{-1, -1},
 	}
 }
 

@@ -60,8 +60,7 @@ func sixesLastMove(s *scene, g, prev *sixes.Game) {
 	m := hist[len(hist)-1]
 	mover := prev.ToMove()
 	fr, fc, tr, tc := sixes.MoveSquares(m)
-	s.at(fc-1, fr-1).mark = fromMark
-	s.at(tc-1, tr-1).mark = toMark
+	s.markMove(fc-1, fr-1, tc-1, tr-1)
 	var removed [2][]string
 	for row := 1; row <= sixesSize; row++ {
 		for col := 1; col <= sixesSize; col++ {

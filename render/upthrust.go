@@ -92,8 +92,7 @@ func upthrustScene(g *upthrust.Game) *scene {
 			s.status.last = mover + " passes"
 		} else {
 			from, to := prev.RowOf(colour, col), g.RowOf(colour, col)
-			s.at(col-1, upRows-from).mark = fromMark
-			s.at(col-1, upRows-to).mark = toMark
+			s.markMove(col-1, upRows-from, col-1, upRows-to)
 			s.status.last = fmt.Sprintf("%s %s, row %d to %d", mover, prev.FormatMove(m), from, to)
 		}
 	}
