@@ -21,6 +21,15 @@ type Options struct {
 	// token, and a wall its games, to learn of changes made by other
 	// processes (and of a revoked token); default 1s.
 	Poll time.Duration
+	// PublicURL is where players reach this server (PUBLIC_URL), for the
+	// play page's links, without a trailing slash; default
+	// "http://localhost".
+	PublicURL string
+	// Activity configures the Discord Activity's token exchange.
+	Activity ActivityConfig
+	// Now is the time for the play page's links and sessions; default
+	// time.Now.
+	Now func() time.Time
 }
 
 // Server is the programs' API and the live wall over a game flow. It
@@ -37,6 +46,13 @@ type Server struct {
 	// tournaments are the walls of class tournaments, by
 	// "GUILD/tournament/CHANNEL", once asked for.
 	tournaments map[string]http.Handler
+	// watchers are the play pages open on each game, by game id.
+	watchers map[string]map[chan struct{}]struct{}
+
+	auth      *playAuth
+	publicURL string
+	activity  ActivityConfig
+	now       func() time.Time
 }
 
 // New returns the API over svc and registers it with svc.
@@ -47,7 +63,21 @@ func New(svc *commands.Service, opt Options) *Server {
 	if opt.Poll <= 0 {
 		opt.Poll = time.Second
 	}
-	s := &Server{svc: svc, log: opt.Log, poll: opt.Poll, streams: map[string]*stream{}, walls: map[string]*wall{}, tournaments: map[string]http.Handler{}}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.PublicURL == "" {
+		opt.PublicURL = "http://localhost"
+	}
+	if opt.Activity.API == "" {
+		opt.Activity.API = "https://discord.com/api/v10"
+	}
+	if opt.Activity.Client == nil {
+		opt.Activity.Client = &http.Client{Timeout: 10 * time.Second}
+	}
+	s := &Server{svc: svc, log: opt.Log, poll: opt.Poll, streams: map[string]*stream{}, walls: map[string]*wall{}, tournaments: map[string]http.Handler{},
+		watchers: map[string]map[chan struct{}]struct{}{}, auth: newPlayAuth(), publicURL: strings.TrimSuffix(opt.PublicURL, "/"),
+		activity: opt.Activity, now: opt.Now}
 	svc.AddObserver(s)
 	svc.SetPresence(s)
 	return s
@@ -58,8 +88,11 @@ func New(svc *commands.Service, opt Options) *Server {
 //	GET /api/v1/me       who the token is for (JSON)
 //	GET /api/v1/stream   the program's websocket
 //	GET /wall/GUILD/     the live wall page; /wall/GUILD/events its events
+//	/play/...            the play page (play.go)
+//	POST /api/v1/activity/token  the Discord Activity's session (activity.go)
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
+	s.playRoutes(mux)
 	mux.HandleFunc("GET /api/v1/me", s.me)
 	mux.HandleFunc("GET /api/v1/stream", s.stream)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
@@ -93,6 +126,7 @@ func (s *Server) GameSaved(g *store.Game) {
 		}
 	}
 	wl := s.walls[g.Guild]
+	s.tellWatchers(g.ID)
 	s.mu.Unlock()
 	for _, st := range targets {
 		st.push(g)

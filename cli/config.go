@@ -36,6 +36,9 @@ type config struct {
 	StoreStartEmpty  bool          // STORE_START_EMPTY=1: move a damaged embedded database aside and start empty
 	StoreBackupEvery time.Duration // STORE_BACKUP_EVERY: how often the embedded store copies itself to DATA_DIR/backup
 	CachedGames      int           // CACHED_GAMES: games a process keeps as it saved them, so a move needs no read (default 2048)
+	PublicURL        string        // PUBLIC_URL: where players reach API_ADDR, for the play page's links (default http://API_ADDR)
+	Activity         bool          // ACTIVITY=on: the application has a Discord Activity showing the play page
+	ClientSecret     string        // DISCORD_CLIENT_SECRET: the application's OAuth2 secret, for the Activity
 }
 
 // loadConfig reads the configuration. A malformed value is an error naming
@@ -54,6 +57,8 @@ func loadConfig() (config, error) {
 		RefereeRole:      os.Getenv("REFEREE_ROLE"),
 		APIAddr:          os.Getenv("API_ADDR"),
 		StoreStartEmpty:  os.Getenv("STORE_START_EMPTY") == "1",
+		PublicURL:        strings.TrimSuffix(os.Getenv("PUBLIC_URL"), "/"),
+		ClientSecret:     strings.TrimSpace(os.Getenv("DISCORD_CLIENT_SECRET")),
 		ShardCount:       1,
 	}
 	var errs []error
@@ -78,6 +83,22 @@ func loadConfig() (config, error) {
 		c.RedisCluster = true
 	default:
 		errs = append(errs, fmt.Errorf("REDIS_CLUSTER=%q: give true or false", v))
+	}
+	switch v := strings.ToLower(os.Getenv("ACTIVITY")); v {
+	case "", "off", "false", "0", "no":
+	case "on", "true", "1", "yes":
+		c.Activity = true
+	default:
+		errs = append(errs, fmt.Errorf("ACTIVITY=%q: give on or off", v))
+	}
+	if c.PublicURL == "" && c.APIAddr != "" {
+		c.PublicURL = "http://" + c.APIAddr
+		if strings.HasPrefix(c.APIAddr, ":") {
+			c.PublicURL = "http://localhost" + c.APIAddr
+		}
+	}
+	if c.Activity && (c.ClientSecret == "" || c.DiscordAppID == "" || c.APIAddr == "") {
+		errs = append(errs, errors.New("ACTIVITY=on needs API_ADDR, DISCORD_APP_ID and DISCORD_CLIENT_SECRET (docs/how-to/activity.md)"))
 	}
 	durVar := func(name string, dst *time.Duration) {
 		if v := os.Getenv(name); v != "" {

@@ -97,6 +97,10 @@ type Reply struct {
 	Private bool
 	// Choices answer an autocomplete request.
 	Choices []Choice
+	// LaunchActivity asks the platform to open the play page as its
+	// embedded app (a Discord Activity) for the one who asked, in place
+	// of the message; a platform that cannot shows the message.
+	LaunchActivity bool
 }
 
 // Notifier posts messages that are not answers to an invocation: the bot's

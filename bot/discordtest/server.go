@@ -59,6 +59,15 @@ type Options struct {
 	PrivilegedIntents int
 	// Logger receives the fake's debug log; nil discards it.
 	Logger *slog.Logger
+	// Activity says the application has Activities enabled: only then is
+	// a LAUNCH_ACTIVITY (12) answer accepted (interactions/
+	// receiving-and-responding.mdx, "Interaction Callback Type": "Only
+	// available for apps with Activities enabled").
+	Activity bool
+	// ClientSecret is the application's OAuth2 client secret, which the
+	// token exchange (POST /oauth2/token) requires; empty refuses every
+	// exchange.
+	ClientSecret string
 }
 
 const (
@@ -117,6 +126,10 @@ type Server struct {
 	identifies []Identify
 	violations []string
 	faults     []*fault
+	// OAuth2 and Activities (activity.go).
+	oauthCodes  map[string]*oauthCode
+	oauthTokens map[string]*oauthToken
+	activities  map[string]*activityRec
 
 	wg sync.WaitGroup
 }
@@ -198,6 +211,10 @@ func New(opts Options) (*Server, error) {
 		sessions:   map[string]*sessionRec{},
 		conns:      map[*gwConn]struct{}{},
 		routes:     buildRoutes(),
+
+		oauthCodes:  map[string]*oauthCode{},
+		oauthTokens: map[string]*oauthToken{},
+		activities:  map[string]*activityRec{},
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
