@@ -89,7 +89,8 @@ func newEnv(t testing.TB) *env {
 	}
 	p := &posts{}
 	svc := commands.New(commands.Config{}, st, games.Registry(), p, log, clk.Now)
-	a := api.New(svc, api.Options{Log: log, Poll: 50 * time.Millisecond})
+	a := api.New(svc, api.Options{Log: log, Poll: 50 * time.Millisecond, Now: clk.Now})
+	svc.SetPlayPage(commands.PlayPage{Links: a})
 	hs := httptest.NewServer(a.Handler())
 	t.Cleanup(func() {
 		hs.CloseClientConnections()
