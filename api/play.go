@@ -342,8 +342,8 @@ type playAction struct {
 
 // playAnswer is act's answer: what the flow said, and the game now.
 type playAnswer struct {
-	OK   bool                `json:"ok"`   // the action was done
-	Text string              `json:"text"` // the flow's answer in words
+	OK   bool               `json:"ok"`   // the action was done
+	Text string             `json:"text"` // the flow's answer in words
 	Game *commands.PlayView `json:"game,omitempty"`
 }
 
