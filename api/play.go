@@ -303,10 +303,7 @@ func (s *Server) servePage(w http.ResponseWriter, game, csrf string) {
 
 // view returns the session's game as its user sees it.
 func (s *Server) view(ctx context.Context, gr grant) (commands.PlayView, error) {
-	g, err := s.svc.GameIn(ctx, gr.channel)
-	if err == nil && g.ID != gr.game {
-		err = fmt.Errorf("game %s: %w", gr.game, store.ErrNotFound)
-	}
+	g, err := s.svc.PlayGame(ctx, gr.guild, gr.channel, gr.game)
 	if err != nil {
 		return commands.PlayView{}, err
 	}

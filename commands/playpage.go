@@ -71,6 +71,19 @@ func (s *Service) GameIn(ctx context.Context, channel string) (*store.Game, erro
 	return s.store.Load(ctx, channel)
 }
 
+// PlayGame returns game id, played in channel: as it is going on, or as
+// archived once it is over; store.ErrNotFound when it is neither.
+func (s *Service) PlayGame(ctx context.Context, guild, channel, id string) (*store.Game, error) {
+	g, err := s.store.Load(ctx, channel)
+	if err == nil && g.ID == id {
+		return g, nil
+	}
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return nil, err
+	}
+	return s.store.LoadArchived(ctx, guild, id)
+}
+
 // Seat returns user's seat in g, as Act would act for them: 1 or 2, or 0
 // when they do not play in it.
 func Seat(g *store.Game, user string) int {

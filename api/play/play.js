@@ -65,7 +65,10 @@ async function listen() {
 }
 
 // show draws a state of the game, keeping the selection when it still fits.
+// A state older than the one shown (an answer overtaken by an event) is
+// dropped: versions only grow.
 function show(st) {
+  if (page.state && st.version < page.state.version) return;
   const fresh = !page.state || page.state.version !== st.version;
   page.state = st;
   if (fresh) page.selected = -1;
@@ -74,6 +77,7 @@ function show(st) {
   $("players").textContent = `${st.sides[0]} ${st.players[0]} against ${st.sides[1]} ${st.players[1]}`;
   const board = $("board");
   board.innerHTML = st.svg;
+  board.dataset.version = st.version;
   const svg = board.querySelector("svg");
   svg.removeAttribute("width");
   svg.removeAttribute("height");
