@@ -141,7 +141,7 @@ func (s *Server) BoardLink(_ context.Context, user commands.User, g *store.Game)
 
 // playRoutes adds the play page's routes to mux.
 func (s *Server) playRoutes(mux *http.ServeMux) {
-	assets, _ := fs.Sub(playFiles, "play")
+	assets, _ := fs.Sub(playFiles, "play/assets")
 	mux.Handle("GET /play/assets/", http.StripPrefix("/play/assets/", noStore(http.FileServerFS(assets))))
 	mux.HandleFunc("GET /play/link/{token}", s.linkPage)
 	mux.HandleFunc("POST /play/link/{token}", s.useLink)
@@ -164,7 +164,7 @@ func noStore(h http.Handler) http.Handler {
 
 // pageTemplate is the play page; linkTemplate the page of a one-time link.
 var (
-	pageTemplate = template.Must(template.ParseFS(playFiles, "play/index.html"))
+	pageTemplate = template.Must(template.ParseFS(playFiles, "play/page.html"))
 	linkTemplate = template.Must(template.New("link").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Arbiter: open the board</title><link rel="stylesheet" href="/play/assets/play.css"></head>

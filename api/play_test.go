@@ -1,6 +1,8 @@
 package api_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"io"
@@ -342,4 +344,48 @@ func mustURL(t *testing.T, s string) *url.URL {
 		t.Fatal(err)
 	}
 	return u
+}
+
+// TestPlayPageWeight: everything the page loads (its HTML, every script,
+// the vendored SDK and the style sheet), gzipped, stays under 150 KB.
+func TestPlayPageWeight(t *testing.T) {
+	e := newEnv(t)
+	game := e.challenge("c1", "hique")
+	b := e.client()
+	b.open(e.boardLink(alice, "c1"), game)
+	paths := []string{"/play/game/" + game + "/", "/play/game/" + game + "/state", "/play/activity/"}
+	code, listing, _ := b.do("GET", "/play/assets/", "")
+	if code != http.StatusOK {
+		t.Fatalf("asset listing: %d", code)
+	}
+	for _, m := range regexp.MustCompile(`href="([^"/]+\.(?:js|css))"`).FindAllStringSubmatch(listing, -1) {
+		paths = append(paths, "/play/assets/"+m[1])
+	}
+	code, vendor, _ := b.do("GET", "/play/assets/vendor/", "")
+	if code != http.StatusOK {
+		t.Fatalf("vendor listing: %d", code)
+	}
+	for _, m := range regexp.MustCompile(`href="([^"/]+\.js)"`).FindAllStringSubmatch(vendor, -1) {
+		paths = append(paths, "/play/assets/vendor/"+m[1])
+	}
+	total := 0
+	for _, p := range paths {
+		code, body, _ := b.do("GET", p, "")
+		if code != http.StatusOK {
+			t.Fatalf("GET %s: %d", p, code)
+		}
+		var buf bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		_, _ = zw.Write([]byte(body))
+		_ = zw.Close()
+		t.Logf("%s: %d bytes, %d gzipped", p, len(body), buf.Len())
+		total += buf.Len()
+	}
+	if len(paths) < 8 {
+		t.Fatalf("only %d files weighed: %v", len(paths), paths)
+	}
+	t.Logf("the play page weighs %d bytes gzipped (HiQUE's board included)", total)
+	if total > 150_000 {
+		t.Errorf("the play page weighs %d bytes gzipped; the budget is 150 KB", total)
+	}
 }
