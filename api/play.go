@@ -38,7 +38,7 @@ import (
 //	GET  /play/game/{game}/events that state again at every change (server-sent events)
 //	POST /play/game/{game}/act   an action: move, resign, draw or undo
 //	GET  /play/assets/...        the page's scripts and style
-//	GET  /play/activity/         the page as a Discord Activity loads it
+//	GET  /play/activity/, GET /  the page as a Discord Activity loads it (/ only with an Activity)
 
 // Timing of the play page's credentials.
 const (
@@ -150,6 +150,13 @@ func (s *Server) playRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /play/game/{game}/events", s.playEvents)
 	mux.HandleFunc("POST /play/game/{game}/act", s.playAct)
 	mux.HandleFunc("GET /play/activity/", s.activityPage)
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		if s.activity.ClientSecret == "" {
+			http.NotFound(w, r)
+			return
+		}
+		s.activityPage(w, r) // Discord opens an Activity at its URL mapping's root
+	})
 	mux.HandleFunc("POST /api/v1/activity/token", s.activityToken)
 }
 
