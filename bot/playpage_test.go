@@ -377,7 +377,6 @@ func pixelsDiffering(a, b []byte) (float64, error) {
 	return float64(diff) / float64(ra.Dx()*ra.Dy()), nil
 }
 
-
 // TestPlayPageStaleClickAndKeyboard: a click on a board the opponent has
 // moved on from is refused, and the board is refreshed; the board is
 // played by keyboard (arrows and Enter).
@@ -517,4 +516,3 @@ func TestPlayButtonLaunchesTheActivity(t *testing.T) {
 	}
 	w.noViolations()
 }
-
