@@ -84,16 +84,6 @@ func (s *Service) PlayGame(ctx context.Context, guild, channel, id string) (*sto
 	return s.store.LoadArchived(ctx, guild, id)
 }
 
-// Seat returns user's seat in g, as Act would act for them: 1 or 2, or 0
-// when they do not play in it.
-func Seat(g *store.Game, user string) int {
-	seat, ok := seatOf(g, user)
-	if !ok {
-		return 0
-	}
-	return int(seat) + 1
-}
-
 // playBoard is the "Play on the board" button: the Activity is launched,
 // or a one-time link to the play page is sent to the one who pressed.
 func (s *Service) playBoard(ctx context.Context, inv Invocation) Reply {
