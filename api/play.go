@@ -396,16 +396,12 @@ func (s *Server) playEvents(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	flusher, ok := w.(http.Flusher)
+	flusher, ok := startEvents(w)
 	if !ok {
-		http.Error(w, "streaming is not supported here", http.StatusInternalServerError)
 		return
 	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-store")
 	changed := s.watch(gr.game)
 	defer s.unwatch(gr.game, changed)
-	fmt.Fprint(w, "retry: 1000\n\n")
 	poll := time.NewTicker(s.poll)
 	defer poll.Stop()
 	keepAlive := time.NewTicker(15 * time.Second)
