@@ -246,6 +246,7 @@ func playByClicking(t *testing.T, pg playGame, width, height int) {
 	screenshotBoard(t, ctx, fmt.Sprintf("%s-%dx%d", pg.name, width, height))
 
 	rng := rand.New(rand.NewPCG(uint64(width), 7))
+	var slowest time.Duration // from Bob's answer to his move on Ann's page
 	for ply := 0; ; ply++ {
 		g := p.game(ch)
 		if g == nil {
@@ -274,8 +275,10 @@ func playByClicking(t *testing.T, pg playGame, width, height int) {
 		}
 		// Bob, by slash command; the page shows his move.
 		w.public(w.do(bob.ID, ch, "move", opt("move", randomMove(t, g, rng))))
+		answered := time.Now()
 		if n := p.game(ch); n != nil {
 			waitVersion(t, ctx, n.Version)
+			slowest = max(slowest, time.Since(answered))
 		}
 	}
 	var status string
@@ -284,6 +287,7 @@ func playByClicking(t *testing.T, pg playGame, width, height int) {
 	if !strings.Contains(status, "Game over") {
 		t.Errorf("status at the end %q", status)
 	}
+	t.Logf("the slowest of Bob's moves reached Ann's page %v after Discord showed it", slowest)
 	w.noViolations()
 }
 
@@ -303,19 +307,23 @@ func checkLabels(t *testing.T, ctx context.Context) {
 	}
 }
 
-// screenshotBoard keeps the board's screenshot as a test artifact (in
-// $ARBITER_ARTIFACTS, else the test's temporary folder) and compares it
+// screenshotBoard keeps the board's screenshot and the whole window's as
+// test artifacts (in $ARBITER_ARTIFACTS, else the test's temporary
+// folder) and compares the board's
 // with testdata/play/NAME.png: at most 2% of the pixels may differ by more
 // than a little (fonts and anti-aliasing differ between machines).
 func screenshotBoard(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
-	var shot []byte
-	run(t, ctx, "screenshot", chromedp.Screenshot("#board svg", &shot, chromedp.ByQuery))
+	var shot, page []byte
+	run(t, ctx, "screenshot", chromedp.Screenshot("#board svg", &shot, chromedp.ByQuery), chromedp.CaptureScreenshot(&page))
 	dir := os.Getenv("ARBITER_ARTIFACTS")
 	if dir == "" {
 		dir = t.TempDir()
 	}
 	if err := os.WriteFile(filepath.Join(dir, name+".png"), shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+"-page.png"), page, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	golden := filepath.Join("testdata", "play", name+".png")
