@@ -389,3 +389,61 @@ func TestPlayPageWeight(t *testing.T) {
 		t.Errorf("the play page weighs %d bytes gzipped; the budget is 150 KB", total)
 	}
 }
+
+// TestPlayPageDrawAndTakeback: a draw offer and a takeback asked from the
+// page are the flow's own, posted in the channel; the other player's
+// page sees the offer.
+func TestPlayPageDrawAndTakeback(t *testing.T) {
+	e := newEnv(t)
+	game := e.challenge("c1", "hiya")
+	ann, bobs := e.client(), e.client()
+	ann.open(e.boardLink(alice, "c1"), game)
+	bobs.open(e.boardLink(bob, "c1"), game)
+	v := ann.state(game)
+	if code, ans := ann.act(game, "move", v.Moves[0].Text, v.Version); code != http.StatusOK || ans["ok"] != true {
+		t.Fatalf("move: %d %v", code, ans)
+	}
+	v = ann.state(game)
+	if code, ans := ann.act(game, "undo", "", v.Version); code != http.StatusOK || ans["ok"] != true || !strings.Contains(ans["text"].(string), "take back") {
+		t.Fatalf("takeback asked: %d %v", code, ans)
+	}
+	if bv := bobs.state(game); bv.UndoOffer != 1 {
+		t.Errorf("bob's page shows undo offer %d; want 1", bv.UndoOffer)
+	}
+	bv := bobs.state(game)
+	if code, ans := bobs.act(game, "undo", "", bv.Version); code != http.StatusOK || ans["ok"] != true {
+		t.Fatalf("takeback allowed: %d %v", code, ans)
+	}
+	if g := e.load("c1"); len(g.Moves) != 0 {
+		t.Errorf("after the takeback %d moves remain", len(g.Moves))
+	}
+	// Hi-Ya! has no draws; Sixes has.
+	if code, ans := ann.act(game, "draw", "", ann.state(game).Version); code != http.StatusOK || ans["ok"] != false {
+		t.Errorf("a draw offered in Hi-Ya!: %d %v; want a refusal", code, ans)
+	}
+	game = e.challenge("c2", "sixes")
+	ann.open(e.boardLink(alice, "c2"), game)
+	bobs.open(e.boardLink(bob, "c2"), game)
+	v = ann.state(game)
+	if code, ans := ann.act(game, "draw", "", v.Version); code != http.StatusOK || ans["ok"] != true {
+		t.Fatalf("draw offered: %d %v", code, ans)
+	}
+	bv = bobs.state(game)
+	if bv.DrawOffer != 1 {
+		t.Errorf("bob's page shows draw offer %d; want 1", bv.DrawOffer)
+	}
+	if code, ans := bobs.act(game, "draw", "", bv.Version); code != http.StatusOK || ans["ok"] != true {
+		t.Fatalf("draw accepted: %d %v", code, ans)
+	}
+	if v := ann.state(game); v.Status != "finished" || !strings.Contains(v.Result, "draw") {
+		t.Errorf("after the draw the page shows %q %q", v.Status, v.Result)
+	}
+	e.posts.mu.Lock()
+	defer e.posts.mu.Unlock()
+	joined := strings.Join(e.posts.msgs, "\n")
+	for _, want := range []string{"asks to take back", "taken back", "offers a draw", "accepts the draw"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("nothing posted says %q:\n%s", want, joined)
+		}
+	}
+}

@@ -51,7 +51,7 @@ func hiyaScene(g *hiya.Game) *scene {
 			letter := string(k.Letter())
 			piece[side][i] = s.addPiece(pieceStyle{
 				text: mark + letter, turnedText: turned + letter,
-				ansi: ansi, emoji: emoji[side][i],
+				ansi: ansi, emoji: emoji[side][i], name: side.String() + " " + k.String(),
 				shape: shapes[i], fill: fill, stroke: stroke, ink: ink, letter: letter, size: sizes[i],
 			})
 		}

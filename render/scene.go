@@ -95,6 +95,7 @@ type pieceStyle struct {
 	turnedText string
 	ansi       string // SGR parameters for colour text, e.g. "1;31"
 	emoji      string
+	name       string // the piece in words, for screen readers: "Black runner"
 
 	shape  shape      // image shape
 	fill   color.RGBA // image body colour

@@ -59,27 +59,11 @@ func SVG(g rules.Game, opt Options) ([]byte, error) {
 // cellWords names display cell c, r and what stands on it.
 func cellWords(s *scene, c, r int) string {
 	words := "column " + s.colLabels[c] + ", row " + s.rowLabels[r]
-	cl := s.at(c, r)
-	if cl.piece == 0 {
-		return words + ": empty"
+	if cl := s.at(c, r); cl.piece != 0 {
+		return words + ": " + s.pieces[cl.piece].name
 	}
-	ps := s.pieces[cl.piece]
-	what := ps.letter
-	for _, side := range s.status.sides {
-		for _, k := range side.pieces {
-			if k == cl.piece {
-				what = side.title + " " + trimmed(ps.text)
-			}
-		}
-	}
-	if what == "" {
-		what = trimmed(ps.text)
-	}
-	return words + ": " + what
+	return words + ": empty"
 }
-
-// trimmed is s without its padding spaces.
-func trimmed(s string) string { return string(bytes.TrimSpace([]byte(s))) }
 
 // BoardMove is a legal move as the cells it joins on a board drawn with
 // the same options: From and To are indexes of cells in display order

@@ -47,7 +47,7 @@ func upthrustScene(g *upthrust.Game) *scene {
 	for _, c := range colours {
 		letter := string(c.c.Letter())
 		piece[c.c] = s.addPiece(pieceStyle{
-			text: letter, ansi: c.ansi, emoji: c.emoji,
+			text: letter, ansi: c.ansi, emoji: c.emoji, name: c.c.String() + " piece",
 			shape: disc, fill: c.fill, stroke: rgb(0x30, 0x30, 0x30), ink: c.ink, letter: letter, size: 0.74,
 		})
 	}
