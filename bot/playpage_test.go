@@ -512,3 +512,20 @@ func TestPlayButtonLaunchesTheActivity(t *testing.T) {
 	}
 	w.noViolations()
 }
+
+// TestRegistrationKeepsTheEntryPoint: registering the commands globally
+// keeps the Entry Point command that enabling Activities made, which a
+// bulk overwrite would otherwise remove.
+func TestRegistrationKeepsTheEntryPoint(t *testing.T) {
+	w := newWorldWith(t, false, discordtest.Options{Token: token, Activity: true, ClientSecret: clientSecret})
+	before, ok := w.srv.EntryPoint()
+	if !ok {
+		t.Fatal("enabling Activities made no Entry Point command")
+	}
+	w.start(procOptions{global: true})
+	after, ok := w.srv.EntryPoint()
+	if !ok || after.ID != before.ID || after.Handler != before.Handler || after.Name != before.Name {
+		t.Errorf("after registration the Entry Point is %+v (kept %v); it was %+v", after, ok, before)
+	}
+	w.noViolations()
+}

@@ -176,3 +176,53 @@ func (s *Server) handleActivityInstance(q *request) (*reply, *apiError) {
 		"users":          slices.Clone(a.users),
 	}), nil
 }
+
+// checkEntryPoint checks a PRIMARY_ENTRY_POINT command: "Entry Point
+// commands can only be global", option-less, with a handler of 1
+// (APP_HANDLER) or 2 (DISCORD_LAUNCH_ACTIVITY)
+// (activities/development-guides/user-actions.mdx, "Setting Up an Entry
+// Point Command"; application-commands.mdx, "Entry Point handlers"); the
+// handler is for Entry Point commands only.
+func checkEntryPoint(at func(string) string, c *AppCommand) *apiError {
+	if c.Type != CommandEntryPoint {
+		if c.Handler != 0 {
+			return formError(at("handler"), "BASE_TYPE_INVALID", "handler is only for PRIMARY_ENTRY_POINT commands")
+		}
+		return nil
+	}
+	switch {
+	case c.GuildID != "":
+		return formError(at("type"), "APPLICATION_COMMAND_INVALID", "Entry Point commands can only be global")
+	case len(c.Options) > 0:
+		return formError(at("options"), "APPLICATION_COMMAND_INVALID", "Entry Point commands take no options")
+	case c.Handler != 1 && c.Handler != 2:
+		return formError(at("handler"), "BASE_TYPE_CHOICES", "Value must be one of {1, 2}.")
+	case !validCommandName(c.Name):
+		return formError(at("name"), "APPLICATION_COMMAND_INVALID_NAME", fmt.Sprintf("Command name %q is invalid", c.Name))
+	}
+	return nil
+}
+
+// addDefaultEntryPointLocked is what enabling Activities does: "an Entry
+// Point command (named "Launch") is automatically created for your app
+// with DISCORD_LAUNCH_ACTIVITY (2) set as the Entry Point handler"
+// (application-commands.mdx, "Default Entry Point command"). A global
+// bulk overwrite "will overwrite all types of application commands"
+// ("Bulk Overwrite Global Application Commands"), so one that leaves it
+// out removes it.
+func (s *Server) addDefaultEntryPointLocked() {
+	s.commands[""] = append(s.commands[""], &AppCommand{ID: s.newIDLocked(), ApplicationID: s.opts.AppID,
+		Version: s.newIDLocked(), Type: CommandEntryPoint, Name: "launch", Description: "Launch an Activity", Handler: 2})
+}
+
+// EntryPoint returns the application's Entry Point command, if it has one.
+func (s *Server) EntryPoint() (AppCommand, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.commands[""] {
+		if c.Type == CommandEntryPoint {
+			return *c, true
+		}
+	}
+	return AppCommand{}, false
+}

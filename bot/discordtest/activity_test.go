@@ -127,3 +127,45 @@ func TestLaunchActivityOnlyWithActivities(t *testing.T) {
 		}
 	}
 }
+
+// TestEntryPointRules: Activities bring one global Entry Point command; a
+// guild one, a second one, or one with options is refused.
+func TestEntryPointRules(t *testing.T) {
+	t.Parallel()
+	srv := discordtest.Start(t, discordtest.Options{Token: token, Activity: true})
+	if _, ok := srv.EntryPoint(); !ok {
+		t.Fatal("no default Entry Point command")
+	}
+	put := func(path, body string) int {
+		req, _ := http.NewRequest("PUT", "https://discord.com/api/v10"+path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bot "+token)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := srv.HTTPClient().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	global := "/applications/" + srv.AppID() + "/commands"
+	guild := "/applications/" + srv.AppID() + "/guilds/" + srv.Guild().ID + "/commands"
+	entry := `{"type":4,"name":"launch","description":"Launch","handler":2}`
+	if code := put(guild, "["+entry+"]"); code != 400 {
+		t.Errorf("an Entry Point in a guild: %d; want 400", code)
+	}
+	if code := put(global, "["+entry+`,{"type":4,"name":"other","description":"x","handler":2}]`); code != 400 {
+		t.Errorf("two Entry Points: %d; want 400", code)
+	}
+	if code := put(global, `[{"type":4,"name":"launch","description":"Launch","handler":3}]`); code != 400 {
+		t.Errorf("a handler of 3: %d; want 400", code)
+	}
+	if code := put(global, "["+entry+"]"); code != 200 {
+		t.Errorf("one Entry Point: %d; want 200", code)
+	}
+	if code := put(global, `[]`); code != 200 {
+		t.Fatalf("an empty overwrite: %d", code)
+	}
+	if _, ok := srv.EntryPoint(); ok {
+		t.Errorf("a bulk overwrite without it kept the Entry Point")
+	}
+}

@@ -107,7 +107,11 @@
 //     404 for an unknown instance (resources/application.mdx;
 //     activities/development-guides/multiplayer-experience.mdx).
 //     AuthorizeCode stands for the Embedded App SDK's authorize in
-//     Discord's client, StartActivity for a launch.
+//     Discord's client, StartActivity for a launch. Enabling Activities
+//     makes the default Entry Point command (type 4, handler 2), global
+//     only, one per application, option-less (application-commands.mdx,
+//     "Entry Point Commands"; user-actions.mdx); a global bulk overwrite
+//     that leaves it out removes it, as it overwrites all types.
 //
 // Time is the server's own clock: real time plus an offset that Advance
 // moves forward, so a test can age an interaction token or let a thread

@@ -232,6 +232,9 @@ func New(opts Options) (*Server, error) {
 	}
 	s.bot = User{ID: s.opts.AppID, Username: opts.BotName, Bot: true}
 	s.users[s.bot.ID] = &s.bot
+	if opts.Activity {
+		s.addDefaultEntryPointLocked()
+	}
 
 	s.http = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))
 	s.http.Start()
