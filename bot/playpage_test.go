@@ -3,9 +3,11 @@ package bot_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"image/png"
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -468,14 +470,20 @@ func TestPlayButtonLaunchesTheActivity(t *testing.T) {
 	if _, err := w.srv.StartActivity(instance, ch, ann.ID); err != nil {
 		t.Fatal(err)
 	}
-	exchange := func(code string) int {
+	exchangeIn := func(instance, code string) (int, string) {
 		body := fmt.Sprintf(`{"code":%q,"instance":%q}`, code, instance)
 		r, err := http.Post(site.hs.URL+"/api/v1/activity/token", "application/json", strings.NewReader(body))
 		if err != nil {
 			t.Fatal(err)
 		}
-		r.Body.Close()
-		return r.StatusCode
+		defer r.Body.Close()
+		var ans struct{ Session string }
+		_ = json.NewDecoder(r.Body).Decode(&ans)
+		return r.StatusCode, ans.Session
+	}
+	exchange := func(code string) int {
+		status, _ := exchangeIn(instance, code)
+		return status
 	}
 	before := p.game(ch).Version
 	if code := exchange("forged-code"); code != http.StatusUnauthorized {
@@ -496,6 +504,43 @@ func TestPlayButtonLaunchesTheActivity(t *testing.T) {
 	}
 	if v := p.game(ch).Version; v != before {
 		t.Errorf("refused sign-ins changed the game: version %d, was %d", v, before)
+	}
+
+	// Cy, in another instance in the channel, watches: the board, no moves,
+	// and a move of Ann's refused.
+	other, err := w.srv.StartActivity("", ch, cy.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, session := exchangeIn(other, w.srv.AuthorizeCode(cy.ID, "identify"))
+	if status != http.StatusOK {
+		t.Fatalf("a spectator's sign-in: %d", status)
+	}
+	g := p.game(ch)
+	bearer := func(method, path, body string) (int, commands.PlayView, map[string]any) {
+		req, _ := http.NewRequest(method, site.hs.URL+"/play/game/"+g.ID+"/"+path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+session)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var raw map[string]any
+		var v commands.PlayView
+		data, _ := io.ReadAll(resp.Body)
+		_ = json.Unmarshal(data, &raw)
+		_ = json.Unmarshal(data, &v)
+		return resp.StatusCode, v, raw
+	}
+	if code, v, _ := bearer("GET", "state", ""); code != http.StatusOK || v.You != 0 || len(v.Moves) != 0 || v.SVG == "" {
+		t.Errorf("the spectator's view: %d, seat %d, %d moves", code, v.You, len(v.Moves))
+	}
+	_, legal := pageMoves(t, p, ch, ann.ID)
+	if code, _, ans := bearer("POST", "act", fmt.Sprintf(`{"action":"move","move":%q,"version":%d}`, legal[0].Text, g.Version)); code != http.StatusOK || ans["ok"] != false {
+		t.Errorf("a spectator's move: %d %v; want a refusal", code, ans)
+	}
+	if v := p.game(ch).Version; v != before {
+		t.Errorf("the spectator changed the game: version %d, was %d", v, before)
 	}
 
 	// The page in the Activity, with the SDK's mock for Discord's client.
