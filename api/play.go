@@ -464,3 +464,21 @@ func (s *Server) tellWatchers(game string) {
 		}
 	}
 }
+
+// startEvents begins a server-sent event stream (a reconnection after a
+// second), free of the server's read and write timeouts, or answers that
+// it cannot.
+func startEvents(w http.ResponseWriter) (http.Flusher, bool) {
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming is not supported here", http.StatusInternalServerError)
+		return nil, false
+	}
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Time{})
+	_ = rc.SetWriteDeadline(time.Time{})
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	fmt.Fprint(w, "retry: 1000\n\n")
+	return flusher, true
+}

@@ -156,12 +156,16 @@ func (wl *wall) viewers() int {
 
 // serveEvents streams the wall's events to one page until it closes.
 func (wl *wall) serveEvents(w http.ResponseWriter, r *http.Request) {
-	flusher, ok := startEvents(w)
+	flusher, ok := w.(http.Flusher)
 	if !ok {
+		http.Error(w, "streaming is not supported here", http.StatusInternalServerError)
 		return
 	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
 	ch := wl.subscribe()
 	defer wl.unsubscribe(ch)
+	fmt.Fprint(w, "retry: 1000\n\n")
 	flusher.Flush()
 	keepAlive := time.NewTicker(15 * time.Second)
 	defer keepAlive.Stop()
@@ -176,20 +180,6 @@ func (wl *wall) serveEvents(w http.ResponseWriter, r *http.Request) {
 		}
 		flusher.Flush()
 	}
-}
-
-// startEvents begins a server-sent event stream (a reconnection after a
-// second), or answers that it cannot.
-func startEvents(w http.ResponseWriter) (http.Flusher, bool) {
-	flusher, ok := w.(http.Flusher)
-	if !ok {
-		http.Error(w, "streaming is not supported here", http.StatusInternalServerError)
-		return nil, false
-	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-store")
-	fmt.Fprint(w, "retry: 1000\n\n")
-	return flusher, true
 }
 
 //go:embed wall.html
