@@ -47,11 +47,11 @@ type playSite struct {
 // board" button launches the Activity.
 func (w *world) servePlayPage(p *proc, activity bool) *playSite {
 	w.t.Helper()
-	hs := httptest.NewUnstartedServer(nil)
-	hs.Start()
-	a := api.New(p.svc, api.Options{Log: w.log, Poll: 100 * time.Millisecond, PublicURL: hs.URL, Now: w.srv.Now,
+	hs := httptest.NewUnstartedServer(nil) // its address first: links name it
+	a := api.New(p.svc, api.Options{Log: w.log, Poll: 100 * time.Millisecond, PublicURL: "http://" + hs.Listener.Addr().String(), Now: w.srv.Now,
 		Activity: api.ActivityConfig{ClientID: w.srv.AppID(), ClientSecret: clientSecret, BotToken: token, Client: w.srv.HTTPClient()}})
 	hs.Config.Handler = a.Handler()
+	hs.Start()
 	p.svc.SetPlayPage(commands.PlayPage{Links: a, Activity: activity})
 	w.t.Cleanup(func() {
 		hs.CloseClientConnections()
