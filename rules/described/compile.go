@@ -14,6 +14,12 @@ type compiled struct {
 
 	nb   [8][maxCells]int16 // the neighbour in each direction, -1 off the board
 	mask [4]uint64          // the board's squares
+	adj  [maxCells][4]uint64 // the squares next to each square
+	// On boards of at most 64 squares, shifting a square set by
+	// shiftBy[d] (left if positive) and masking it with shiftMask[d]
+	// moves every square one step in direction d.
+	shiftBy   [8]int
+	shiftMask [8]uint64
 	// cls[p][v] is what a cell holding v is to player p: toEmpty,
 	// toFriend or toEnemy.
 	cls  [2][16]uint8
@@ -103,7 +109,19 @@ func build(s *Spec, env map[string]int) (*compiled, error) {
 			x, y := col+dirDX[d], row+dirDY[d]
 			c.nb[d][sq] = -1
 			if x >= 0 && x < c.w && y >= 0 && y < c.h {
-				c.nb[d][sq] = int16(y*c.w + x)
+				t := y*c.w + x
+				c.nb[d][sq] = int16(t)
+				c.adj[sq][t/64] |= 1 << (t % 64)
+			}
+		}
+	}
+	for d := range 8 {
+		c.shiftBy[d] = dirDY[d]*c.w + dirDX[d]
+		c.shiftMask[d] = c.mask[0]
+		for sq := range min(c.n, 64) {
+			col := sq % c.w
+			if dirDX[d] == 1 && col == 0 || dirDX[d] == -1 && col == c.w-1 {
+				c.shiftMask[d] &^= 1 << sq
 			}
 		}
 	}

@@ -221,6 +221,10 @@ func sign(x int) int {
 // off against another of p's pieces, in all eight directions.
 func (g *Game) outflank(sq int, p rules.Player, how outflank) {
 	c := g.c
+	if c.words == 1 {
+		g.outflankSet(sq, p, how)
+		return
+	}
 	cls := &c.cls[p]
 	for d := range 8 {
 		t := int(c.nb[d][sq])
@@ -244,6 +248,43 @@ func (g *Game) outflank(sq int, p rules.Player, how outflank) {
 	}
 }
 
+// outflankSet is outflank on a board of at most 64 squares, with square
+// sets.
+func (g *Game) outflankSet(sq int, p rules.Player, how outflank) {
+	c := g.c
+	own, opp := g.occ[p][0], g.occ[p^1][0]
+	var flips uint64
+	for d := range 8 {
+		by, mask := c.shiftBy[d], c.shiftMask[d]
+		var line uint64
+		t := shiftSet(1<<sq, by, mask)
+		for t&opp != 0 {
+			line |= t
+			t = shiftSet(t, by, mask)
+		}
+		if t&own != 0 {
+			flips |= line
+		}
+	}
+	for ; flips != 0; flips &= flips - 1 {
+		x := bits.TrailingZeros64(flips)
+		if how == outflankFlip {
+			g.set(x, (g.cells[x]-1)^1+1)
+		} else {
+			g.set(x, 0)
+		}
+	}
+}
+
+// shiftSet moves every square of b one step in the direction that
+// shiftBy and shiftMask describe.
+func shiftSet(b uint64, by int, mask uint64) uint64 {
+	if by > 0 {
+		return b << by & mask
+	}
+	return b >> -by & mask
+}
+
 // flanks reports whether p placing on the empty square sq would close off
 // at least one line of enemy pieces.
 func (g *Game) flanks(sq int, p rules.Player) bool {
@@ -262,6 +303,37 @@ func (g *Game) flanks(sq int, p rules.Player) bool {
 				return true
 			}
 			break
+		}
+	}
+	return false
+}
+
+// flankSet returns the empty squares where p placing would outflank, on
+// a board of at most 64 squares: for each direction, the lines of enemy
+// pieces that start next to one of p's, one step further, if empty.
+func (g *Game) flankSet(p rules.Player) uint64 {
+	c := g.c
+	own, opp := g.occ[p][0], g.occ[p^1][0]
+	empty := c.mask[0] &^ (own | opp)
+	reach := max(c.w, c.h) - 2
+	var moves uint64
+	for d := range 8 {
+		by, mask := c.shiftBy[d], c.shiftMask[d]
+		t := shiftSet(own, by, mask) & opp
+		for range reach - 1 {
+			t |= shiftSet(t, by, mask) & opp
+		}
+		moves |= shiftSet(t, by, mask) & empty
+	}
+	return moves
+}
+
+// touches reports whether a piece of p stands next to sq.
+func (g *Game) touches(sq int, p rules.Player) bool {
+	adj := &g.c.adj[sq]
+	for w := range g.c.words {
+		if adj[w]&g.occ[p][w] != 0 {
+			return true
 		}
 	}
 	return false
@@ -457,12 +529,18 @@ func add(list *rules.MoveList, m rules.Move) {
 
 func (g *Game) genPlace(gn *gen, p rules.Player, list *rules.MoveList) {
 	c := g.c
+	if gn.must && c.words == 1 {
+		for e := g.flankSet(p); e != 0; e &= e - 1 {
+			add(list, pack(-1, bits.TrailingZeros64(e), gn.rule))
+		}
+		return
+	}
 	for w := range c.words {
 		e := c.mask[w] &^ (g.occ[0][w] | g.occ[1][w])
 		for e != 0 {
 			sq := w<<6 | bits.TrailingZeros64(e)
 			e &= e - 1
-			if gn.must && !g.flanks(sq, p) {
+			if gn.must && (!g.touches(sq, p^1) || !g.flanks(sq, p)) {
 				continue
 			}
 			add(list, pack(-1, sq, gn.rule))
