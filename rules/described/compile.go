@@ -12,8 +12,8 @@ type compiled struct {
 	w, h, n int // columns, rows, squares (n = w*h); square = row*w + col, row 0 at the top
 	words   int // 64-bit words of a square set
 
-	nb   [8][maxCells]int16 // the neighbour in each direction, -1 off the board
-	mask [4]uint64          // the board's squares
+	nb   [8][maxCells]int16  // the neighbour in each direction, -1 off the board
+	mask [4]uint64           // the board's squares
 	adj  [maxCells][4]uint64 // the squares next to each square
 	// On boards of at most 64 squares, shifting a square set by
 	// shiftBy[d] (left if positive) and masking it with shiftMask[d]

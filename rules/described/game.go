@@ -79,8 +79,32 @@ type Game struct {
 var (
 	_ rules.Game   = (*Game)(nil)
 	_ rules.Passer = (*Game)(nil)
-	_ rules.Scorer = (*Game)(nil)
+	_ rules.Scorer = Scored{}
 )
+
+// Scored is a game whose description scores by pieces (score: pieces): a
+// rules.Scorer, so that a game on time can be adjudicated by its pieces.
+type Scored struct{ *Game }
+
+// Standing returns each player's pieces on the board.
+func (g Scored) Standing() ([2]int, string) {
+	return [2]int{int(g.total[0]), int(g.total[1])}, "pieces"
+}
+
+// Clone returns an independent copy, scored too.
+func (g Scored) Clone() rules.Game { return Scored{g.Game.Clone().(*Game)} }
+
+// Of returns the described game inside g, and false if g is no described
+// game.
+func Of(g rules.Game) (*Game, bool) {
+	switch g := g.(type) {
+	case *Game:
+		return g, true
+	case Scored:
+		return g.Game, true
+	}
+	return nil, false
+}
 
 // Name returns the description's name.
 func (g *Game) Name() string { return g.spec.Name }
@@ -637,9 +661,4 @@ func (g *Game) Tactical(m rules.Move) bool {
 		return g.cells[to] != 0
 	}
 	return false
-}
-
-// Standing returns each player's pieces on the board.
-func (g *Game) Standing() ([2]int, string) {
-	return [2]int{int(g.total[0]), int(g.total[1])}, "pieces"
 }

@@ -198,6 +198,10 @@ func syntaxError(file string, data []byte, err error) *Error {
 	if m := yamlErr.FindStringSubmatch(msg); m != nil {
 		line, _ = strconv.Atoi(m[1])
 		msg = strings.TrimSpace(strings.Replace(msg, m[0]+":", "", 1))
+		// The YAML reader counts these errors' lines from 0.
+		if strings.HasPrefix(msg, "did not find expected") || strings.HasPrefix(msg, "found a tab character") {
+			line++
+		}
 	}
 	col := 1
 	lines := strings.Split(string(data), "\n")
@@ -215,7 +219,7 @@ func (r *reader) spec(root *yaml.Node) *Spec {
 	if r.err != nil {
 		return nil
 	}
-	s := &Spec{MoveTime: 5 * time.Second}
+	s := &Spec{File: r.file, MoveTime: 5 * time.Second}
 	s.Name = r.scalar(f["name"].value, "name")
 	if r.err == nil && !nameRE.MatchString(s.Name) {
 		r.fail(f["name"].value, "name %q: a game's name is lower-case letters, digits and dashes, starting with a letter (at most 32)", s.Name)

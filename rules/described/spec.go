@@ -162,6 +162,7 @@ func resultOf(s string) resultKind { return resultKind(max(0, slices.Index(resul
 // started from it share compiled tables, built once for each set of
 // option values.
 type Spec struct {
+	File     string        // the file it was read from, as given to Parse
 	Name     string        // registry name: "breakthrough"
 	Title    string        // as people write it: "Breakthrough"
 	Rules    string        // the rules in words, for players
@@ -276,7 +277,16 @@ func (s *Spec) Definition() rules.Definition {
 		Options:  s.OptionSpecs(),
 		MoveTime: s.MoveTime,
 		Summary:  s.Rules,
-		New:      rules.NewFunc(s.New),
+		New: func(opts rules.Options) (rules.Game, error) {
+			g, err := s.New(opts)
+			switch {
+			case err != nil:
+				return nil, err
+			case s.scoreByPieces:
+				return Scored{g}, nil
+			}
+			return g, nil
+		},
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	shipped "arbiter/games"
 	"arbiter/rules"
@@ -60,7 +61,7 @@ func WithDir(dir string) (*rules.Registry, []error) {
 	specs, errs := described.LoadFS(os.DirFS(dir))
 	for _, s := range specs {
 		if taken(defs, s.Name) {
-			errs = append(errs, fmt.Errorf("%s: %w: %s is a game already; rename it", dir, described.ErrNameTaken, s.Name))
+			errs = append(errs, fmt.Errorf("%s: %w: %s is a game already; rename it", filepath.Join(dir, s.File), described.ErrNameTaken, s.Name))
 			continue
 		}
 		defs = append(defs, s.Definition())
