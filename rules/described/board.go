@@ -58,3 +58,27 @@ func (g *Game) MoveSquares(m rules.Move) (fromCol, fromRow, toCol, toRow int, ha
 	}
 	return fromCol, fromRow, to % g.c.w, to / g.c.w, hasFrom, true
 }
+
+// Seated reports whether the game has sides that face each other (pieces
+// that move forward, and no drops), and which player sits at the bottom
+// of the board as drawn: the one whose forward is up.
+func (g *Game) Seated() (bottom rules.Player, ok bool) {
+	if g.c.dropOnly || !g.c.moveOK || g.spec.players[0].forward == g.spec.players[1].forward {
+		return rules.P1, false
+	}
+	if g.spec.players[1].forward == dirNorth {
+		return rules.P2, true
+	}
+	return rules.P1, true
+}
+
+// Title returns the game's title.
+func (g *Game) Title() string { return g.spec.Title }
+
+// BoardLook returns the description's colour of the squares and emoji of
+// an empty square; ok is false for the colour when it gives none, and the
+// emoji is "" then.
+func (g *Game) BoardLook() (colour [3]uint8, ok bool, emoji string) {
+	c, err := parseColour(g.spec.boardColour)
+	return c, err == nil, g.spec.boardEmoji
+}

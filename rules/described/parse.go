@@ -411,7 +411,7 @@ func parseColour(s string) ([3]uint8, error) {
 
 // board reads the board's size and notation.
 func (r *reader) board(s *Spec, n *yaml.Node, names map[string]bool) {
-	f := r.fields(n, "board", "columns", "rows", "rows-numbered")
+	f := r.fields(n, "board", "columns", "rows", "rows-numbered", "colour", "emoji")
 	r.require(n, f, "board", "columns", "rows")
 	if r.err != nil {
 		return
@@ -420,6 +420,15 @@ func (r *reader) board(s *Spec, n *yaml.Node, names map[string]bool) {
 	s.rows = r.known(f["rows"].value, "rows", names)
 	if rn, ok := f["rows-numbered"]; ok {
 		s.rowsFromTop = r.word(rn.value, "rows-numbered", "from-bottom", "from-top") == "from-top"
+	}
+	if c, ok := f["colour"]; ok {
+		s.boardColour = r.scalar(c.value, "colour")
+		if _, err := parseColour(s.boardColour); r.err == nil && err != nil {
+			r.fail(c.value, "colour %q: write #rrggbb", s.boardColour)
+		}
+	}
+	if e, ok := f["emoji"]; ok {
+		s.boardEmoji = r.scalar(e.value, "emoji")
 	}
 }
 

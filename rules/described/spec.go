@@ -173,6 +173,8 @@ type Spec struct {
 	lets          []letDef
 	columns, rows *expr
 	rowsFromTop   bool
+	boardColour   string // "#rrggbb" or ""
+	boardEmoji    string // an empty square's emoji, or ""
 	pieces        []pieceDef
 	start         []startDef
 	rules         []ruleDef
