@@ -10,7 +10,6 @@ import (
 
 	"arbiter/engine"
 	"arbiter/rules"
-	"arbiter/rules/games"
 )
 
 // runBench is `arbiter bench [--json]`: for each game, perft and search
@@ -24,7 +23,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		return 2
 	}
-	reg := games.Registry()
+	reg := gameRegistry(stderr)
 	names := reg.Names()
 	if len(rest) > 0 {
 		names = rest
