@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// run runs arbiter with args and returns its exit status and outputs.
+func run(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errs bytes.Buffer
+	code := Main(context.Background(), args, &out, &errs)
+	return code, out.String(), errs.String()
+}
+
+// TestGamesCheckShipped: every shipped description passes games check with
+// the published perft figures and a random game that ends.
+func TestGamesCheckShipped(t *testing.T) {
+	for file, perft := range map[string]string{
+		"../games/breakthrough.yaml": "perft 1 22\nperft 2 484\nperft 3 11132\n",
+		"../games/othello.yaml":      "perft 1 4\nperft 2 12\nperft 3 56\n",
+		"../games/connect4.yaml":     "perft 1 7\nperft 2 49\nperft 3 343\n",
+	} {
+		code, out, errs := run(t, "games", "check", file)
+		if code != 0 || !strings.Contains(out, perft) || !strings.Contains(out, "random game (seed 1): ") {
+			t.Errorf("games check %s: exit %d\n%s%s", file, code, out, errs)
+		}
+	}
+}
+
+// TestGamesCheckRefuses: a file with an error, or one that takes a game's
+// name, exits 1 with the file's line and column.
+func TestGamesCheckRefuses(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("testdata/games/clobber.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, tc := range map[string]struct{ old, new, want string }{
+		"bad.yaml":   {"  - {kind: step, directions: orthogonal, to: enemy}", "  - {kind: step, directions: sideways, to: enemy}", "bad.yaml:22:30: direction \"sideways\""},
+		"taken.yaml": {"name: clobber", "name: sixes", "the name sixes is taken"},
+		"loops.yaml": {"  - {checkered: true}\nmoves:\n  - {kind: step, directions: orthogonal, to: enemy}",
+			"  - {player: 1, at: [1, 1]}\n  - {player: 2, at: [2, 2]}\nmoves:\n  - {kind: step, directions: orthogonal, to: empty}", "did not end in 10000 moves"},
+	} {
+		file := filepath.Join(dir, name)
+		if err := os.WriteFile(file, []byte(strings.Replace(string(data), tc.old, tc.new, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, out, errs := run(t, "games", "check", file)
+		if code != 1 || !strings.Contains(errs, tc.want) {
+			t.Errorf("games check %s: exit %d, stderr %q, want 1 and %q\n%s", name, code, errs, tc.want, out)
+		}
+	}
+}
+
+// TestGamesDir: GAMES_DIR's games are known to games list, perft and
+// status; a bad file there is reported with its line and column and the
+// other games still load.
+func TestGamesDir(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("testdata/games/clobber.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "clobber.yaml"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := strings.Replace(string(data), "name: clobber", "name: broken", 1) + "score: most\n"
+	if err := os.WriteFile(filepath.Join(dir, "broken.yaml"), []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GAMES_DIR", dir)
+	code, out, errs := run(t, "games", "list")
+	if code != 0 || !strings.Contains(out, "clobber      Clobber        White against Black; described in clobber.yaml; options columns=5 rows=6") ||
+		!strings.Contains(out, "breakthrough Breakthrough") || !strings.Contains(errs, "broken.yaml:28:8: score \"most\": write one of pieces") {
+		t.Errorf("games list: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, _ := run(t, "perft", "clobber", "2"); code != 0 || out != "2116\n" {
+		t.Errorf("perft clobber 2: exit %d, %q", code, out)
+	}
+	if code, out, _ := run(t, "perft", "othello", "4", "--set", "size=6"); code != 0 || out != "244\n" {
+		t.Errorf("perft othello 4 size=6: exit %d, %q", code, out)
+	}
+	if code, out, errs := run(t, "status", "clobber", "--moves", "a1 a2;b1 c1"); code != 0 || !strings.Contains(out, "Last: Black b1 c1, removing White's piece at c1") {
+		t.Errorf("status clobber: exit %d\n%s%s", code, out, errs)
+	}
+}
+
+// TestTutorialGame: Clobber, written from the tutorial
+// (docs/tutorials/write-a-game.md) alone, loads from GAMES_DIR, passes
+// games check and plays a match.
+func TestTutorialGame(t *testing.T) {
+	code, out, errs := run(t, "games", "check", "testdata/games/clobber.yaml")
+	if code != 0 || !strings.Contains(out, "perft 1 49\n") {
+		t.Fatalf("games check: exit %d\n%s%s", code, out, errs)
+	}
+	t.Setenv("GAMES_DIR", "testdata/games")
+	code, out, errs = run(t, "match", "clobber", "--p1", "arbiter:2", "--p2", "random", "--games", "2", "--movetime", "20ms", "--seed", "5")
+	if code != 0 || !strings.Contains(out, "arbiter:2 vs random: 2 games, ") {
+		t.Fatalf("match clobber: exit %d\n%s%s", code, out, errs)
+	}
+}
