@@ -127,7 +127,11 @@ func checkGame(file string, opts rules.Options, seed uint64, stdout io.Writer) (
 		return fmt.Errorf("%s: %w", file, err)
 	}
 	players := spec.Players()
-	fmt.Fprintf(stdout, "%s: %s, %s against %s, options %s\n", spec.Name, spec.Title, players[0], players[1], g.Options())
+	header := fmt.Sprintf("%s: %s, %s against %s", spec.Name, spec.Title, players[0], players[1])
+	if len(g.Options()) > 0 {
+		header += ", options " + g.Options().String()
+	}
+	fmt.Fprintln(stdout, header)
 	for depth := 1; depth <= 3; depth++ {
 		if err := checkNotation(g, depth); err != nil {
 			return fmt.Errorf("%s: %w", file, err)
