@@ -17,7 +17,8 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 
 	"arbiter/loadtest"
-	"arbiter/store"
+	"arbiter/store/open"
+	"arbiter/store/redisstore"
 )
 
 // runLoadtest is `arbiter loadtest`: it drives the command path (commands,
@@ -50,7 +51,7 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return 2
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	store.RouteClientLogs(log)
+	redisstore.RouteClientLogs(log)
 	reg := cfg.registry(stderr)
 	scfg := cfg.storeConfig(log, reg)
 	switch *storeKind {
@@ -72,7 +73,7 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintf(stderr, "arbiter loadtest: --store must be embedded, redis or cluster, not %q\n", *storeKind)
 		return 2
 	}
-	st, err := store.Open(ctx, scfg)
+	st, err := open.Store(ctx, scfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "arbiter loadtest: %v\n", err)
 		return 1

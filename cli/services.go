@@ -13,6 +13,8 @@ import (
 	"arbiter/rules"
 	"arbiter/rules/games"
 	"arbiter/store"
+	"arbiter/store/open"
+	"arbiter/store/redisstore"
 )
 
 // The pieces the console, the bot and the worker share: the store, the
@@ -25,8 +27,8 @@ func openStore(ctx context.Context, cfg config, log *slog.Logger) (store.Store, 
 	for _, err := range errs {
 		log.Error("a game file in GAMES_DIR is refused; the other games load", "err", err)
 	}
-	store.RouteClientLogs(log)
-	st, err := store.Open(ctx, cfg.storeConfig(log, reg))
+	redisstore.RouteClientLogs(log)
+	st, err := open.Store(ctx, cfg.storeConfig(log, reg))
 	if err != nil {
 		return nil, nil, err
 	}
