@@ -64,20 +64,21 @@ func ladderOf(game string) ladder {
 			full,
 		}
 	case "breakthrough":
-		// Level 1's capture search alone beats greedy 99% with a margin
-		// of 50%: it needs a wide random pick.
+		// Greedy sees captures but not recaptures: level 1's capture
+		// search alone beats it 99% with a margin of 50%, so level 1 picks
+		// at random within a wide margin.
 		return ladder{
-			{depth: 1, nodes: 400, margin: 250},
-			{nodes: 300},
+			{depth: 1, nodes: 400, margin: 100},
+			{nodes: 400},
 			{nodes: 2000},
-			{nodes: 12000},
+			{nodes: 6000},
 			full,
 		}
 	case "othello":
 		// Positions are costly (mobility is in the evaluation): level 5
 		// searches about 5,000 positions in 10 ms, so level 4 stays below.
 		return ladder{
-			{depth: 1, nodes: 400, margin: 30},
+			{depth: 1, nodes: 150, margin: 30},
 			{nodes: 150},
 			{nodes: 700},
 			{nodes: 2500},
@@ -85,10 +86,10 @@ func ladderOf(game string) ladder {
 		}
 	case "connect4":
 		return ladder{
-			{depth: 1, nodes: 400, margin: 50},
+			{depth: 1, nodes: 120, margin: 50},
 			{nodes: 120},
-			{nodes: 1200},
-			{nodes: 9000},
+			{nodes: 700},
+			{nodes: 4000},
 			full,
 		}
 	}

@@ -63,11 +63,10 @@ type gen struct {
 	chain      bool
 	outflank   outflank
 	must       bool
-	rng        int    // slide: most squares, 0 for no limit
-	dirs       []dir  // absolute, for this player
-	promoteRow int    // row index, -1 for none
-	promoteTo  uint8  // cell value (with the owner) of the promoted piece
-	desc       string // for messages: "a step"
+	rng        int   // slide: most squares, 0 for no limit
+	dirs       []dir // absolute, for this player
+	promoteRow int   // row index, -1 for none
+	promoteTo  uint8 // cell value (with the owner) of the promoted piece
 }
 
 // reachEnd is a reach ending: a player's piece arriving on a row.
@@ -241,7 +240,7 @@ func (c *compiled) buildGens(s *Spec, eval func(*expr, string) (int, error)) err
 		for p := range 2 {
 			g := gen{rule: uint8(i), kind: r.kind, piece: int8(r.piece), to: r.to, over: r.over,
 				capture: r.capture, chain: r.chain, outflank: r.outflank, must: r.mustOutflank,
-				promoteRow: -1, desc: "a " + kindNames[r.kind]}
+				promoteRow: -1}
 			g.dirs = resolveDirs(r.dirs, s.players[p].forward)
 			if r.rangeE != nil {
 				v, err := eval(r.rangeE, "range")

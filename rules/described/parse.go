@@ -573,7 +573,7 @@ func (r *reader) moves(s *Spec, n *yaml.Node, names map[string]bool) {
 		if r.err != nil {
 			return
 		}
-		m := ruleDef{node: item}
+		m := ruleDef{}
 		m.kind = kindOf(r.word(f["kind"].value, "kind", kindNames[:]...))
 		m.piece = r.piece(s, f["piece"].value)
 		if m.kind == kindPlace || m.kind == kindDrop {

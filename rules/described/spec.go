@@ -221,7 +221,6 @@ type startDef struct {
 }
 
 type ruleDef struct {
-	node         *yaml.Node
 	kind         moveKind
 	piece        int // -1: any piece
 	dirs         []string
