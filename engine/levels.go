@@ -68,8 +68,8 @@ func ladderOf(game string) ladder {
 		// search alone beats it 99% with a margin of 50%, so level 1 picks
 		// at random within a wide margin.
 		return ladder{
-			{depth: 1, nodes: 400, margin: 100},
-			{nodes: 400},
+			{depth: 1, nodes: 600, margin: 70},
+			{nodes: 600},
 			{nodes: 2000},
 			{nodes: 6000},
 			full,
