@@ -70,8 +70,8 @@ func ladderOf(game string) ladder {
 		return ladder{
 			{depth: 1, nodes: 600, margin: 70},
 			{nodes: 600},
-			{nodes: 2000},
-			{nodes: 6000},
+			{nodes: 3000},
+			{nodes: 8000},
 			full,
 		}
 	case "othello":
