@@ -63,7 +63,7 @@ func (g *Game) MoveSquares(m rules.Move) (fromCol, fromRow, toCol, toRow int, ha
 // that move forward, and no drops), and which player sits at the bottom
 // of the board as drawn: the one whose forward is up.
 func (g *Game) Seated() (bottom rules.Player, ok bool) {
-	if g.c.dropOnly || !g.c.moveOK || g.spec.players[0].forward == g.spec.players[1].forward {
+	if g.c.hasDrop || !g.c.moveOK || g.spec.players[0].forward == g.spec.players[1].forward {
 		return rules.P1, false
 	}
 	if g.spec.players[1].forward == dirNorth {

@@ -31,9 +31,9 @@ type compiled struct {
 
 	gens     [2][]gen // each player's move rules, in the description's order
 	pass     bool     // a player without a move passes
-	placeOK  bool     // some rule places or drops (so notation has one-square moves)
-	moveOK   bool     // some rule moves a piece
-	dropOnly bool     // every rule drops (notation: a column)
+	hasPlace bool     // some rule places (notation: a square)
+	hasDrop  bool     // some rule drops (notation: a column)
+	moveOK   bool     // some rule moves a piece (notation: two squares)
 
 	reach      []reachEnd
 	inARow     int // 0 for none
@@ -264,16 +264,12 @@ func (c *compiled) buildGens(s *Spec, eval func(*expr, string) (int, error)) err
 			c.gens[p] = append(c.gens[p], g)
 		}
 		switch r.kind {
-		case kindPlace, kindDrop:
-			c.placeOK = true
+		case kindPlace:
+			c.hasPlace = true
+		case kindDrop:
+			c.hasDrop = true
 		default:
 			c.moveOK = true
-		}
-	}
-	c.dropOnly = true
-	for _, r := range s.rules {
-		if r.kind != kindDrop {
-			c.dropOnly = false
 		}
 	}
 	return nil

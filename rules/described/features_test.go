@@ -199,3 +199,27 @@ score: pieces
 		t.Fatalf("pass after the end: %v", err)
 	}
 }
+
+// TestDropAndPlaceTogether: a game with both drops and placements reads a
+// column as a drop and a square as a placement.
+func TestDropAndPlaceTogether(t *testing.T) {
+	g := game(t, `board: {columns: 3, rows: 3}
+pieces: [{name: disc, text: [X, O]}]
+start: []
+moves:
+  - {kind: drop}
+  - {kind: place}
+end:
+  - {when: board-full, result: draw}
+`)
+	if got := moves(g); len(got) != 12 || got[0] != "a" || got[1] != "a1" || got[4] != "b" {
+		t.Fatalf("moves %v, want 3 drops and 9 placements", got)
+	}
+	play(t, g, "b", "b3")
+	if row(g, 2) != ".X." || row(g, 0) != ".O." {
+		t.Fatalf("rows %q %q %q", row(g, 0), row(g, 1), row(g, 2))
+	}
+	if m, err := g.ParseMove("b"); err != nil || g.FormatMove(m) != "b" {
+		t.Fatalf("b: %v %v", g.FormatMove(m), err)
+	}
+}

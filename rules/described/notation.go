@@ -50,10 +50,10 @@ func (g *Game) FormatMove(m rules.Move) string {
 // howToWrite says how moves are written in this game.
 func (g *Game) howToWrite() string {
 	var forms []string
-	switch {
-	case g.c.dropOnly:
+	if g.c.hasDrop {
 		forms = append(forms, "a column letter such as c")
-	case g.c.placeOK:
+	}
+	if g.c.hasPlace {
 		forms = append(forms, "a square such as "+g.squareName(g.c.n/2))
 	}
 	if g.c.moveOK {
@@ -151,10 +151,14 @@ func (g *Game) ParseMove(text string) (rules.Move, error) {
 		}
 	}
 	switch {
-	case len(items) == 1 && g.c.dropOnly:
+	case len(items) == 1 && items[0].row == 0 && g.c.hasDrop:
 		return g.parseDrop(items[0], &list)
-	case len(items) == 1 && items[0].row > 0 && g.c.placeOK:
+	case len(items) == 1 && items[0].row > 0 && g.c.hasPlace:
 		return g.parsePlace(items[0], &list)
+	case len(items) == 1 && items[0].row > 0 && g.c.hasDrop:
+		// A square for a drop: read as its column, checked against where
+		// the piece lands.
+		return g.parseDrop(items[0], &list)
 	case len(items) == 2 && items[0].row > 0 && items[1].row > 0 && g.c.moveOK:
 		return g.parseStep(items[0], items[1], &list)
 	}
@@ -170,7 +174,7 @@ func (g *Game) sq(it item) int { return g.c.square(it.col+1, it.row, g.spec.rows
 
 func (g *Game) parseDrop(it item, list *rules.MoveList) (rules.Move, error) {
 	for _, m := range list.Slice() {
-		if _, to, _ := unpack(m); to%g.c.w == it.col {
+		if _, to, rule := unpack(m); to%g.c.w == it.col && g.c.gens[g.toMove][rule].kind == kindDrop {
 			if it.row > 0 && to != g.sq(it) {
 				return rules.NoMove, illegal("a piece dropped into column %s lands on %s, not %s", g.ColumnLabel(it.col), g.squareName(to), it.text)
 			}
@@ -183,7 +187,7 @@ func (g *Game) parseDrop(it item, list *rules.MoveList) (rules.Move, error) {
 func (g *Game) parsePlace(it item, list *rules.MoveList) (rules.Move, error) {
 	sq := g.sq(it)
 	for _, m := range list.Slice() {
-		if from, to, _ := unpack(m); from < 0 && to == sq {
+		if _, to, rule := unpack(m); to == sq && g.c.gens[g.toMove][rule].kind == kindPlace {
 			return m, nil
 		}
 	}
