@@ -12,9 +12,10 @@ type compiled struct {
 	w, h, n int // columns, rows, squares (n = w*h); square = row*w + col, row 0 at the top
 	words   int // 64-bit words of a square set
 
-	nb   [8][maxCells]int16  // the neighbour in each direction, -1 off the board
-	mask [4]uint64           // the board's squares
-	adj  [maxCells][4]uint64 // the squares next to each square
+	nb    [8][maxCells]int16  // the neighbour in each direction, -1 off the board
+	rowOf [maxCells]int16     // each square's row index (square / w, without dividing)
+	mask  [4]uint64           // the board's squares
+	adj   [maxCells][4]uint64 // the squares next to each square
 	// On boards of at most 64 squares, shifting a square set by
 	// shiftBy[d] (left if positive) and masking it with shiftMask[d]
 	// moves every square one step in direction d.
@@ -104,6 +105,7 @@ func build(s *Spec, env map[string]int) (*compiled, error) {
 	for sq := range c.n {
 		c.mask[sq/64] |= 1 << (sq % 64)
 		col, row := sq%c.w, sq/c.w
+		c.rowOf[sq] = int16(row)
 		for d := range 8 {
 			x, y := col+dirDX[d], row+dirDY[d]
 			c.nb[d][sq] = -1

@@ -209,7 +209,7 @@ func (g *Game) Play(m rules.Move) {
 		v = g.cells[from]
 		g.set(from, 0)
 	}
-	if gn.promoteRow >= 0 && to/c.w == gn.promoteRow {
+	if gn.promoteRow >= 0 && int(c.rowOf[to]) == gn.promoteRow {
 		v = gn.promoteTo
 	}
 	g.set(to, v)
@@ -392,7 +392,7 @@ func (g *Game) endAfter(p rules.Player, to int) endState {
 		if v != 0 && rules.Player((v-1)&1) == p {
 			for i := range c.reach {
 				re := &c.reach[i]
-				if to/c.w == re.row[p] && (re.piece < 0 || int8((v-1)>>1) == re.piece) {
+				if int(c.rowOf[to]) == re.row[p] && (re.piece < 0 || int8((v-1)>>1) == re.piece) {
 					return decide(re.result, p, whyReach)
 				}
 			}
