@@ -103,7 +103,7 @@ const maxCheckPlies = 10000
 // checkGame loads the description in file and plays it: perft to depth 3
 // (each position's moves must have distinct texts that read back as the
 // same moves) and one random game to its end.
-func checkGame(file string, opts rules.Options, seed uint64, stdout io.Writer) (err error) {
+func checkGame(file string, opts rules.Options, seed uint64, stdout io.Writer) error {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return err
@@ -117,11 +117,6 @@ func checkGame(file string, opts rules.Options, seed uint64, stdout io.Writer) (
 			return fmt.Errorf("%s: the name %s is taken by a game Arbiter has already: rename it", file, spec.Name)
 		}
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("%s: playing the game failed: %v", file, r)
-		}
-	}()
 	g, err := spec.New(opts)
 	if err != nil {
 		return fmt.Errorf("%s: %w", file, err)
@@ -132,11 +127,19 @@ func checkGame(file string, opts rules.Options, seed uint64, stdout io.Writer) (
 		header += ", options " + g.Options().String()
 	}
 	fmt.Fprintln(stdout, header)
+	tooMany := fmt.Errorf("%s: a position has more than %d legal moves, more than Arbiter's move lists hold", file, rules.MaxMoves)
 	for depth := 1; depth <= 3; depth++ {
 		if err := checkNotation(g, depth); err != nil {
+			if g.Overflowed() {
+				return tooMany
+			}
 			return fmt.Errorf("%s: %w", file, err)
 		}
-		fmt.Fprintf(stdout, "perft %d %d\n", depth, rules.Perft(g, depth))
+		n := rules.Perft(g, depth)
+		if g.Overflowed() {
+			return tooMany
+		}
+		fmt.Fprintf(stdout, "perft %d %d\n", depth, n)
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x9A3E))
 	var list rules.MoveList
@@ -149,6 +152,9 @@ func checkGame(file string, opts rules.Options, seed uint64, stdout io.Writer) (
 		m := list.Moves[rng.IntN(list.N)]
 		moves = append(moves, g.FormatMove(m))
 		g.Play(m)
+	}
+	if g.Overflowed() {
+		return tooMany
 	}
 	out := g.Outcome()
 	if out.Result == rules.Ongoing {

@@ -57,6 +57,22 @@ func TestGamesCheckRefuses(t *testing.T) {
 	}
 }
 
+// TestGamesCheckRefusesTooManyMoves: a game whose positions have more
+// legal moves than a move list holds is refused.
+func TestGamesCheckRefusesTooManyMoves(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "wide.yaml")
+	text := "name: wide\nplayers: [{name: A}, {name: B}]\nrules: r\nboard: {columns: 16, rows: 16}\n" +
+		"pieces: [{name: a}, {name: b}]\nstart: []\nmoves: [{kind: place, piece: a}, {kind: drop, piece: b}]\n" +
+		"end: [{when: board-full, result: draw}]\n"
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := run(t, "games", "check", file)
+	if code != 1 || !strings.Contains(errs, "more than 256 legal moves") {
+		t.Errorf("games check: exit %d, stderr %q\n%s", code, errs, out)
+	}
+}
+
 // TestGamesDir: GAMES_DIR's games are known to games list, perft and
 // status; a bad file there is reported with its line and column and the
 // other games still load.

@@ -70,10 +70,11 @@ type Game struct {
 	hash    uint64
 	end     endState
 
-	hist    []rules.Move
-	saved   []savedState
-	undo    []uint16 // changed cells: square<<4 | old value
-	scratch rules.MoveList
+	hist     []rules.Move
+	saved    []savedState
+	undo     []uint16 // changed cells: square<<4 | old value
+	scratch  rules.MoveList
+	overflow bool // a position had more moves than a move list holds
 }
 
 var (
@@ -542,20 +543,27 @@ func (g *Game) generate(p rules.Player, list *rules.MoveList, first bool) {
 	}
 }
 
-// add appends m, panicking with a clear message past rules.MaxMoves.
-func add(list *rules.MoveList, m rules.Move) {
+// add appends m. Past rules.MaxMoves it drops the move and records the
+// overflow (see Overflowed): a description whose positions have more moves
+// than Arbiter's move lists hold is refused by `arbiter games check`.
+func (g *Game) add(list *rules.MoveList, m rules.Move) {
 	if list.N >= rules.MaxMoves {
-		panic("described: a position has more than 256 legal moves, more than Arbiter's games may have")
+		g.overflow = true
+		return
 	}
 	list.Moves[list.N] = m
 	list.N++
 }
 
+// Overflowed reports whether some position of this game had more legal
+// moves than rules.MaxMoves, so that moves were left out.
+func (g *Game) Overflowed() bool { return g.overflow }
+
 func (g *Game) genPlace(gn *gen, p rules.Player, list *rules.MoveList) {
 	c := g.c
 	if gn.must && c.words == 1 {
 		for e := g.flankSet(p); e != 0; e &= e - 1 {
-			add(list, pack(-1, bits.TrailingZeros64(e), gn.rule))
+			g.add(list, pack(-1, bits.TrailingZeros64(e), gn.rule))
 		}
 		return
 	}
@@ -567,7 +575,7 @@ func (g *Game) genPlace(gn *gen, p rules.Player, list *rules.MoveList) {
 			if gn.must && (!g.touches(sq, p^1) || !g.flanks(sq, p)) {
 				continue
 			}
-			add(list, pack(-1, sq, gn.rule))
+			g.add(list, pack(-1, sq, gn.rule))
 		}
 	}
 }
@@ -581,7 +589,7 @@ func (g *Game) genDrop(gn *gen, list *rules.MoveList) {
 			t -= c.w
 		}
 		if t >= 0 {
-			add(list, pack(-1, t, gn.rule))
+			g.add(list, pack(-1, t, gn.rule))
 		}
 	}
 }
@@ -602,7 +610,7 @@ func (g *Game) genPieces(gn *gen, p rules.Player, list *rules.MoveList) {
 				switch gn.kind {
 				case kindStep:
 					if t := nb[sq]; t >= 0 && cls[g.cells[t]]&gn.to != 0 {
-						add(list, pack(sq, int(t), gn.rule))
+						g.add(list, pack(sq, int(t), gn.rule))
 					}
 				case kindSlide:
 					steps := 0
@@ -610,7 +618,7 @@ func (g *Game) genPieces(gn *gen, p rules.Player, list *rules.MoveList) {
 						steps++
 						k := cls[g.cells[t]]
 						if k&gn.to != 0 {
-							add(list, pack(sq, int(t), gn.rule))
+							g.add(list, pack(sq, int(t), gn.rule))
 						}
 						if k != toEmpty {
 							break
@@ -622,7 +630,7 @@ func (g *Game) genPieces(gn *gen, p rules.Player, list *rules.MoveList) {
 						if l < 0 || g.cells[l] != 0 {
 							break
 						}
-						add(list, pack(sq, int(l), gn.rule))
+						g.add(list, pack(sq, int(l), gn.rule))
 						if !gn.chain {
 							break
 						}
