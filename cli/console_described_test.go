@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -55,5 +57,38 @@ func TestConsoleDescribedGames(t *testing.T) {
 	}
 	if strings.Contains(transcript, "(only you)") {
 		t.Errorf("a move was refused:\n%s", transcript)
+	}
+}
+
+// TestConsoleGamesDir: the console knows GAMES_DIR's games: the tutorial's
+// Clobber shows its file's rules, starts against the bot and takes a move;
+// a refused file is reported and the console still runs.
+func TestConsoleGamesDir(t *testing.T) {
+	t.Parallel()
+	bin := buildArbiter(t)
+	dir := t.TempDir()
+	data, err := os.ReadFile("testdata/games/clobber.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "clobber.yaml"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "broken.yaml"), []byte("name: broken\nplayers: 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := runConsoleBinary(t, bin, "/rules game:clobber\n/play game:clobber level:1\n/move a1 b1\n",
+		"DATA_DIR="+t.TempDir(), "GAMES_DIR="+dir, "LOG_LEVEL=error")
+	for _, want := range []string{
+		"Clobber (White against Black; the class allows 5s a move)",
+		"onto an enemy stone, which is removed",
+		"Clobber: White (alice) against Black (Arbiter, level 1)",
+		"White (alice) played a1 b1, removing Black's piece at b1.",
+		"Black (Arbiter, level 1) plays ",
+		`broken.yaml:1:1: the description needs the key \"rules\"`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("transcript lacks %q:\n%s", want, out)
+		}
 	}
 }
