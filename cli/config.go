@@ -39,6 +39,7 @@ type config struct {
 	PublicURL        string        // PUBLIC_URL: where players reach API_ADDR, for the play page's links (default http://API_ADDR)
 	Activity         bool          // ACTIVITY=on: the application has a Discord Activity showing the play page
 	ClientSecret     string        // DISCORD_CLIENT_SECRET: the application's OAuth2 secret, for the Activity
+	GamesDir         string        // GAMES_DIR: more described games (*.yaml) to load at start
 }
 
 // loadConfig reads the configuration. A malformed value is an error naming
@@ -59,6 +60,7 @@ func loadConfig() (config, error) {
 		StoreStartEmpty:  os.Getenv("STORE_START_EMPTY") == "1",
 		PublicURL:        strings.TrimSuffix(os.Getenv("PUBLIC_URL"), "/"),
 		ClientSecret:     strings.TrimSpace(os.Getenv("DISCORD_CLIENT_SECRET")),
+		GamesDir:         os.Getenv("GAMES_DIR"),
 		ShardCount:       1,
 	}
 	var errs []error
