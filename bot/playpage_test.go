@@ -143,6 +143,8 @@ func clickMove(t *testing.T, ctx context.Context, m boardMove, drag bool) {
 	case m.From < 0 && m.To < 0: // a pass
 		run(t, ctx, "pass", chromedp.Click(`#choices button`, chromedp.ByQuery))
 		return
+	case m.From < 0: // a drop: its square alone
+		run(t, ctx, "drop "+m.Text, chromedp.Click(cell(m.To), chromedp.ByQuery))
 	case drag:
 		run(t, ctx, "drag "+m.Text, dragCells(cell(m.From), cell(m.To)))
 	default:
@@ -212,9 +214,11 @@ type playGame struct {
 // side's moves appear on the other's. At the start of each game the board
 // is compared with its golden screenshot and every cell and button is
 // checked for a label. Under -short one short game of Sixes is played at
-// each size; the full run plays all four games at both sizes.
+// each size; the full run plays all four games, and Connect Four (a
+// described game, played by drops), at both sizes.
 func TestPlayPageByClicking(t *testing.T) {
-	games := []playGame{{"sixes", "turns=12", 0}, {"hique", "turns=10", 0}, {"upthrust", "colours=gb seed=1", 8}, {"hiya", "", 8}}
+	games := []playGame{{"sixes", "turns=12", 0}, {"hique", "turns=10", 0}, {"upthrust", "colours=gb seed=1", 8}, {"hiya", "", 8},
+		{"connect4", "", 0}} // a described game, played by drops
 	if testing.Short() {
 		games = games[:1]
 	}

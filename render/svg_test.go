@@ -12,14 +12,16 @@ import (
 	"arbiter/rules/games"
 )
 
-// TestSVGDrawsTheScene draws every game as SVG from both sides along a
-// played-out game and checks that the drawing is well-formed XML of the
-// PNG's size, that every cell target is labelled, and that every legal
-// move joins cells the drawing has a target on (or is a pass).
+// TestSVGDrawsTheScene draws every game (the described ones too) as SVG
+// from both sides along a played-out game and checks that the drawing is
+// well-formed XML, that every cell target is labelled with what stands on
+// it, and that every legal move ends on a cell the drawing has a target
+// on and starts on one (or is a drop, with no start, or a pass).
 func TestSVGDrawsTheScene(t *testing.T) {
 	reg := games.Registry()
 	cellRE := regexp.MustCompile(`<rect class="cell" data-i="(\d+)"[^>]*aria-label="([^"]*)"`)
-	for _, tg := range testGames() {
+	described := []testGame{{"breakthrough", "", 1}, {"othello", "", 1}, {"connect4", "", 1}}
+	for _, tg := range append(testGames(), described...) {
 		g := newTestGame(t, reg, tg)
 		moves := playOut(g.Clone(), tg.seed)
 		for ply, m := range moves {
@@ -72,7 +74,10 @@ func checkSVG(t *testing.T, g rules.Game, view View, cellRE *regexp.Regexp) {
 	}
 	for _, bm := range bms {
 		pass := bm.From < 0 && bm.To < 0
-		if !pass && (!cells[bm.From] || !cells[bm.To]) {
+		if m, err := g.ParseMove(bm.Text); err != nil || pass != rules.IsPass(g, m) {
+			t.Errorf("%s: move %s joins %d and %d; a pass? %v (%v)", name, bm.Text, bm.From, bm.To, rules.IsPass(g, m), err)
+		}
+		if !pass && (bm.From >= 0 && !cells[bm.From] || !cells[bm.To]) {
 			t.Errorf("%s: move %s joins %d and %d, not both cells of the drawing", name, bm.Text, bm.From, bm.To)
 		}
 	}

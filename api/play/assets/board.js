@@ -25,7 +25,8 @@ export function sourcesOf(moves) {
   return new Set(moves.filter((m) => m.from >= 0).map((m) => m.from));
 }
 
-// targetsFrom is the set of cells the moves from cell i go to.
+// targetsFrom is the set of cells the moves from cell i go to (i = -1:
+// the drops, moves with no start).
 export function targetsFrom(moves, i) {
   return new Set(moves.filter((m) => m.from === i && m.to >= 0).map((m) => m.to));
 }

@@ -103,12 +103,13 @@ function cell(i) {
 }
 
 // mark shows the selection and, for it, the legal targets; with none
-// selected, the pieces that can move.
+// selected, the pieces that can move and the cells a piece can be dropped on.
 function mark() {
   const st = page.state;
   const moves = st.moves || [];
   const sources = sourcesOf(moves);
-  const targets = page.selected >= 0 ? targetsFrom(moves, page.selected) : new Set();
+  // With nothing selected, the cells a drop (a move with no start) goes to.
+  const targets = targetsFrom(moves, page.selected);
   for (const c of cells()) {
     const i = +c.dataset.i;
     c.classList.toggle("selected", i === page.selected);
@@ -168,8 +169,9 @@ function choose(i) {
   } else if (sourcesOf(moves).has(i)) {
     page.selected = i;
   } else {
-    const direct = moveAt(moves, -1, i); // a move that only names a cell
+    const direct = moveAt(moves, -1, i); // a move that only names a cell (a drop)
     if (direct.length === 1) return send("move", direct[0].text);
+    if (direct.length > 1) return showChoices(direct);
     page.selected = -1;
     if (st.you && st.toMove !== st.you && st.status === "active") say("It is not your move.");
   }
