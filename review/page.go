@@ -8,7 +8,6 @@ import (
 
 	"gonum.org/v1/plot/vg"
 
-	"arbiter/engine"
 	"arbiter/engine/analysis"
 	"arbiter/render"
 	"arbiter/rules"
@@ -87,8 +86,8 @@ func Page(w io.Writer, g Game, rep *analysis.Report) error {
 		data.Moves = append(data.Moves, pageMove{
 			MoveReview: r,
 			N:          i + 1,
-			Before:     engine.ScoreString(r.EvalBefore),
-			After:      engine.ScoreString(r.EvalAfter),
+			Before:     analysis.EvalString(r.EvalBefore, false),
+			After:      analysis.EvalString(r.EvalAfter, i == len(g.Moves)-1 && rep.Over),
 			Board:      render.Text(pos, o),
 			Better: r.Best != r.Move && r.Class != analysis.Best && r.Class != analysis.Forced &&
 				r.Class != analysis.Good,

@@ -64,8 +64,8 @@ func Graph(rep *analysis.Report, width, height vg.Length) ([]byte, error) {
 		shape  draw.GlyphDrawer
 	}{
 		{analysis.Inaccuracy, color.RGBA{R: 0xe0, G: 0xb0, A: 0xff}, draw.CircleGlyph{}},
-		{analysis.Mistake, color.RGBA{R: 0xe0, G: 0x70, A: 0xff}, draw.SquareGlyph{}},
-		{analysis.Blunder, color.RGBA{R: 0xd0, G: 0x10, B: 0x10, A: 0xff}, draw.TriangleGlyph{}},
+		{analysis.Mistake, color.RGBA{R: 0xe0, G: 0x70, A: 0xff}, draw.BoxGlyph{}},
+		{analysis.Blunder, color.RGBA{R: 0xd0, G: 0x10, B: 0x10, A: 0xff}, draw.PyramidGlyph{}},
 	} {
 		if len(marks[c.class]) == 0 {
 			continue

@@ -115,6 +115,7 @@ type Report struct {
 	Game    string          // the game's registry name
 	Players [2]PlayerReview // player 1 first
 	Moves   []MoveReview
+	Over    bool          // the moves end the game by its rules
 	Limits  engine.Limits // what each position was searched with
 	Elapsed time.Duration
 }
@@ -162,7 +163,7 @@ func Analyse(ctx context.Context, start rules.Game, moves []rules.Move, names [2
 		return nil, err
 	}
 
-	rep := &Report{Game: start.Name(), Limits: lim}
+	rep := &Report{Game: start.Name(), Limits: lim, Over: g.Status() != rules.Ongoing}
 	for p := range rep.Players {
 		rep.Players[p] = PlayerReview{Name: names[p], Counts: map[Class]int{}}
 		if names[p] == "" {

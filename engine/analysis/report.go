@@ -109,9 +109,24 @@ func (r *Report) Summary() string {
 			better = "  better " + m.Best
 		}
 		fmt.Fprintf(&b, "%4d. %-12s %10s -> %-10s %5.1f %-10s%s\n", m.Ply, m.Move,
-			engine.ScoreString(m.EvalBefore), engine.ScoreString(m.EvalAfter), m.Loss, m.Class, better)
+			EvalString(m.EvalBefore, false), EvalString(m.EvalAfter, m.Ply == r.Moves[len(r.Moves)-1].Ply && r.Over), m.Loss, m.Class, better)
 	}
 	return b.String()
+}
+
+// EvalString writes an evaluation (player 1's side) for people: "+0.35",
+// "win in 3" or "loss in 2" for player 1 as engine.ScoreString does, and
+// "p1 won", "p2 won" or "drawn" for a finished game.
+func EvalString(eval int, over bool) string {
+	switch {
+	case over && eval >= engine.Mate:
+		return "p1 won"
+	case over && eval <= -engine.Mate:
+		return "p2 won"
+	case over && eval == 0:
+		return "drawn"
+	}
+	return engine.ScoreString(eval)
 }
 
 // Line writes the player's accuracy and counts on one line.
