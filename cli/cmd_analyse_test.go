@@ -147,3 +147,32 @@ func TestAnalyseRejectsBadInput(t *testing.T) {
 		}
 	}
 }
+
+func TestTournamentAnalyseWritesReviewsAndCSV(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	code, out, errOut := runArgs(t, "tournament", "hiya", "--player", "a=arbiter:2", "--player", "r=random",
+		"--games", "2", "--movetime", "10ms", "--seed", "1", "--no-gif", "--out", dir, "--analyse", "--analyse-movetime", "10ms")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if n := strings.Count(out, "analysed "); n != 2 {
+		t.Errorf("%d games analysed, want 2:\n%s", n, out)
+	}
+	csvText, err := os.ReadFile(filepath.Join(dir, AnalysisFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(csvText)), "\n")
+	if len(lines) != 3 || lines[0] != "player,games,accuracy,inaccuracies,mistakes,blunders,opening,middle,end" {
+		t.Errorf("analysis.csv:\n%s", csvText)
+	}
+	for _, ext := range []string{".analysis.json", ".analysis.png", ".analysis.html"} {
+		files, _ := filepath.Glob(filepath.Join(dir, "games", "*"+ext))
+		if len(files) != 2 {
+			t.Errorf("%d files %s, want 2", len(files), ext)
+		}
+	}
+	if code, _, errOut := runArgs(t, "tournament", "hiya", "--player", "a=random", "--player", "b=random", "--analyse"); code != 2 || !strings.Contains(errOut, "--analyse needs --out") {
+		t.Errorf("--analyse without --out: exit %d, %q", code, errOut)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -364,5 +365,27 @@ func BenchmarkAnalyse100Plies(b *testing.B) {
 		if _, err := Analyse(context.Background(), start, moves, [2]string{}, Options{Limits: engine.Limits{MoveTime: 100 * time.Millisecond}}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+func TestTallyCountsByPlayerAndThird(t *testing.T) {
+	rep := &Report{Players: [2]PlayerReview{{Name: "ann", Accuracy: 80}, {Name: "bob", Accuracy: 60}}}
+	classes := []Class{Best, Blunder, Best, Best, Mistake, Inaccuracy}
+	for i, c := range classes {
+		rep.Moves = append(rep.Moves, MoveReview{Ply: i + 1, Player: rules.Player(i % 2), Class: c})
+	}
+	var tally Tally
+	tally.Add(rep)
+	rep.Players[0].Accuracy = 90
+	tally.Add(rep)
+	var b strings.Builder
+	if err := tally.WriteCSV(&b); err != nil {
+		t.Fatal(err)
+	}
+	want := TallyHeader + "\n" +
+		"ann,2,85.0,0.00,1.00,0.00,0.00,0.00,1.00\n" +
+		"bob,2,60.0,1.00,0.00,1.00,1.00,0.00,1.00\n"
+	if b.String() != want {
+		t.Errorf("tally:\n%s\nwant:\n%s", b.String(), want)
 	}
 }
