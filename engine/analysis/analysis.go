@@ -120,20 +120,34 @@ type Report struct {
 	Elapsed time.Duration
 }
 
-// position is the engine's verdict on one position, from the side to
-// move.
-type position struct {
-	best  rules.Move
-	score int
-	moves int // legal moves
+// Plan is a game's analysis in parts, for callers that schedule the
+// searches themselves (the bot searches a position only while a bot-turn
+// worker is idle): the positions to search, each searched with Search on
+// any engine in any order, then Report. A Plan's methods other than Search
+// are not safe for concurrent use; Search of distinct positions is.
+type Plan struct {
+	start     rules.Game
+	end       rules.Game
+	moves     []rules.Move
+	names     [2]string
+	positions []rules.Game
+	texts     []string
+	lim       engine.Limits
+	curve     Curve
 }
 
-// Analyse reviews the moves played from start (which is not changed),
+// Verdict is the engine's verdict on one position of a Plan.
+type Verdict struct {
+	Best  rules.Move // rules.NoMove in a finished game
+	Score int        // for the player to move
+	Moves int        // legal moves
+}
+
+// NewPlan replays the moves played from start (which is not changed),
 // naming the players names (player 1 first; the game's own words for them
-// when empty). It returns ctx's error if ctx ends first, and an error
-// naming the move when a move is not legal.
-func Analyse(ctx context.Context, start rules.Game, moves []rules.Move, names [2]string, opt Options) (*Report, error) {
-	began := time.Now()
+// when empty), with the limits and curve of opt. Its error names a move
+// that is not legal.
+func NewPlan(start rules.Game, moves []rules.Move, names [2]string, opt Options) (*Plan, error) {
 	lim := opt.Limits
 	if lim.MoveTime == 0 && lim.Depth == 0 && lim.Nodes == 0 {
 		lim.MoveTime = time.Second
@@ -142,53 +156,68 @@ func Analyse(ctx context.Context, start rules.Game, moves []rules.Move, names [2
 	if curve.K == 0 {
 		curve = CurveFor(start.Name())
 	}
-	// Replay the moves, keeping a copy of every position.
 	g := start.Clone()
-	positions := make([]rules.Game, 0, len(moves)+1)
-	texts := make([]string, len(moves))
+	p := &Plan{start: start.Clone(), moves: append([]rules.Move(nil), moves...), names: names,
+		texts: make([]string, len(moves)), lim: lim, curve: curve}
 	var list rules.MoveList
 	for i, m := range moves {
-		positions = append(positions, g.Clone())
+		p.positions = append(p.positions, g.Clone())
 		g.Moves(&list)
 		if !list.Contains(m) {
 			return nil, fmt.Errorf("analysis: move %d is not legal in its position", i+1)
 		}
-		texts[i] = g.FormatMove(m)
+		p.texts[i] = g.FormatMove(m)
 		g.Play(m)
 	}
-	positions = append(positions, g.Clone())
+	p.positions = append(p.positions, g.Clone())
+	p.end = g
+	return p, nil
+}
 
-	verdicts, err := searchAll(ctx, positions, lim, opt)
-	if err != nil {
-		return nil, err
+// Positions returns the number of positions to search: one more than the
+// moves.
+func (p *Plan) Positions() int { return len(p.positions) }
+
+// Search searches position i (0 is the start) on eng, cleared first, and
+// returns its verdict; with ctx ended early the verdict is not to be used
+// (check ctx.Err()).
+func (p *Plan) Search(ctx context.Context, eng *engine.Engine, i int) Verdict {
+	var list rules.MoveList
+	return judge(ctx, eng, p.positions[i], p.lim, &list)
+}
+
+// Report assembles the review from the verdicts of every position, in
+// order, taking elapsed as the analysis's time.
+func (p *Plan) Report(verdicts []Verdict, elapsed time.Duration) (*Report, error) {
+	if len(verdicts) != len(p.positions) {
+		return nil, fmt.Errorf("analysis: %d verdicts for %d positions", len(verdicts), len(p.positions))
 	}
-
-	rep := &Report{Game: start.Name(), Limits: lim, Over: g.Status() != rules.Ongoing}
-	for p := range rep.Players {
-		rep.Players[p] = PlayerReview{Name: names[p], Counts: map[Class]int{}}
-		if names[p] == "" {
-			rep.Players[p].Name = start.PlayerName(rules.Player(p))
+	rep := &Report{Game: p.start.Name(), Limits: p.lim, Over: p.end.Status() != rules.Ongoing, Elapsed: elapsed}
+	for i := range rep.Players {
+		rep.Players[i] = PlayerReview{Name: p.names[i], Counts: map[Class]int{}}
+		if p.names[i] == "" {
+			rep.Players[i].Name = p.start.PlayerName(rules.Player(i))
 		}
 	}
 	accs := [2][]float64{}
-	for i, m := range moves {
-		before, after := positions[i], positions[i+1]
+	for i, m := range p.moves {
+		before, after := p.positions[i], p.positions[i+1]
 		mover := before.ToMove()
 		v := verdicts[i]
 		mr := MoveReview{
 			Ply:        before.Ply() + 1,
 			Player:     mover,
-			Move:       texts[i],
-			Best:       before.FormatMove(v.best),
-			EvalBefore: forP1(v.score, mover),
-			EvalAfter:  forP1(verdicts[i+1].score, after.ToMove()),
+			Move:       p.texts[i],
+			Best:       before.FormatMove(v.Best),
+			EvalBefore: forP1(v.Score, mover),
+			EvalAfter:  forP1(verdicts[i+1].Score, after.ToMove()),
 		}
-		esBefore := curve.Expected(mr.EvalBefore, mover)
-		esAfter := curve.Expected(mr.EvalAfter, mover)
-		if m != v.best {
+		esBefore := p.curve.Expected(mr.EvalBefore, mover)
+		esAfter := p.curve.Expected(mr.EvalAfter, mover)
+		if m != v.Best {
 			mr.Loss = max(0, 100*(esBefore-esAfter))
 		}
-		mr.Class = classify(mr.Loss, v.moves, m == v.best, lostFor(mr.EvalBefore, mover), lostFor(mr.EvalAfter, mover))
+		mr.Class = classify(mr.Loss, v.Moves, m == v.Best, lostFor(mr.EvalBefore, mover), lostFor(mr.EvalAfter, mover))
 		mr.Accuracy = moveAccuracy(mr.Loss)
 		pr := &rep.Players[mover]
 		pr.Counts[mr.Class]++
@@ -198,16 +227,34 @@ func Analyse(ctx context.Context, start rules.Game, moves []rules.Move, names [2
 		}
 		rep.Moves = append(rep.Moves, mr)
 	}
-	for p := range rep.Players {
-		rep.Players[p].Accuracy = gameAccuracy(accs[p])
+	for i := range rep.Players {
+		rep.Players[i].Accuracy = gameAccuracy(accs[i])
 	}
-	rep.Elapsed = time.Since(began)
 	return rep, nil
+}
+
+// Analyse reviews the moves played from start (which is not changed),
+// naming the players names (player 1 first; the game's own words for them
+// when empty), searching the positions on opt.Workers workers. It returns
+// ctx's error if ctx ends first, and an error naming the move when a move
+// is not legal.
+func Analyse(ctx context.Context, start rules.Game, moves []rules.Move, names [2]string, opt Options) (*Report, error) {
+	began := time.Now()
+	p, err := NewPlan(start, moves, names, opt)
+	if err != nil {
+		return nil, err
+	}
+	verdicts, err := searchAll(ctx, p, opt)
+	if err != nil {
+		return nil, err
+	}
+	return p.Report(verdicts, time.Since(began))
 }
 
 // searchAll searches every position on the workers and returns the
 // verdicts in order.
-func searchAll(ctx context.Context, positions []rules.Game, lim engine.Limits, opt Options) ([]position, error) {
+func searchAll(ctx context.Context, p *Plan, opt Options) ([]Verdict, error) {
+	positions := p.positions
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
@@ -217,7 +264,7 @@ func searchAll(ctx context.Context, positions []rules.Game, lim engine.Limits, o
 	if tableMB <= 0 {
 		tableMB = 8
 	}
-	out := make([]position, len(positions))
+	out := make([]Verdict, len(positions))
 	jobs := make(chan int)
 	done := make(chan int)
 	var wg sync.WaitGroup
@@ -226,9 +273,8 @@ func searchAll(ctx context.Context, positions []rules.Game, lim engine.Limits, o
 		go func() {
 			defer wg.Done()
 			eng := engine.NewEngine(tableMB)
-			var list rules.MoveList
 			for i := range jobs {
-				out[i] = judge(ctx, eng, positions[i], lim, &list)
+				out[i] = p.Search(ctx, eng, i)
 				done <- i
 			}
 		}()
@@ -261,7 +307,7 @@ func searchAll(ctx context.Context, positions []rules.Game, lim engine.Limits, o
 }
 
 // judge searches one position from a cleared engine.
-func judge(ctx context.Context, eng *engine.Engine, g rules.Game, lim engine.Limits, list *rules.MoveList) position {
+func judge(ctx context.Context, eng *engine.Engine, g rules.Game, lim engine.Limits, list *rules.MoveList) Verdict {
 	g.Moves(list)
 	if r := g.Status(); r != rules.Ongoing || list.N == 0 {
 		// The game is over: won, lost or drawn for the side to move.
@@ -272,11 +318,11 @@ func judge(ctx context.Context, eng *engine.Engine, g rules.Game, lim engine.Lim
 				score = engine.Mate
 			}
 		}
-		return position{best: rules.NoMove, score: score}
+		return Verdict{Best: rules.NoMove, Score: score}
 	}
 	eng.Reset()
 	info := eng.Search(ctx, g, lim)
-	return position{best: info.Move, score: info.Score, moves: list.N}
+	return Verdict{Best: info.Move, Score: info.Score, Moves: list.N}
 }
 
 // forP1 turns a score for the player to move into player 1's.
