@@ -95,7 +95,11 @@ func (s *Service) history(ctx context.Context, inv Invocation) Reply {
 	if render.DiscordLength(text) > 1900 {
 		text = clip(text, 1700) + " (the whole record is attached)"
 	}
-	return Reply{Message: Message{Text: text, Files: files}}
+	var buttons []Button
+	if g.Status == store.Finished {
+		buttons = []Button{{ID: fmt.Sprintf("analyse:%s:%d", g.ID, g.Version), Label: "Analyse", Style: Secondary}}
+	}
+	return Reply{Message: Message{Text: text, Files: files, Buttons: buttons}}
 }
 
 // numberedMoves writes the move list numbered by turn: "1. 4 2 4 8 | 4 12 4 10".

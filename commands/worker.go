@@ -56,7 +56,19 @@ func (s *Service) RunWorkers(ctx context.Context) {
 
 // runWorker is one worker's loop. Each worker keeps one engine per level,
 // so their transposition tables live across moves.
+//
+// Beside each worker runs its share of /analyse, one position at a time,
+// only while the worker waits for a bot turn: a claimed turn stops the
+// search in progress at once (idleGate) and the turn is thought about
+// with the worker's core to itself.
 func (s *Service) runWorker(ctx context.Context, name string, seed uint64) {
+	gate := &idleGate{}
+	s.gatesMu.Lock()
+	s.gates = append(s.gates, gate)
+	s.gatesMu.Unlock()
+	var analysing sync.WaitGroup
+	analysing.Go(func() { s.analyseWhileIdle(ctx, gate) })
+	defer analysing.Wait()
 	players := map[int]engine.Player{}
 	rng := rand.New(rand.NewPCG(seed, uint64(time.Now().UnixNano())))
 	for ctx.Err() == nil {
@@ -71,9 +83,11 @@ func (s *Service) runWorker(ctx context.Context, name string, seed uint64) {
 			}
 			continue
 		}
+		gate.enter()
 		s.inFlight.Add(1)
 		s.guardedBotTurn(ctx, name, job, players, rng)
 		s.inFlight.Add(-1)
+		gate.leave()
 	}
 }
 

@@ -1,0 +1,437 @@
+package commands
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"gonum.org/v1/plot/vg"
+
+	"arbiter/engine"
+	"arbiter/engine/analysis"
+	"arbiter/review"
+	"arbiter/rules"
+	"arbiter/store"
+)
+
+// Defaults of the analyses /analyse queues.
+const (
+	defaultAnalysisQueue    = 8           // games waiting or being analysed
+	defaultAnalysisMoveTime = time.Second // a position
+	analysisCached          = 64          // finished analyses kept
+	analysisPoll            = 50 * time.Millisecond
+	worstShown              = 3 // worst moves shown for each player
+	analysisTableMB         = 8 // small: it is cleared before each position
+)
+
+// analyses is the queue of /analyse: games waiting to be analysed, whose
+// positions the bot-turn workers search one at a time, each only while its
+// worker is idle (waiting for a bot turn); and the finished analyses,
+// kept per game. Safe for concurrent use.
+type analyses struct {
+	mu      sync.Mutex
+	limit   int                // the most games waiting or being analysed
+	queue   []*analysisJob     // oldest first
+	results map[string]Message // game key -> the posted result
+	order   []string           // the keys of results, oldest first
+	wake    chan struct{}
+}
+
+// analysisJob is one game being analysed.
+type analysisJob struct {
+	key      string // guild/id
+	channel  string // where the result is posted
+	gameID   string
+	title    string
+	plan     *analysis.Plan
+	verdicts []analysis.Verdict
+	taken    []bool // positions handed to a worker
+	done     int
+	began    time.Time
+}
+
+func newAnalyses(limit int) *analyses {
+	if limit <= 0 {
+		limit = defaultAnalysisQueue
+	}
+	return &analyses{limit: limit, results: map[string]Message{}, wake: make(chan struct{}, 1)}
+}
+
+// errAnalysisBusy is enqueue's answer when the queue is full.
+var errAnalysisBusy = errors.New("analysis queue full")
+
+// enqueue puts a game in line (once: asking again gives its place) and
+// returns its place, from 1.
+func (a *analyses) enqueue(job *analysisJob) (int, bool, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if i := slices.IndexFunc(a.queue, func(j *analysisJob) bool { return j.key == job.key }); i >= 0 {
+		return i + 1, false, nil
+	}
+	if len(a.queue) >= a.limit {
+		return len(a.queue), false, errAnalysisBusy
+	}
+	job.verdicts = make([]analysis.Verdict, job.plan.Positions())
+	job.taken = make([]bool, job.plan.Positions())
+	a.queue = append(a.queue, job)
+	select {
+	case a.wake <- struct{}{}:
+	default:
+	}
+	return len(a.queue), true, nil
+}
+
+// cached returns the posted result of a game's analysis, if kept.
+func (a *analyses) cached(key string) (Message, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	r, ok := a.results[key]
+	return r, ok
+}
+
+// take hands out the next position not yet searched, oldest game first.
+func (a *analyses) take() (*analysisJob, int, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, j := range a.queue {
+		if i := slices.Index(j.taken, false); i >= 0 {
+			j.taken[i] = true
+			return j, i, true
+		}
+	}
+	return nil, 0, false
+}
+
+// putBack returns a position whose search was cut short.
+func (a *analyses) putBack(j *analysisJob, i int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	j.taken[i] = false
+}
+
+// finish records a position's verdict and reports whether it completed
+// the game, which then leaves the queue: its caller posts it, the only
+// one to do so.
+func (a *analyses) finish(j *analysisJob, i int, v analysis.Verdict) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	j.verdicts[i] = v
+	j.done++
+	if j.done < len(j.verdicts) {
+		return false
+	}
+	a.queue = slices.DeleteFunc(a.queue, func(x *analysisJob) bool { return x == j })
+	return true
+}
+
+// keep remembers a game's posted result, forgetting the oldest beyond
+// analysisCached.
+func (a *analyses) keep(key string, msg Message) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if _, ok := a.results[key]; !ok {
+		a.order = append(a.order, key)
+	}
+	a.results[key] = msg
+	for len(a.order) > analysisCached {
+		delete(a.results, a.order[0])
+		a.order = a.order[1:]
+	}
+}
+
+// drop removes a game from the queue (its analysis failed).
+func (a *analyses) drop(j *analysisJob) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.queue = slices.DeleteFunc(a.queue, func(x *analysisJob) bool { return x == j })
+}
+
+// idleGate lets one worker's analysis search run only while the worker
+// waits for a bot turn: enter stops the search in progress (which is put
+// back) before the worker thinks, and holds off new ones until leave.
+type idleGate struct {
+	mu       sync.Mutex
+	stopping bool // enter is waiting for the search to stop
+	busy     bool // the worker has a bot turn
+	cancel   context.CancelFunc
+	running  chan struct{} // closed when the search in progress returns
+}
+
+// enter marks the worker busy with a bot turn, once any analysis search
+// of its gate has stopped.
+func (g *idleGate) enter() {
+	g.mu.Lock()
+	g.stopping = true
+	if g.cancel != nil {
+		g.cancel()
+	}
+	running := g.running
+	g.mu.Unlock()
+	if running != nil {
+		<-running
+	}
+	g.mu.Lock()
+	g.stopping, g.busy = false, true
+	g.mu.Unlock()
+}
+
+// leave marks the worker idle again.
+func (g *idleGate) leave() {
+	g.mu.Lock()
+	g.busy = false
+	g.mu.Unlock()
+}
+
+// start begins a search under the gate, unless the worker is busy.
+func (g *idleGate) start(parent context.Context) (context.Context, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.busy || g.stopping {
+		return nil, false
+	}
+	ctx, cancel := context.WithCancel(parent)
+	g.cancel, g.running = cancel, make(chan struct{})
+	return ctx, true
+}
+
+// end closes the search start began.
+func (g *idleGate) end() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.cancel()
+	close(g.running)
+	g.cancel, g.running = nil, nil
+}
+
+// state reports whether the worker has a bot turn and whether an analysis
+// search runs under the gate, at one instant.
+func (g *idleGate) state() (busy, searching bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.busy, g.running != nil
+}
+
+// workerLoad counts, over this process's workers at one instant each,
+// those thinking about a bot turn, those searching for an analysis, and
+// those doing both (which the gates rule out).
+func (s *Service) workerLoad() (bot, analysing, both int) {
+	s.gatesMu.Lock()
+	gates := slices.Clone(s.gates)
+	s.gatesMu.Unlock()
+	for _, g := range gates {
+		b, a := g.state()
+		if b {
+			bot++
+		}
+		if a {
+			analysing++
+		}
+		if a && b {
+			both++
+		}
+	}
+	return bot, analysing, both
+}
+
+// analyseWhileIdle searches queued analysis positions for one worker
+// while gate says it is idle, until ctx ends.
+func (s *Service) analyseWhileIdle(ctx context.Context, gate *idleGate) {
+	var eng *engine.Engine
+	t := time.NewTicker(analysisPoll)
+	defer t.Stop()
+	for ctx.Err() == nil {
+		job, i, ok := s.analyses.take()
+		if !ok {
+			select {
+			case <-ctx.Done():
+			case <-s.analyses.wake:
+			case <-t.C:
+			}
+			continue
+		}
+		sctx, ok := gate.start(ctx)
+		if !ok {
+			s.analyses.putBack(job, i)
+			select {
+			case <-ctx.Done():
+			case <-t.C:
+			}
+			continue
+		}
+		if eng == nil {
+			eng = engine.NewEngine(min(s.cfg.TableMB, analysisTableMB))
+		}
+		v := job.plan.Search(sctx, eng, i)
+		cut := sctx.Err() != nil
+		gate.end()
+		if cut {
+			s.analyses.putBack(job, i)
+			continue
+		}
+		if s.analyses.finish(job, i, v) {
+			s.postAnalysis(context.WithoutCancel(ctx), job)
+		}
+	}
+}
+
+// postAnalysis posts a finished analysis in its channel and keeps it.
+func (s *Service) postAnalysis(ctx context.Context, job *analysisJob) {
+	rep, err := job.plan.Report(job.verdicts, time.Since(job.began))
+	if err != nil {
+		s.log.Error("analysis not assembled", "game", job.gameID, "err", err)
+		return
+	}
+	msg := analysisMessage(job, rep)
+	png, err := review.Graph(rep, vg.Points(720), vg.Points(260))
+	if err != nil {
+		s.log.Warn("analysis graph not drawn", "game", job.gameID, "err", err)
+	} else {
+		msg.Files = []File{{Name: fmt.Sprintf("analysis-%s.png", job.gameID), ContentType: "image/png", Data: png}}
+	}
+	msg.Key = "analysis/" + job.key
+	if err := s.notify.Post(ctx, job.channel, msg); err != nil {
+		s.log.Warn("analysis not posted", "game", job.gameID, "channel", job.channel, "err", err)
+		return
+	}
+	msg.Key = ""
+	s.analyses.keep(job.key, msg)
+}
+
+// analysisMessage is the summary of an analysis: each player's accuracy
+// and counts, and their worst moves with the engine's better move.
+func analysisMessage(job *analysisJob, rep *analysis.Report) Message {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**Analysis of %s**\n", job.title)
+	for p, pr := range rep.Players {
+		b.WriteString("- " + pr.Line() + "\n")
+		for _, m := range rep.Worst(rules.Player(p), worstShown) {
+			fmt.Fprintf(&b, "  - move %d, %s: %s (%s → %s); better %s\n", m.Ply, m.Move, m.Class,
+				analysis.EvalString(m.EvalBefore, false), analysis.EvalString(m.EvalAfter, false), m.Best)
+		}
+	}
+	fmt.Fprintf(&b, "(Evaluations from the first player's side, in hundredths of a piece; each position searched at %s.)", rep.Limits)
+	return Message{Text: clip(b.String(), 1900)}
+}
+
+// analyse is /analyse [game:id], or the button under /history: it queues
+// the engine's analysis of a finished game, to be posted in the channel
+// when done; a game analysed before is posted again at once. A game going
+// on, or a tournament game whose round is not over, is refused.
+func (s *Service) analyse(ctx context.Context, inv Invocation) Reply {
+	g, refusal, ok := s.analysisGame(ctx, inv)
+	if !ok {
+		return refusal
+	}
+	key := g.Guild + "/" + g.ID
+	if msg, ok := s.analyses.cached(key); ok {
+		return Reply{Message: msg}
+	}
+	if g.Status != store.Finished {
+		return refuse("game #%s is still going on: its analysis comes when it ends", g.ID)
+	}
+	if open, err := s.tournamentRoundOpen(ctx, g); err != nil {
+		return s.storeRefusal(inv, err)
+	} else if open {
+		return refuse("game #%s is a tournament game whose round is still being played: its analysis comes when the round is over", g.ID)
+	}
+	start := g.State.Clone()
+	for start.Ply() > 0 {
+		start.Undo()
+	}
+	names := [2]string{seatTitle(g, rules.P1), seatTitle(g, rules.P2)}
+	plan, err := analysis.NewPlan(start, g.State.History(), names, analysis.Options{Limits: s.analysisLimits()})
+	if err != nil {
+		return refuse("game #%s cannot be analysed: %v", g.ID, err)
+	}
+	title := fmt.Sprintf("%s #%s: %s against %s", s.title(g.Name), g.ID, names[0], names[1])
+	place, added, err := s.analyses.enqueue(&analysisJob{key: key, channel: inv.Channel, gameID: g.ID,
+		title: title, plan: plan, began: time.Now()})
+	switch {
+	case errors.Is(err, errAnalysisBusy):
+		return refuse("busy: %d analyses are in line, the most Arbiter keeps; try again in a few minutes", place)
+	case !added:
+		return refuse("game #%s is already in line for analysis: position %d in line; it will be posted here", g.ID, place)
+	}
+	return Reply{Message: Message{Text: fmt.Sprintf("Analysing %s when Arbiter's bot is idle (bot games come first): position %d in line. It will be posted here.", title, place)}}
+}
+
+// analysisGame finds the game /analyse is about: the button's game, the
+// archived game named by the game option, the game in this channel, or
+// the last one archived from it.
+func (s *Service) analysisGame(ctx context.Context, inv Invocation) (*store.Game, Reply, bool) {
+	id := strings.TrimPrefix(strings.TrimSpace(inv.Options["game"]), "#")
+	if inv.Game != "" {
+		id = inv.Game
+	}
+	if id != "" {
+		g, err := s.store.LoadArchived(ctx, inv.Guild, id)
+		if errors.Is(err, store.ErrNotFound) {
+			// A game going on is not archived yet: say so, if it is this one.
+			if cur, cerr := s.store.Load(ctx, inv.Channel); cerr == nil && cur.ID == id {
+				return cur, Reply{}, true
+			}
+			return nil, refuse("there is no finished game %s in this server; /games lists them", clip(id, 30)), false
+		}
+		if err != nil {
+			return nil, s.storeRefusal(inv, err), false
+		}
+		return g, Reply{}, true
+	}
+	g, err := s.store.Load(ctx, inv.Channel)
+	if err == nil {
+		return g, Reply{}, true
+	}
+	if !errors.Is(err, store.ErrNotFound) {
+		return nil, s.storeRefusal(inv, err), false
+	}
+	list, _, err := s.store.Archived(ctx, inv.Guild, 0, store.MaxList)
+	if err != nil {
+		return nil, s.storeRefusal(inv, err), false
+	}
+	for _, sum := range list {
+		if sum.Channel == inv.Channel {
+			g, err := s.store.LoadArchived(ctx, inv.Guild, sum.ID)
+			if err != nil {
+				return nil, s.storeRefusal(inv, err), false
+			}
+			return g, Reply{}, true
+		}
+	}
+	return nil, refuse("no game was played in this channel lately; name one with /analyse game:ID (/games lists them)"), false
+}
+
+// tournamentRoundOpen reports whether g is a game of a tournament whose
+// round is not over yet.
+func (s *Service) tournamentRoundOpen(ctx context.Context, g *store.Game) (bool, error) {
+	parent, err := s.store.ChannelSetting(ctx, g.Channel, tournamentOfKey)
+	if err != nil || parent == "" {
+		return false, err
+	}
+	raw, err := s.store.ChannelSetting(ctx, parent, tournamentKey)
+	if err != nil || raw == "" {
+		return false, err
+	}
+	var t tourney
+	if err := json.Unmarshal([]byte(raw), &t); err != nil {
+		return false, fmt.Errorf("tournament record of %s: %w", parent, err)
+	}
+	for _, tg := range t.Games {
+		if tg.ID == g.ID || (tg.Channel == g.Channel && tg.Result == "") {
+			return !t.roundOver(tg.Round), nil
+		}
+	}
+	return false, nil
+}
+
+// analysisLimits are the limits of each position's search.
+func (s *Service) analysisLimits() engine.Limits {
+	if s.cfg.AnalysisLimits != (engine.Limits{}) {
+		return s.cfg.AnalysisLimits
+	}
+	return engine.Limits{MoveTime: defaultAnalysisMoveTime}
+}
