@@ -195,4 +195,3 @@ func TestQueuedAnalysisNeverDelaysABotTurn(t *testing.T) {
 		t.Errorf("the samples saw %d bot turns and %d analysis searches: the test did not overlap them", bot.Load(), analysing.Load())
 	}
 }
-
