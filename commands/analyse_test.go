@@ -195,3 +195,27 @@ func TestQueuedAnalysisNeverDelaysABotTurn(t *testing.T) {
 		t.Errorf("the samples saw %d bot turns and %d analysis searches: the test did not overlap them", bot.Load(), analysing.Load())
 	}
 }
+
+// TestAnalyseWaitsForTheTournamentRound: a tournament game is analysed
+// only once its round is over, so that no one gets help during play.
+func TestAnalyseWaitsForTheTournamentRound(t *testing.T) {
+	e := newEnv(t, false)
+	dan := commands.User{ID: "400", Name: "dan"}
+	const T = "tourney-analyse"
+	e.ok(cat, T, "/tournament create game:sixes time:1h")
+	for _, u := range []commands.User{ann, bob, cat, dan} {
+		e.ok(u, T, "/tournament join")
+	}
+	chans := linkedGames(e.ok(cat, T, "/tournament start").Text, T)
+	if len(chans) != 2 {
+		t.Fatalf("round 1 games %v", chans)
+	}
+	e.ok(e.seatUser(chans[0], -1, dan), chans[0], "/resign")
+	first := e.archived(chans[0]).ID
+	e.refused(ann, chans[0], "/analyse", "round is still being played")
+	e.refused(ann, T, "/analyse game:"+first, "round is still being played")
+	e.ok(e.seatUser(chans[1], -1, dan), chans[1], "/resign")
+	if r := e.ok(ann, chans[0], "/analyse game:"+first); !strings.Contains(r.Text, "position 1 in line") {
+		t.Errorf("after the round: %q", r.Text)
+	}
+}
