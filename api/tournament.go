@@ -26,6 +26,14 @@ type Table struct {
 	// Cross[i][j] is what Standings[i] scored against Standings[j] (e.g.
 	// "1", "½", "0", "1 ½" over two games; "" not yet played).
 	Cross [][]string `json:"cross"`
+	// Reviews link the finished games' analysis graphs, where there are.
+	Reviews []Review `json:"reviews,omitempty"`
+}
+
+// Review is a link to a finished game's analysis graph.
+type Review struct {
+	Label string `json:"label"`
+	URL   string `json:"url"`
 }
 
 // LiveGame is a tournament game as its source gives it to the wall.

@@ -293,12 +293,14 @@ func (s *Service) postAnalysis(ctx context.Context, job *analysisJob) {
 	} else {
 		msg.Files = []File{{Name: fmt.Sprintf("analysis-%s.png", job.gameID), ContentType: "image/png", Data: png}}
 	}
-	msg.Key = "analysis/" + job.key
-	if err := s.notify.Post(ctx, job.channel, msg); err != nil {
-		s.log.Warn("analysis not posted", "game", job.gameID, "channel", job.channel, "err", err)
-		return
+	if job.channel != "" {
+		msg.Key = "analysis/" + job.key
+		if err := s.notify.Post(ctx, job.channel, msg); err != nil {
+			s.log.Warn("analysis not posted", "game", job.gameID, "channel", job.channel, "err", err)
+			return
+		}
+		msg.Key = ""
 	}
-	msg.Key = ""
 	s.analyses.keep(job.key, msg)
 }
 
@@ -327,8 +329,7 @@ func (s *Service) analyse(ctx context.Context, inv Invocation) Reply {
 	if !ok {
 		return refusal
 	}
-	key := g.Guild + "/" + g.ID
-	if msg, ok := s.analyses.cached(key); ok {
+	if msg, ok := s.analyses.cached(g.Guild + "/" + g.ID); ok {
 		return Reply{Message: msg}
 	}
 	if g.Status != store.Finished {
@@ -339,6 +340,23 @@ func (s *Service) analyse(ctx context.Context, inv Invocation) Reply {
 	} else if open {
 		return refuse("game #%s is a tournament game whose round is still being played: its analysis comes when the round is over", g.ID)
 	}
+	job, err := s.analysisJob(g, inv.Channel)
+	if err != nil {
+		return refuse("game #%s cannot be analysed: %v", g.ID, err)
+	}
+	place, added, err := s.analyses.enqueue(job)
+	switch {
+	case errors.Is(err, errAnalysisBusy):
+		return refuse("busy: %d analyses are in line, the most Arbiter keeps; try again in a few minutes", place)
+	case !added:
+		return refuse("game #%s is already in line for analysis: position %d in line; it will be posted here", g.ID, place)
+	}
+	return Reply{Message: Message{Text: fmt.Sprintf("Analysing %s when Arbiter's bot is idle (bot games come first): position %d in line. It will be posted here.", job.title, place)}}
+}
+
+// analysisJob makes the analysis of the finished game g, to be posted in
+// channel ("" for none: only kept).
+func (s *Service) analysisJob(g *store.Game, channel string) (*analysisJob, error) {
 	start := g.State.Clone()
 	for start.Ply() > 0 {
 		start.Undo()
@@ -346,18 +364,46 @@ func (s *Service) analyse(ctx context.Context, inv Invocation) Reply {
 	names := [2]string{seatTitle(g, rules.P1), seatTitle(g, rules.P2)}
 	plan, err := analysis.NewPlan(start, g.State.History(), names, analysis.Options{Limits: s.analysisLimits()})
 	if err != nil {
-		return refuse("game #%s cannot be analysed: %v", g.ID, err)
+		return nil, err
 	}
 	title := fmt.Sprintf("%s #%s: %s against %s", s.title(g.Name), g.ID, names[0], names[1])
-	place, added, err := s.analyses.enqueue(&analysisJob{key: key, channel: inv.Channel, gameID: g.ID,
-		title: title, plan: plan, began: time.Now()})
-	switch {
-	case errors.Is(err, errAnalysisBusy):
-		return refuse("busy: %d analyses are in line, the most Arbiter keeps; try again in a few minutes", place)
-	case !added:
-		return refuse("game #%s is already in line for analysis: position %d in line; it will be posted here", g.ID, place)
+	return &analysisJob{key: g.Guild + "/" + g.ID, channel: channel, gameID: g.ID, title: title, plan: plan, began: time.Now()}, nil
+}
+
+// ErrAnalysisQueued is AnalysisGraph's answer while a game's analysis is
+// in line or being made.
+var ErrAnalysisQueued = errors.New("the analysis is in line or being made")
+
+// AnalysisGraph returns the evaluation graph (PNG) of the game id of
+// guild from the analyses kept. A finished game not analysed yet (and not
+// of a tournament round still being played) is put in line, to be kept
+// without a post, and ErrAnalysisQueued returned; store.ErrNotFound means
+// no such finished game, or one that may not be analysed yet.
+func (s *Service) AnalysisGraph(ctx context.Context, guild, id string) ([]byte, error) {
+	key := guild + "/" + id
+	if msg, ok := s.analyses.cached(key); ok {
+		if len(msg.Files) == 0 {
+			return nil, fmt.Errorf("analysis of %s: no graph: %w", id, store.ErrNotFound)
+		}
+		return msg.Files[0].Data, nil
 	}
-	return Reply{Message: Message{Text: fmt.Sprintf("Analysing %s when Arbiter's bot is idle (bot games come first): position %d in line. It will be posted here.", title, place)}}
+	g, err := s.store.LoadArchived(ctx, guild, id)
+	if err != nil {
+		return nil, err
+	}
+	if open, err := s.tournamentRoundOpen(ctx, g); err != nil {
+		return nil, err
+	} else if open || g.Status != store.Finished {
+		return nil, fmt.Errorf("game %s: its round is still being played: %w", id, store.ErrNotFound)
+	}
+	job, err := s.analysisJob(g, "")
+	if err != nil {
+		return nil, err
+	}
+	if _, _, err := s.analyses.enqueue(job); err != nil {
+		return nil, fmt.Errorf("game %s: %w", id, err)
+	}
+	return nil, ErrAnalysisQueued
 }
 
 // analysisGame finds the game /analyse is about: the button's game, the
