@@ -71,6 +71,9 @@ func (a *analyses) enqueue(job *analysisJob) (int, bool, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if i := slices.IndexFunc(a.queue, func(j *analysisJob) bool { return j.key == job.key }); i >= 0 {
+		if a.queue[i].channel == "" {
+			a.queue[i].channel = job.channel // asked for in a channel after the wall asked
+		}
 		return i + 1, false, nil
 	}
 	if len(a.queue) >= a.limit {
@@ -151,96 +154,89 @@ func (a *analyses) drop(j *analysisJob) {
 	a.queue = slices.DeleteFunc(a.queue, func(x *analysisJob) bool { return x == j })
 }
 
-// idleGate lets one worker's analysis search run only while the worker
-// waits for a bot turn: enter stops the search in progress (which is put
-// back) before the worker thinks, and holds off new ones until leave.
+// idleGate lets analysis searches run only while no worker of the
+// process has a bot turn: enter stops every search in progress (each is
+// put back) before the worker thinks, and holds off new ones until the
+// last busy worker leaves, so that a bot turn never shares the machine
+// with this process's analyses.
 type idleGate struct {
 	mu       sync.Mutex
-	stopping bool // enter is waiting for the search to stop
-	busy     bool // the worker has a bot turn
-	cancel   context.CancelFunc
-	running  chan struct{} // closed when the search in progress returns
+	busy     int // workers with a bot turn
+	stopping int // workers in enter, waiting for the searches to stop
+	searches map[*gateSearch]struct{}
 }
 
-// enter marks the worker busy with a bot turn, once any analysis search
-// of its gate has stopped.
+// gateSearch is one search running under the gate.
+type gateSearch struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// enter marks a worker busy with a bot turn, once every analysis search
+// has stopped.
 func (g *idleGate) enter() {
 	g.mu.Lock()
-	g.stopping = true
-	if g.cancel != nil {
-		g.cancel()
+	g.stopping++
+	var wait []chan struct{}
+	for sr := range g.searches {
+		sr.cancel()
+		wait = append(wait, sr.done)
 	}
-	running := g.running
 	g.mu.Unlock()
-	if running != nil {
-		<-running
+	for _, done := range wait {
+		<-done
 	}
 	g.mu.Lock()
-	g.stopping, g.busy = false, true
+	g.stopping--
+	g.busy++
 	g.mu.Unlock()
 }
 
-// leave marks the worker idle again.
+// leave marks a worker idle again.
 func (g *idleGate) leave() {
 	g.mu.Lock()
-	g.busy = false
+	g.busy--
 	g.mu.Unlock()
 }
 
-// start begins a search under the gate, unless the worker is busy.
-func (g *idleGate) start(parent context.Context) (context.Context, bool) {
+// start begins a search under the gate, unless a worker is busy.
+func (g *idleGate) start(parent context.Context) (context.Context, *gateSearch, bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.busy || g.stopping {
-		return nil, false
+	if g.busy > 0 || g.stopping > 0 {
+		return nil, nil, false
 	}
 	ctx, cancel := context.WithCancel(parent)
-	g.cancel, g.running = cancel, make(chan struct{})
-	return ctx, true
-}
-
-// end closes the search start began.
-func (g *idleGate) end() {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.cancel()
-	close(g.running)
-	g.cancel, g.running = nil, nil
-}
-
-// state reports whether the worker has a bot turn and whether an analysis
-// search runs under the gate, at one instant.
-func (g *idleGate) state() (busy, searching bool) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.busy, g.running != nil
-}
-
-// workerLoad counts, over this process's workers at one instant each,
-// those thinking about a bot turn, those searching for an analysis, and
-// those doing both (which the gates rule out).
-func (s *Service) workerLoad() (bot, analysing, both int) {
-	s.gatesMu.Lock()
-	gates := slices.Clone(s.gates)
-	s.gatesMu.Unlock()
-	for _, g := range gates {
-		b, a := g.state()
-		if b {
-			bot++
-		}
-		if a {
-			analysing++
-		}
-		if a && b {
-			both++
-		}
+	sr := &gateSearch{cancel: cancel, done: make(chan struct{})}
+	if g.searches == nil {
+		g.searches = map[*gateSearch]struct{}{}
 	}
-	return bot, analysing, both
+	g.searches[sr] = struct{}{}
+	return ctx, sr, true
 }
 
-// analyseWhileIdle searches queued analysis positions for one worker
-// while gate says it is idle, until ctx ends.
-func (s *Service) analyseWhileIdle(ctx context.Context, gate *idleGate) {
+// end closes a search start began.
+func (g *idleGate) end(sr *gateSearch) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	sr.cancel()
+	close(sr.done)
+	delete(g.searches, sr)
+}
+
+// workerLoad counts, at one instant, this process's workers with a bot
+// turn and its analysis searches running (never both, by the gate).
+func (s *Service) workerLoad() (bot, analysing int) {
+	g := &s.gate
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.busy, len(g.searches)
+}
+
+// analyseWhileIdle searches queued analysis positions, one at a time,
+// while no worker has a bot turn (s.gate), until ctx ends. Each worker has
+// one beside it.
+func (s *Service) analyseWhileIdle(ctx context.Context) {
 	var eng *engine.Engine
 	t := time.NewTicker(analysisPoll)
 	defer t.Stop()
@@ -254,7 +250,7 @@ func (s *Service) analyseWhileIdle(ctx context.Context, gate *idleGate) {
 			}
 			continue
 		}
-		sctx, ok := gate.start(ctx)
+		sctx, sr, ok := s.gate.start(ctx)
 		if !ok {
 			s.analyses.putBack(job, i)
 			select {
@@ -268,7 +264,7 @@ func (s *Service) analyseWhileIdle(ctx context.Context, gate *idleGate) {
 		}
 		v := job.plan.Search(sctx, eng, i)
 		cut := sctx.Err() != nil
-		gate.end()
+		s.gate.end(sr)
 		if cut {
 			s.analyses.putBack(job, i)
 			continue
@@ -340,6 +336,9 @@ func (s *Service) analyse(ctx context.Context, inv Invocation) Reply {
 	} else if open {
 		return refuse("game #%s is a tournament game whose round is still being played: its analysis comes when the round is over", g.ID)
 	}
+	if s.workersRun.Load() == 0 {
+		return refuse("analyses are made by the bot-turn workers of the process that answers commands, and this one runs none (they run in `arbiter worker`): ask the server's admin")
+	}
 	job, err := s.analysisJob(g, inv.Channel)
 	if err != nil {
 		return refuse("game #%s cannot be analysed: %v", g.ID, err)
@@ -395,6 +394,9 @@ func (s *Service) AnalysisGraph(ctx context.Context, guild, id string) ([]byte, 
 		return nil, err
 	} else if open || g.Status != store.Finished {
 		return nil, fmt.Errorf("game %s: its round is still being played: %w", id, store.ErrNotFound)
+	}
+	if s.workersRun.Load() == 0 {
+		return nil, errors.New("analyses are made by the bot-turn workers, and this process runs none")
 	}
 	job, err := s.analysisJob(g, "")
 	if err != nil {

@@ -99,8 +99,10 @@ func TestAnalyseAFinishedGameOnceAndNotOneGoingOn(t *testing.T) {
 }
 
 func TestAnalyseQueueIsBounded(t *testing.T) {
-	// No workers: what is queued stays queued.
-	e := newEnvWith(t, false, func(c *commands.Config) { c.AnalysisQueue = 2 })
+	// Searches far longer than the test: what is queued stays queued.
+	e := newEnvWith(t, true, func(c *commands.Config) {
+		c.AnalysisQueue, c.AnalysisLimits = 2, engine.Limits{MoveTime: time.Hour}
+	})
 	rng := rand.New(rand.NewPCG(2, 27))
 	for i := range 3 {
 		ch := fmt.Sprintf("q%d", i)
@@ -118,11 +120,15 @@ func TestAnalyseQueueIsBounded(t *testing.T) {
 		}
 	}
 	e.refused(bob, "q1", "/analyse", "already in line for analysis: position 2 in line")
+
+	idle := newEnv(t, false)
+	idle.playStudents(t, "w", "sixes", 2, rng)
+	idle.refused(ann, "w", "/analyse", "runs none")
 }
 
 // TestQueuedAnalysisNeverDelaysABotTurn plays bot turns while a long
-// analysis is queued on the same workers: no worker ever searches for the
-// analysis while it has a bot turn (sampled throughout), the analysis does
+// analysis is queued on the same workers: no analysis search ever runs
+// while a worker has a bot turn (sampled throughout), the analysis does
 // run between the turns, and the bot's answer times (from the person's
 // move to the bot's, at 60 ms a move) are printed without and with the
 // analysis queued.
@@ -143,6 +149,8 @@ func TestQueuedAnalysisNeverDelaysABotTurn(t *testing.T) {
 			e.ok(ann, ch, "/move "+e.randomMove(ch, rng))
 			waitFor(t, "the bot's move", func() bool { return e.humanToMove(ch) })
 			late = append(late, time.Since(start))
+			time.Sleep(100 * time.Millisecond) // the person thinks: the workers are idle
+
 		}
 		return late
 	}
@@ -158,8 +166,8 @@ func TestQueuedAnalysisNeverDelaysABotTurn(t *testing.T) {
 				return
 			case <-time.After(time.Millisecond):
 			}
-			b, a, ab := e.svc.WorkerLoad()
-			if ab > 0 {
+			b, a := e.svc.WorkerLoad()
+			if a > 0 && b > 0 {
 				both.Add(1)
 			}
 			if a > 0 {
@@ -189,7 +197,7 @@ func TestQueuedAnalysisNeverDelaysABotTurn(t *testing.T) {
 	fmt.Printf("bot's answer at 60ms a move (2 workers): alone %s; with an analysis queued %s\n", stats(before), stats(during))
 	fmt.Printf("worker samples: %d with a bot turn, %d searching for the analysis, %d both\n", bot.Load(), analysing.Load(), both.Load())
 	if both.Load() != 0 {
-		t.Errorf("a worker searched for the analysis while it had a bot turn, in %d samples", both.Load())
+		t.Errorf("an analysis search ran while a worker had a bot turn, in %d samples", both.Load())
 	}
 	if analysing.Load() == 0 || bot.Load() == 0 {
 		t.Errorf("the samples saw %d bot turns and %d analysis searches: the test did not overlap them", bot.Load(), analysing.Load())
@@ -199,7 +207,7 @@ func TestQueuedAnalysisNeverDelaysABotTurn(t *testing.T) {
 // TestAnalyseWaitsForTheTournamentRound: a tournament game is analysed
 // only once its round is over, so that no one gets help during play.
 func TestAnalyseWaitsForTheTournamentRound(t *testing.T) {
-	e := newEnv(t, false)
+	e := newEnvWith(t, true, func(c *commands.Config) { c.AnalysisLimits = engine.Limits{Depth: 1} })
 	dan := commands.User{ID: "400", Name: "dan"}
 	const T = "tourney-analyse"
 	e.ok(cat, T, "/tournament create game:sixes time:1h")

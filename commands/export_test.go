@@ -1,4 +1,4 @@
 package commands
 
 // WorkerLoad exposes workerLoad to the tests of package commands_test.
-func (s *Service) WorkerLoad() (bot, analysing, both int) { return s.workerLoad() }
+func (s *Service) WorkerLoad() (bot, analysing int) { return s.workerLoad() }

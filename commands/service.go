@@ -8,7 +8,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -88,10 +87,11 @@ type Service struct {
 	// set of the registry's games (a registry does not change).
 	// analyses is /analyse's queue and results (analyse.go).
 	analyses *analyses
-	gatesMu  sync.Mutex
-	gates    []*idleGate // one a bot-turn worker (analyse.go)
-	routes   map[string]handler
-	specs    []CommandSpec
+	// workersRun counts the RunWorkers under way: /analyse needs them.
+	workersRun atomic.Int64
+	gate       idleGate // analyses run only while no worker has a bot turn (analyse.go)
+	routes     map[string]handler
+	specs      []CommandSpec
 }
 
 // New returns the game flow over st, posting later messages through

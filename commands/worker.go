@@ -47,6 +47,8 @@ func thinkTime(limit time.Duration, queued, now time.Time) time.Duration {
 // cfg.Workers workers until ctx ends, then returns once every worker has
 // finished or put back what it held.
 func (s *Service) RunWorkers(ctx context.Context) {
+	s.workersRun.Add(1)
+	defer s.workersRun.Add(-1)
 	var wg sync.WaitGroup
 	for i := range s.cfg.Workers {
 		wg.Go(func() { s.runWorker(ctx, fmt.Sprintf("%s-%d", s.cfg.WorkerName, i+1), uint64(i)) })
@@ -58,16 +60,11 @@ func (s *Service) RunWorkers(ctx context.Context) {
 // so their transposition tables live across moves.
 //
 // Beside each worker runs its share of /analyse, one position at a time,
-// only while the worker waits for a bot turn: a claimed turn stops the
-// search in progress at once (idleGate) and the turn is thought about
-// with the worker's core to itself.
+// only while no worker has a bot turn: a claimed turn stops every analysis
+// search at once (idleGate) and is thought about without them.
 func (s *Service) runWorker(ctx context.Context, name string, seed uint64) {
-	gate := &idleGate{}
-	s.gatesMu.Lock()
-	s.gates = append(s.gates, gate)
-	s.gatesMu.Unlock()
 	var analysing sync.WaitGroup
-	analysing.Go(func() { s.analyseWhileIdle(ctx, gate) })
+	analysing.Go(func() { s.analyseWhileIdle(ctx) })
 	defer analysing.Wait()
 	players := map[int]engine.Player{}
 	rng := rand.New(rand.NewPCG(seed, uint64(time.Now().UnixNano())))
@@ -83,11 +80,11 @@ func (s *Service) runWorker(ctx context.Context, name string, seed uint64) {
 			}
 			continue
 		}
-		gate.enter()
+		s.gate.enter()
 		s.inFlight.Add(1)
 		s.guardedBotTurn(ctx, name, job, players, rng)
 		s.inFlight.Add(-1)
-		gate.leave()
+		s.gate.leave()
 	}
 }
 
