@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"image/png"
+	"io"
 	"net/http"
 	"regexp"
 	"strings"
@@ -15,9 +16,9 @@ import (
 )
 
 // TestTournamentWallLinksTheAnalysisGraphs: once a class tournament's
-// round is over, its wall links each game's analysis graph; the first
-// request puts the analysis in line (202), and once the workers have made
-// it the link serves the PNG.
+// round is over, its wall links each game's analysis graph and review
+// page; the first request puts the analysis in line (202), and once the
+// workers have made it the links serve the PNG and the page.
 func TestTournamentWallLinksTheAnalysisGraphs(t *testing.T) {
 	e := newEnv(t)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -58,11 +59,11 @@ func TestTournamentWallLinksTheAnalysisGraphs(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ev.Body.Close()
-	link := regexp.MustCompile(`"url":"(/wall/[^"]+/analysis/[^"]+)"`)
-	url := ""
+	link := regexp.MustCompile(`"graph":"(/wall/[^"]+/analysis/[^"]+)","page":"([^"]+)"`)
+	url, pageURL := "", ""
 	for sc := bufio.NewScanner(ev.Body); sc.Scan() && url == ""; {
 		if m := link.FindStringSubmatch(sc.Text()); m != nil && strings.Contains(sc.Text(), `"label":"round 1: `) {
-			url = m[1]
+			url, pageURL = m[1], m[2]
 		}
 	}
 	if url == "" {
@@ -93,6 +94,15 @@ func TestTournamentWallLinksTheAnalysisGraphs(t *testing.T) {
 		if time.Now().After(end) {
 			t.Fatalf("the graph never came: last status %d", resp.StatusCode)
 		}
+	}
+	resp, err = http.Get(e.http.URL + pageURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(page), `<pre id="board0"`) {
+		t.Errorf("the review page: %d\n%.300s", resp.StatusCode, page)
 	}
 	resp, err = http.Get(e.http.URL + "/wall/" + guild + "/analysis/999")
 	if err != nil {

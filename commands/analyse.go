@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -35,11 +36,18 @@ const (
 // kept per game. Safe for concurrent use.
 type analyses struct {
 	mu      sync.Mutex
-	limit   int                // the most games waiting or being analysed
-	queue   []*analysisJob     // oldest first
-	results map[string]Message // game key -> the posted result
-	order   []string           // the keys of results, oldest first
+	limit   int                       // the most games waiting or being analysed
+	queue   []*analysisJob            // oldest first
+	results map[string]analysisResult // by game key
+	order   []string                  // the keys of results, oldest first
 	wake    chan struct{}
+}
+
+// analysisResult is a finished analysis as kept: the message posted (its
+// graph attached) and the review page.
+type analysisResult struct {
+	msg  Message
+	page []byte
 }
 
 // analysisJob is one game being analysed.
@@ -48,6 +56,7 @@ type analysisJob struct {
 	channel  string // where the result is posted
 	gameID   string
 	title    string
+	review   review.Game // the game for its review page
 	plan     *analysis.Plan
 	verdicts []analysis.Verdict
 	taken    []bool // positions handed to a worker
@@ -59,7 +68,7 @@ func newAnalyses(limit int) *analyses {
 	if limit <= 0 {
 		limit = defaultAnalysisQueue
 	}
-	return &analyses{limit: limit, results: map[string]Message{}, wake: make(chan struct{}, 1)}
+	return &analyses{limit: limit, results: map[string]analysisResult{}, wake: make(chan struct{}, 1)}
 }
 
 // errAnalysisBusy is enqueue's answer when the queue is full.
@@ -90,7 +99,7 @@ func (a *analyses) enqueue(job *analysisJob) (int, bool, error) {
 }
 
 // cached returns the posted result of a game's analysis, if kept.
-func (a *analyses) cached(key string) (Message, bool) {
+func (a *analyses) cached(key string) (analysisResult, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	r, ok := a.results[key]
@@ -134,13 +143,13 @@ func (a *analyses) finish(j *analysisJob, i int, v analysis.Verdict) bool {
 
 // keep remembers a game's posted result, forgetting the oldest beyond
 // analysisCached.
-func (a *analyses) keep(key string, msg Message) {
+func (a *analyses) keep(key string, r analysisResult) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if _, ok := a.results[key]; !ok {
 		a.order = append(a.order, key)
 	}
-	a.results[key] = msg
+	a.results[key] = r
 	for len(a.order) > analysisCached {
 		delete(a.results, a.order[0])
 		a.order = a.order[1:]
@@ -297,7 +306,11 @@ func (s *Service) postAnalysis(ctx context.Context, job *analysisJob) {
 		}
 		msg.Key = ""
 	}
-	s.analyses.keep(job.key, msg)
+	var page bytes.Buffer
+	if err := review.Page(&page, job.review, rep); err != nil {
+		s.log.Warn("analysis page not made", "game", job.gameID, "err", err)
+	}
+	s.analyses.keep(job.key, analysisResult{msg: msg, page: page.Bytes()})
 }
 
 // analysisMessage is the summary of an analysis: each player's accuracy
@@ -325,8 +338,8 @@ func (s *Service) analyse(ctx context.Context, inv Invocation) Reply {
 	if !ok {
 		return refusal
 	}
-	if msg, ok := s.analyses.cached(g.Guild + "/" + g.ID); ok {
-		return Reply{Message: msg}
+	if r, ok := s.analyses.cached(g.Guild + "/" + g.ID); ok {
+		return Reply{Message: r.msg}
 	}
 	if g.Status != store.Finished {
 		return refuse("game #%s is still going on: its analysis comes when it ends", g.ID)
@@ -366,11 +379,16 @@ func (s *Service) analysisJob(g *store.Game, channel string) (*analysisJob, erro
 		return nil, err
 	}
 	title := fmt.Sprintf("%s #%s: %s against %s", s.title(g.Name), g.ID, names[0], names[1])
-	return &analysisJob{key: g.Guild + "/" + g.ID, channel: channel, gameID: g.ID, title: title, plan: plan, began: time.Now()}, nil
+	result := &rules.Outcome{Result: g.Result, Reason: g.Reason}
+	if own := g.State.Outcome(); own.Result != rules.Ongoing {
+		result = nil // ended by its rules: the game's own outcome, with its scores
+	}
+	return &analysisJob{key: g.Guild + "/" + g.ID, channel: channel, gameID: g.ID, title: title, plan: plan, began: time.Now(),
+		review: review.Game{Start: start, Moves: append([]rules.Move(nil), g.State.History()...), Players: names, Result: result}}, nil
 }
 
-// ErrAnalysisQueued is AnalysisGraph's answer while a game's analysis is
-// in line or being made.
+// ErrAnalysisQueued is the answer of AnalysisGraph and AnalysisPage
+// while a game's analysis is in line or being made.
 var ErrAnalysisQueued = errors.New("the analysis is in line or being made")
 
 // AnalysisGraph returns the evaluation graph (PNG) of the game id of
@@ -379,33 +397,55 @@ var ErrAnalysisQueued = errors.New("the analysis is in line or being made")
 // without a post, and ErrAnalysisQueued returned; store.ErrNotFound means
 // no such finished game, or one that may not be analysed yet.
 func (s *Service) AnalysisGraph(ctx context.Context, guild, id string) ([]byte, error) {
-	key := guild + "/" + id
-	if msg, ok := s.analyses.cached(key); ok {
-		if len(msg.Files) == 0 {
-			return nil, fmt.Errorf("analysis of %s: no graph: %w", id, store.ErrNotFound)
-		}
-		return msg.Files[0].Data, nil
+	r, err := s.analysisResult(ctx, guild, id)
+	if err != nil {
+		return nil, err
+	}
+	if len(r.msg.Files) == 0 {
+		return nil, fmt.Errorf("analysis of %s: no graph: %w", id, store.ErrNotFound)
+	}
+	return r.msg.Files[0].Data, nil
+}
+
+// AnalysisPage returns the review page (HTML, review.Page) of the game id
+// of guild, as AnalysisGraph does its graph.
+func (s *Service) AnalysisPage(ctx context.Context, guild, id string) ([]byte, error) {
+	r, err := s.analysisResult(ctx, guild, id)
+	if err != nil {
+		return nil, err
+	}
+	if len(r.page) == 0 {
+		return nil, fmt.Errorf("analysis of %s: no page: %w", id, store.ErrNotFound)
+	}
+	return r.page, nil
+}
+
+// analysisResult returns the kept analysis of the game id of guild, or
+// puts it in line (see AnalysisGraph).
+func (s *Service) analysisResult(ctx context.Context, guild, id string) (analysisResult, error) {
+	if r, ok := s.analyses.cached(guild + "/" + id); ok {
+		return r, nil
 	}
 	g, err := s.store.LoadArchived(ctx, guild, id)
 	if err != nil {
-		return nil, err
+		return analysisResult{}, err
 	}
 	if open, err := s.tournamentRoundOpen(ctx, g); err != nil {
-		return nil, err
+		return analysisResult{}, err
 	} else if open || g.Status != store.Finished {
-		return nil, fmt.Errorf("game %s: its round is still being played: %w", id, store.ErrNotFound)
+		return analysisResult{}, fmt.Errorf("game %s: its round is still being played: %w", id, store.ErrNotFound)
 	}
 	if s.workersRun.Load() == 0 {
-		return nil, errors.New("analyses are made by the bot-turn workers, and this process runs none")
+		return analysisResult{}, errors.New("analyses are made by the bot-turn workers, and this process runs none")
 	}
 	job, err := s.analysisJob(g, "")
 	if err != nil {
-		return nil, err
+		return analysisResult{}, err
 	}
 	if _, _, err := s.analyses.enqueue(job); err != nil {
-		return nil, fmt.Errorf("game %s: %w", id, err)
+		return analysisResult{}, fmt.Errorf("game %s: %w", id, err)
 	}
-	return nil, ErrAnalysisQueued
+	return analysisResult{}, ErrAnalysisQueued
 }
 
 // analysisGame finds the game /analyse is about: the button's game, the
