@@ -12,7 +12,7 @@
 // docs/explanation/analysis.md tells how and gives the command). A move's
 // loss is the expected score the mover had before it (after the engine's
 // best move) minus what it has after the move played, in percentage points;
-// the classes are thresholds on it (Thresholds), and a move into a forced
+// the classes are thresholds on it (BestLoss ... BlunderLoss), and a move into a forced
 // loss the engine sees, from a position that was not lost, is a blunder
 // whatever the numbers.
 //
@@ -47,9 +47,6 @@ const (
 	Blunder    Class = "blunder"
 	Forced     Class = "forced"
 )
-
-// Classes returns the classes in the order of the report.
-func Classes() []Class { return []Class{Best, Good, Inaccuracy, Mistake, Blunder, Forced} }
 
 // Thresholds are the losses of expected score, in percentage points, from
 // which a move is an inaccuracy, a mistake or a blunder (lichess's 5, 10

@@ -8,10 +8,6 @@ import (
 	"strings"
 )
 
-// Phases names the thirds of a game's length in which a tally counts a
-// player's errors (inaccuracies, mistakes and blunders).
-func Phases() [3]string { return [3]string{"opening", "middle", "end"} }
-
 // Tally sums the reviews of many games by player name: a tournament's
 // report of where each program goes wrong. The zero value is empty and
 // ready.
