@@ -54,7 +54,13 @@ func TestAnalyseThroughDiscord(t *testing.T) {
 	if len(got[0].Attachments) != 1 || !strings.HasSuffix(got[0].Attachments[0].Filename, ".png") {
 		t.Errorf("the analysis's attachments: %+v", got[0].Attachments)
 	}
-	again := w.public(w.do(ann.ID, ch, "analyse", opt("game", "1")))
+	// Between its post and its keeping the game is still in line: asked
+	// for then, it is not queued again.
+	var again discordtest.Message
+	waitFor(t, "the analysis kept", func() bool {
+		again = w.do(ann.ID, ch, "analyse", opt("game", "1"))
+		return !again.Ephemeral()
+	})
 	if again.Content != got[0].Content || len(again.Attachments) != 1 {
 		t.Errorf("asked again: %q with %d attachments, want the kept analysis", again.Content, len(again.Attachments))
 	}

@@ -127,40 +127,35 @@ func (a *analyses) putBack(j *analysisJob, i int) {
 }
 
 // finish records a position's verdict and reports whether it completed
-// the game, which then leaves the queue: its caller posts it, the only
-// one to do so.
+// the game: its caller, the only one told so, posts it and then calls
+// complete. Until then the game stays in line, so that asking for it
+// again meanwhile queues nothing.
 func (a *analyses) finish(j *analysisJob, i int, v analysis.Verdict) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	j.verdicts[i] = v
 	j.done++
-	if j.done < len(j.verdicts) {
-		return false
-	}
-	a.queue = slices.DeleteFunc(a.queue, func(x *analysisJob) bool { return x == j })
-	return true
+	return j.done == len(j.verdicts)
 }
 
-// keep remembers a game's posted result, forgetting the oldest beyond
-// analysisCached.
-func (a *analyses) keep(key string, r analysisResult) {
+// complete takes a game out of line, keeping its result when there is one
+// (nil: the analysis failed) and forgetting the oldest results beyond
+// analysisCached, in one step.
+func (a *analyses) complete(j *analysisJob, r *analysisResult) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if _, ok := a.results[key]; !ok {
-		a.order = append(a.order, key)
+	a.queue = slices.DeleteFunc(a.queue, func(x *analysisJob) bool { return x == j })
+	if r == nil {
+		return
 	}
-	a.results[key] = r
+	if _, ok := a.results[j.key]; !ok {
+		a.order = append(a.order, j.key)
+	}
+	a.results[j.key] = *r
 	for len(a.order) > analysisCached {
 		delete(a.results, a.order[0])
 		a.order = a.order[1:]
 	}
-}
-
-// drop removes a game from the queue (its analysis failed).
-func (a *analyses) drop(j *analysisJob) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.queue = slices.DeleteFunc(a.queue, func(x *analysisJob) bool { return x == j })
 }
 
 // idleGate lets analysis searches run only while no worker of the
@@ -286,6 +281,8 @@ func (s *Service) analyseWhileIdle(ctx context.Context) {
 
 // postAnalysis posts a finished analysis in its channel and keeps it.
 func (s *Service) postAnalysis(ctx context.Context, job *analysisJob) {
+	var kept *analysisResult
+	defer func() { s.analyses.complete(job, kept) }()
 	rep, err := job.plan.Report(job.verdicts, time.Since(job.began))
 	if err != nil {
 		s.log.Error("analysis not assembled", "game", job.gameID, "err", err)
@@ -310,7 +307,7 @@ func (s *Service) postAnalysis(ctx context.Context, job *analysisJob) {
 	if err := review.Page(&page, job.review, rep); err != nil {
 		s.log.Warn("analysis page not made", "game", job.gameID, "err", err)
 	}
-	s.analyses.keep(job.key, analysisResult{msg: msg, page: page.Bytes()})
+	kept = &analysisResult{msg: msg, page: page.Bytes()}
 }
 
 // analysisMessage is the summary of an analysis: each player's accuracy

@@ -84,7 +84,16 @@ func TestAnalyseAFinishedGameOnceAndNotOneGoingOn(t *testing.T) {
 			t.Errorf("the analysis has no %q:\n%s", want, msg.Text)
 		}
 	}
-	again := e.ok(ann, ch, "/analyse game:"+id)
+	// Between its post and its keeping the game is still in line: asked
+	// for then, it is not queued again.
+	var again commands.Reply
+	waitFor(t, "the analysis kept", func() bool {
+		again = e.do(ann, ch, "/analyse game:"+id)
+		if again.Private && !strings.Contains(again.Text, "already in line") {
+			t.Fatalf("asked again: %q", again.Text)
+		}
+		return !again.Private
+	})
 	if again.Text != msg.Text || len(again.Files) != 1 {
 		t.Errorf("asked again: %q, want the analysis kept", again.Text)
 	}

@@ -18,8 +18,11 @@ import (
 const testDepth = 4
 
 // matchNodes caps the positions arbiter:5 searches for a move in the test
-// matches, and the analysis of those games.
-const matchNodes = 200000
+// matches, and the analysis of those games; shortNodes under -short.
+const (
+	matchNodes = 200000
+	shortNodes = 80000
+)
 
 func analyseWith(t testing.TB, g rules.Game, moves []rules.Move, lim engine.Limits) *Report {
 	t.Helper()
@@ -239,7 +242,7 @@ func TestIllegalMoveIsRefused(t *testing.T) {
 // playMatch plays n games between arbiter:5 (at a small node cap a move)
 // and random, sides alternating, and returns each game's start and moves
 // with which side arbiter was.
-func playMatch(t *testing.T, reg *rules.Registry, name string, n int) (starts []rules.Game, moves [][]rules.Move, arbiterSide []rules.Player) {
+func playMatch(t *testing.T, reg *rules.Registry, name string, n int, nodes uint64) (starts []rules.Game, moves [][]rules.Move, arbiterSide []rules.Player) {
 	t.Helper()
 	opts := rules.Options{}
 	if name == "upthrust" {
@@ -263,7 +266,7 @@ func playMatch(t *testing.T, reg *rules.Registry, name string, n int) (starts []
 		start := g.Clone()
 		var played []rules.Move
 		for g.Status() == rules.Ongoing {
-			m, _, err := seats[g.ToMove()].Choose(context.Background(), g, engine.Limits{Nodes: matchNodes})
+			m, _, err := seats[g.ToMove()].Choose(context.Background(), g, engine.Limits{Nodes: nodes})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -279,18 +282,18 @@ func playMatch(t *testing.T, reg *rules.Registry, name string, n int) (starts []
 const farBelow = 15
 
 func TestRandomPlaysFarWorseThanArbiter(t *testing.T) {
-	n := 20
+	n, nodes := 20, uint64(matchNodes)
 	if testing.Short() {
-		n = 2
+		n, nodes = 2, shortNodes
 	}
 	reg := games.Registry()
 	for _, name := range reg.Names() {
 		t.Run(name, func(t *testing.T) {
-			starts, moves, arbSide := playMatch(t, reg, name, n)
+			starts, moves, arbSide := playMatch(t, reg, name, n, nodes)
 			var acc [2]float64 // arbiter, random
 			var blunders, plies [2]int
 			for i := range starts {
-				rep := analyseWith(t, starts[i], moves[i], engine.Limits{Nodes: matchNodes})
+				rep := analyseWith(t, starts[i], moves[i], engine.Limits{Nodes: nodes})
 				for p := range 2 {
 					who := 0
 					if rules.Player(p) != arbSide[i] {
@@ -305,7 +308,7 @@ func TestRandomPlaysFarWorseThanArbiter(t *testing.T) {
 				acc[who] /= float64(n)
 			}
 			fmt.Printf("%-8s %2d games at %d positions a move: arbiter:5 accuracy %5.1f, %.2f blunders a game (%d moves); random accuracy %5.1f, %.2f blunders a game (%d moves)\n",
-				name, n, matchNodes, acc[0], float64(blunders[0])/float64(n), plies[0], acc[1], float64(blunders[1])/float64(n), plies[1])
+				name, n, nodes, acc[0], float64(blunders[0])/float64(n), plies[0], acc[1], float64(blunders[1])/float64(n), plies[1])
 			if acc[1] > acc[0]-farBelow {
 				t.Errorf("random's accuracy %.1f is not far below arbiter:5's %.1f", acc[1], acc[0])
 			}
@@ -319,7 +322,7 @@ func TestRandomPlaysFarWorseThanArbiter(t *testing.T) {
 func TestDepthAnalysisIsRepeatable(t *testing.T) {
 	reg := games.Registry()
 	for _, name := range reg.Names() {
-		starts, moves, _ := playMatch(t, reg, name, 1)
+		starts, moves, _ := playMatch(t, reg, name, 1, 5000)
 		a := analyseAt(t, starts[0], moves[0], testDepth)
 		b := analyseAt(t, starts[0], moves[0], testDepth)
 		a.Elapsed, b.Elapsed = 0, 0
@@ -331,7 +334,7 @@ func TestDepthAnalysisIsRepeatable(t *testing.T) {
 
 func TestCancelledAnalysisStops(t *testing.T) {
 	reg := games.Registry()
-	starts, moves, _ := playMatch(t, reg, "hique", 1)
+	starts, moves, _ := playMatch(t, reg, "hique", 1, 5000)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := Analyse(ctx, starts[0], moves[0], [2]string{}, Options{Limits: engine.Limits{MoveTime: time.Second}}); err == nil {
