@@ -43,7 +43,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	seed := fs.String("seed", "", "seed of the openings and the players' random choices (default: from the clock, or the one in --out on --resume)")
 	noGIF := fs.Bool("no-gif", false, "write no GIF replays")
 	analyse := fs.Bool("analyse", false, "after the games, the engine's review of each game into --out (games/ID.analysis.json, .png, .html) and analysis.csv")
-	var analyseTime durationFlag = durationFlag(200 * time.Millisecond)
+	analyseTime := durationFlag(200 * time.Millisecond)
 	fs.Var(&analyseTime, "analyse-movetime", "search time a position for --analyse")
 	web := fs.String("web", "", "serve a live wall of the games and standings at this address, e.g. localhost:8080")
 	var set optionFlags
