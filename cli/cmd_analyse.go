@@ -11,6 +11,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
+	"gonum.org/v1/plot/vg"
 
 	"arbiter/engine"
 	"arbiter/engine/analysis"
@@ -18,8 +19,6 @@ import (
 	"arbiter/review"
 	"arbiter/rules"
 	"arbiter/rules/games"
-
-	"gonum.org/v1/plot/vg"
 )
 
 // analyseUsage is the synopsis of `arbiter analyse`.
