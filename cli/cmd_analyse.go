@@ -11,7 +11,6 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
-	"gonum.org/v1/plot/vg"
 
 	"arbiter/engine"
 	"arbiter/engine/analysis"
@@ -88,7 +87,7 @@ func runAnalyse(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return 1
 	}
 	if *plotFile != "" {
-		png, err := review.Graph(rep, vg.Points(720), vg.Points(260))
+		png, err := review.StandardGraph(rep)
 		if err == nil {
 			err = os.WriteFile(*plotFile, png, 0o644)
 		}

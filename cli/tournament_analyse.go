@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"gonum.org/v1/plot/vg"
-
 	"arbiter/engine"
 	"arbiter/engine/analysis"
 	"arbiter/render"
@@ -58,7 +56,7 @@ func analyseTournament(ctx context.Context, dir string, results []tournament.Gam
 		if err := os.WriteFile(base+".json", append(js, '\n'), 0o644); err != nil {
 			return err
 		}
-		png, err := review.Graph(rep, vg.Points(720), vg.Points(260))
+		png, err := review.StandardGraph(rep)
 		if err != nil {
 			return fmt.Errorf("game %s: %w", res.ID, err)
 		}

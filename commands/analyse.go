@@ -11,8 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"gonum.org/v1/plot/vg"
-
 	"arbiter/engine"
 	"arbiter/engine/analysis"
 	"arbiter/review"
@@ -289,7 +287,7 @@ func (s *Service) postAnalysis(ctx context.Context, job *analysisJob) {
 		return
 	}
 	msg := analysisMessage(job, rep)
-	png, err := review.Graph(rep, vg.Points(720), vg.Points(260))
+	png, err := review.StandardGraph(rep)
 	if err != nil {
 		s.log.Warn("analysis graph not drawn", "game", job.gameID, "err", err)
 	} else {

@@ -6,8 +6,6 @@ import (
 	"html/template"
 	"io"
 
-	"gonum.org/v1/plot/vg"
-
 	"arbiter/engine/analysis"
 	"arbiter/render"
 	"arbiter/rules"
@@ -57,7 +55,7 @@ type pageData struct {
 // shown at a time; the arrow keys or a click on a move step through them).
 // The page needs nothing but itself.
 func Page(w io.Writer, g Game, rep *analysis.Report) error {
-	png, err := Graph(rep, vg.Points(720), vg.Points(260))
+	png, err := StandardGraph(rep)
 	if err != nil {
 		return err
 	}

@@ -19,6 +19,12 @@ import (
 	"arbiter/rules"
 )
 
+// StandardGraph draws rep's graph at the size Arbiter posts and writes
+// it: 720 × 260 points.
+func StandardGraph(rep *analysis.Report) ([]byte, error) {
+	return Graph(rep, vg.Points(720), vg.Points(260))
+}
+
 // Graph draws the evaluation graph of rep as a PNG of width × height
 // points: player 1's expected score in per cent after each ply (the game's
 // curve applied to the evaluation, so forced results sit at 0 and 100),
