@@ -217,13 +217,8 @@ func TestQueuedAnalysisNeverDelaysABotTurn(t *testing.T) {
 // only once its round is over, so that no one gets help during play.
 func TestAnalyseWaitsForTheTournamentRound(t *testing.T) {
 	e := newEnvWith(t, true, func(c *commands.Config) { c.AnalysisLimits = engine.Limits{Depth: 1} })
-	dan := commands.User{ID: "400", Name: "dan"}
 	const T = "tourney-analyse"
-	e.ok(cat, T, "/tournament create game:sixes time:1h")
-	for _, u := range []commands.User{ann, bob, cat, dan} {
-		e.ok(u, T, "/tournament join")
-	}
-	chans := linkedGames(e.ok(cat, T, "/tournament start").Text, T)
+	dan, chans := e.fourPlayerTournament(T, "game:sixes time:1h")
 	if len(chans) != 2 {
 		t.Fatalf("round 1 games %v", chans)
 	}
