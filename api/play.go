@@ -407,9 +407,14 @@ func (s *Server) playEvents(w http.ResponseWriter, r *http.Request) {
 	keepAlive := time.NewTicker(15 * time.Second)
 	defer keepAlive.Stop()
 	var sent int64 = -1
-	send := func() {
-		v, err := s.view(r.Context(), gr)
-		if err != nil || v.Version == sent {
+	send := func() { // drawn only when the game changed
+		g, err := s.svc.PlayGame(r.Context(), gr.guild, gr.channel, gr.game)
+		if err != nil || g.Version == sent {
+			return
+		}
+		v, err := s.svc.PlayView(g, gr.user.ID)
+		if err != nil {
+			s.log.Warn("play: board not drawn", "game", gr.game, "err", err)
 			return
 		}
 		sent = v.Version
