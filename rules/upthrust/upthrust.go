@@ -420,21 +420,68 @@ func (g *Game) Moves(list *rules.MoveList) {
 		p.status = uint8(g.final())
 		return
 	}
+	k := p.classes()
 	mine := g.colours[p.toMove]
-	m0, m1 := p.movable(mine[0]), p.movable(mine[1])
-	if m0|m1 != 0 {
-		addMoves(list, mine[0], m0)
-		addMoves(list, mine[1], m1)
+	t0, t1 := p.targets(mine[0], &k), p.targets(mine[1], &k)
+	if t0|t1 != 0 {
+		addMoves(list, mine[0], columnsOf(t0))
+		addMoves(list, mine[1], columnsOf(t1))
 		p.status = uint8(rules.Ongoing)
 		return
 	}
 	theirs := g.colours[p.toMove^1]
-	if p.movable(theirs[0])|p.movable(theirs[1]) != 0 {
+	if p.targets(theirs[0], &k)|p.targets(theirs[1], &k) != 0 {
 		list.Add(Pass)
 		p.status = uint8(rules.Ongoing)
 		return
 	}
 	p.status = uint8(g.final())
+}
+
+// countMoves returns the number of moves Moves would list, without listing
+// them or caching the result.
+func (g *Game) countMoves() uint64 {
+	p := &g.pos
+	if p.status != statusUnknown && p.status != uint8(rules.Ongoing) || p.lowCount() <= 2 {
+		return 0
+	}
+	k := p.classes()
+	mine := g.colours[p.toMove]
+	if n := bits.OnesCount64(p.targets(mine[0], &k)) + bits.OnesCount64(p.targets(mine[1], &k)); n > 0 {
+		return uint64(n)
+	}
+	theirs := g.colours[p.toMove^1]
+	if p.targets(theirs[0], &k)|p.targets(theirs[1], &k) != 0 {
+		return 1 // the forced pass
+	}
+	return 0
+}
+
+// Perft counts the move sequences of length depth as rules.Perft does
+// (rules.Perfter): with direct calls, and the last ply counted by
+// countMoves. It allocates once, for the move lists.
+func (g *Game) Perft(depth int) uint64 {
+	if depth <= 0 {
+		return 1
+	}
+	return g.perft(make([]rules.MoveList, depth-1))
+}
+
+// perft counts the sequences of length len(lists)+1, with
+// lists[len(lists)-1] as this ply's move list.
+func (g *Game) perft(lists []rules.MoveList) uint64 {
+	if len(lists) == 0 {
+		return g.countMoves()
+	}
+	list := &lists[len(lists)-1]
+	g.Moves(list)
+	var n uint64
+	for _, m := range list.Slice() {
+		g.Play(m)
+		n += g.perft(lists[:len(lists)-1])
+		g.Undo()
+	}
+	return n
 }
 
 // addMoves adds the move of colour c's piece in each column set in mask,
