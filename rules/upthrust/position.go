@@ -137,13 +137,6 @@ func columnsOf(squares uint64) uint8 {
 	return uint8(squares & 0xF)
 }
 
-// movable returns the columns (bit col-1) whose piece of colour c has a
-// legal move (see targets).
-func (p *position) movable(c Colour) uint8 {
-	k := p.classes()
-	return columnsOf(p.targets(c, &k))
-}
-
 // anyMovable reports whether any piece of any colour has a legal move, that
 // is whether either player has one.
 func (p *position) anyMovable() bool {
