@@ -228,17 +228,6 @@ func sceneOf(g rules.Game, opt Options) (*scene, error) {
 	return s, nil
 }
 
-// previous returns g as it was before its last move, or nil before the
-// first move (or at a set-up position).
-func previous(g rules.Game) rules.Game {
-	if g.Ply() == 0 {
-		return nil
-	}
-	p := g.Clone()
-	p.Undo()
-	return p
-}
-
 // playerTitle writes a player as "Black (alice)", or "Black" without a name.
 func playerTitle(title, name string) string {
 	if name == "" {

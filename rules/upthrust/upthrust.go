@@ -368,6 +368,18 @@ func (g *Game) RowOf(c Colour, col int) int {
 	return g.pos.rowOf(c, col-1) + 1
 }
 
+// RowBefore is RowOf in the position before the last move (the current one
+// when no move was played), from the game's record of the move: what a
+// board needs to say where the last move came from, without a copy of the
+// game.
+func (g *Game) RowBefore(c Colour, col int) int {
+	row := g.RowOf(c, col)
+	if g.ply > 0 && row > 0 && g.moves[g.ply-1] == pieceMove(c, col-1) {
+		row -= int(g.undo[g.ply-1].steps)
+	}
+	return row
+}
+
 // Scores returns each player's row points now, player 1 first: the sum of
 // RowValue over the rows of the pieces of the player's colours.
 func (g *Game) Scores() [2]int {
