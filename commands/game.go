@@ -97,22 +97,28 @@ func (s *Service) renderOptions(g *store.Game, view render.View) render.Options 
 // boardMessage is a header, the board as text and the buttons that fit the
 // game's state. The next player to move, when a person, is mentioned.
 func (s *Service) boardMessage(g *store.Game, view render.View, header string) Message {
-	return s.styledBoard(g, view, header, flow(g).Style)
+	return s.styledBoard(g, s.boardOf(g, view), header, flow(g).Style)
+}
+
+// boardOf reduces g to a board seen from view, once for every form a reply
+// shows it in.
+func (s *Service) boardOf(g *store.Game, view render.View) *render.Board {
+	return render.NewBoard(g.State, s.renderOptions(g, view))
 }
 
 // boardStyles are the ways a board can be drawn in a message.
 func boardStyles() []string { return []string{"text", "emoji", "image"} }
 
-// styledBoard is boardMessage in a given style: text (a code block, the
-// default), emoji, or image (a PNG attached; text if it cannot be drawn).
-func (s *Service) styledBoard(g *store.Game, view render.View, header, style string) Message {
-	opt := s.renderOptions(g, view)
+// styledBoard is boardMessage with g's board b in a given style: text (a
+// code block, the default), emoji, or image (a PNG attached; text if it
+// cannot be drawn).
+func (s *Service) styledBoard(g *store.Game, b *render.Board, header, style string) Message {
 	var msg Message
 	switch style {
 	case "emoji":
-		msg.Text = strings.TrimSpace(header + "\n" + render.Emoji(g.State, opt))
+		msg.Text = strings.TrimSpace(header + "\n" + b.Emoji())
 	case "image":
-		png, err := render.PNG(g.State, opt)
+		png, err := b.PNG()
 		if err == nil {
 			msg.Text = strings.TrimSpace(header)
 			msg.Files = []File{{Name: "board.png", ContentType: "image/png", Data: png}}
@@ -121,7 +127,7 @@ func (s *Service) styledBoard(g *store.Game, view render.View, header, style str
 		s.log.Error("board image not drawn; sending text", "game", g.Name, "err", err)
 		fallthrough
 	default:
-		msg.Text = strings.TrimSpace(header + "\n" + render.CodeBlock(render.Text(g.State, opt), s.cfg.Colour))
+		msg.Text = strings.TrimSpace(header + "\n" + render.CodeBlock(b.Text(), s.cfg.Colour))
 	}
 	if g.Status != store.Active {
 		if g.Status == store.Finished && rematchable(g) {

@@ -313,15 +313,34 @@ func plural(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
+// A Board is a game reduced once to what every style draws, so that a
+// caller who needs the board in more than one form (a text board and the
+// last move's effects for the same reply, say) builds it once. It is a
+// snapshot: later moves in the game do not change it. A Board is safe for
+// use by several goroutines at once.
+type Board struct {
+	s   *scene
+	opt Options
+	err error // a game render has no drawing for
+}
+
+// NewBoard reduces g to a board seen as opt says.
+func NewBoard(g rules.Game, opt Options) *Board {
+	s, err := sceneOf(g, opt)
+	return &Board{s: s, opt: opt, err: err}
+}
+
 // LastMoveEffects says what g's last move did beyond moving, as the board's
 // last-move line says it: "Black's runner at 8 9 removed", "row 3 to 5";
 // "" when there is nothing more to say or no move was played.
-func LastMoveEffects(g rules.Game) string {
-	s, err := sceneOf(g, Options{})
-	if err != nil {
+func LastMoveEffects(g rules.Game) string { return NewBoard(g, Options{}).LastMoveEffects() }
+
+// LastMoveEffects is the package's LastMoveEffects of the board's game.
+func (b *Board) LastMoveEffects() string {
+	if b.err != nil {
 		return ""
 	}
-	_, effects, _ := strings.Cut(s.status.last, ", ")
+	_, effects, _ := strings.Cut(b.s.status.last, ", ")
 	return effects
 }
 

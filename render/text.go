@@ -18,19 +18,21 @@ import (
 // coloured with ANSI escapes.
 //
 // A game render has no drawing for yields a one-line message saying so.
-func Text(g rules.Game, opt Options) string { return drawText(g, opt, 1024, writeText) }
+func Text(g rules.Game, opt Options) string { return NewBoard(g, opt).Text() }
 
-// drawText reduces g to a scene and writes it with write into a builder of
-// size bytes; a game render has no drawing for gives the error's message.
-func drawText(g rules.Game, opt Options, size int, write func(*strings.Builder, *scene, Options)) string {
-	s, err := sceneOf(g, opt)
-	if err != nil {
-		return err.Error() + "\n"
+// Text is the package's Text of the board's game.
+func (b *Board) Text() string { return b.drawText(1024, writeText) }
+
+// drawText writes the scene with write into a builder of size bytes; a game
+// render has no drawing for gives the error's message.
+func (b *Board) drawText(size int, write func(*strings.Builder, *scene, Options)) string {
+	if b.err != nil {
+		return b.err.Error() + "\n"
 	}
-	var b strings.Builder
-	b.Grow(size)
-	write(&b, s, opt)
-	return b.String()
+	var sb strings.Builder
+	sb.Grow(size)
+	write(&sb, b.s, b.opt)
+	return sb.String()
 }
 
 // ANSI colours of the text board's furniture.
