@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -15,6 +14,7 @@ import (
 
 	"arbiter/api"
 	"arbiter/commands"
+	"arbiter/internal/testkit"
 	"arbiter/rules/games"
 	"arbiter/store"
 	"arbiter/store/redistest"
@@ -35,24 +35,6 @@ func (p *posts) Post(_ context.Context, channel string, msg commands.Message) er
 	return nil
 }
 
-// lockedBuffer is a log sink safe for concurrent writes.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // env is the game flow over a real redis-server with the API served on
 // a loopback port.
 type env struct {
@@ -63,7 +45,7 @@ type env struct {
 	api   *api.Server
 	http  *httptest.Server
 	posts *posts
-	logs  *lockedBuffer
+	logs  *testkit.Buffer
 	clock *clock
 }
 
@@ -96,7 +78,7 @@ var (
 func newEnv(t testing.TB) *env {
 	t.Helper()
 	srv := redistest.Start(t, redistest.Options{})
-	logs := &lockedBuffer{}
+	logs := &testkit.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	ctx := context.Background()
 	clk := &clock{}

@@ -100,4 +100,11 @@
 // One process per gateway shard runs Bot.Run; bot-turn workers may run in
 // it or in separate `arbiter worker` processes, which need no gateway:
 // NewSession's session serves REST without Open.
+//
+// Invariants a change must keep: every interaction gets a first answer
+// within Discord's three seconds; private replies are never shown to the
+// channel; only the users in commands.Message.Mentions are pinged; the bot
+// acts on Discord only by documented means (each rule the fake in
+// bot/discordtest enforces cites Discord's docs); the bot token is never
+// logged; and nothing imports this package.
 package bot

@@ -1,40 +1,19 @@
 package bot_test
 
 import (
-	"bytes"
 	"context"
 	"net/http/httptest"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"arbiter/api"
 	"arbiter/bot/discordtest"
 	"arbiter/commands"
+	"arbiter/internal/testkit"
 	"arbiter/rules"
 )
-
-// lockedBuffer collects the bridge's terminal output safely.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // TestStudentProgramPlaysThroughDiscord: Ann gets a program token from
 // /token new (privately), her program (a test program built here, run by
@@ -42,10 +21,7 @@ func (l *lockedBuffer) String() string {
 // Discord, accepts, and plays a whole game against Bob's /move commands;
 // its moves are posted in the channel as "Ann (program)".
 func TestStudentProgramPlaysThroughDiscord(t *testing.T) {
-	prog := filepath.Join(t.TempDir(), "firstmove")
-	if out, err := exec.Command("go", "build", "-o", prog, "../api/testdata/firstmove").CombinedOutput(); err != nil {
-		t.Fatalf("build the test program: %v\n%s", err, out)
-	}
+	prog := testkit.Build(t, "../api/testdata/firstmove")
 	w := newWorld(t, true)
 	p := w.start(procOptions{gateway: true})
 	ann, bob := w.srv.AddUser("Ann"), w.srv.AddUser("Bob")
@@ -58,7 +34,7 @@ func TestStudentProgramPlaysThroughDiscord(t *testing.T) {
 	w.private(answer, "shown this once")
 	tok := regexp.MustCompile(`arb_[A-Za-z0-9_-]+`).FindString(answer.Content)
 
-	var out lockedBuffer
+	var out testkit.Buffer
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {

@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"arbiter/engine"
+	"arbiter/internal/testkit"
 	"arbiter/rules"
 	"arbiter/rules/games"
 )
@@ -34,8 +34,8 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	fake = filepath.Join(dir, "fakeclass")
-	if out, err := exec.Command("go", "build", "-o", fake, "./testdata/fakeclass").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build the fake class program: %v\n%s", err, out)
+	if err := testkit.GoBuild(fake, "./testdata/fakeclass"); err != nil {
+		fmt.Fprintf(os.Stderr, "build the fake class program: %v\n", err)
 		os.Exit(1)
 	}
 	code := m.Run()

@@ -11,7 +11,7 @@ import (
 )
 
 // TestParserNamesOptions: a wrong option name is reported by name, not
-// glued onto the previous option's value (issue 14).
+// glued onto the previous option's value.
 func TestParserNamesOptions(t *testing.T) {
 	specs := commands.CommandSet([]string{"hique", "upthrust", "hiya", "sixes"})
 	for line, want := range map[string]string{

@@ -3,6 +3,14 @@
 // Messages that come later (the bot's move, a reminder, a result) go out
 // through a Notifier. The Discord layer (package bot) and the console adapt
 // it; nothing here knows either.
+//
+// Invariants a change must keep: nothing here knows about Discord or any
+// other platform; every state change of a game is stored (through the
+// store.Store contract) before the reply or notification that announces it,
+// so a restart loses nothing a player was told; a stale request (an old
+// button, a move against a changed version) is refused, never applied twice;
+// bad input gets a clear message and changes nothing; the reply texts and
+// the console's command syntax are contracts.
 package commands
 
 import "context"

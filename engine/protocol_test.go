@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/internal/testkit"
 	"arbiter/rules"
 	"arbiter/rules/games"
 )
@@ -241,11 +242,7 @@ func TestProtocolRoundTripInProcessProgram(t *testing.T) {
 // TestProtocolRoundTripBinary builds arbiter and plays
 // `arbiter match GAME --p1 exec:"arbiter engine GAME" --p2 random`.
 func TestProtocolRoundTripBinary(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "arbiter")
-	build := exec.Command("go", "build", "-o", bin, "arbiter")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := testkit.Build(t, "arbiter")
 	for _, game := range games.Registry().Names() {
 		cmd := exec.Command(bin, "match", game, "--p1", fmt.Sprintf("exec:%s engine %s --level 5", bin, game),
 			"--p2", "random", "--games", "2", "--movetime", "40ms", "--seed", "5", "--json",

@@ -5,4 +5,9 @@
 // loses on time because of an outage. `go test -short ./faults` runs a
 // quick version for CI; `go test ./faults` the full one (a 60 s outage).
 // See docs/reliability.md.
+//
+// Invariants a change must keep: the suite drives real processes and a real
+// redis-server, never stand-ins; its checks are about what players were
+// told (nothing lost, nothing twice, no loss on time from an outage), not
+// about timings; the long runs stay behind testing.Short.
 package faults

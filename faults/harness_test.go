@@ -21,6 +21,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"arbiter/commands"
+	"arbiter/internal/testkit"
 	"arbiter/rules/games"
 	"arbiter/store"
 	"arbiter/store/redistest"
@@ -210,7 +211,7 @@ type proc struct {
 	cmd     *exec.Cmd
 	in      io.WriteCloser
 	answers chan answer
-	stderr  *bytes.Buffer
+	stderr  *testkit.Buffer
 	done    chan struct{}
 }
 
@@ -265,8 +266,8 @@ func (w *world) start(name, role string, workers int, env ...string) *proc {
 	cmd.Env = append(os.Environ(), "ARBITER_FAULT_CHILD=1", "REDIS_URL="+w.redis.URL(), "SINK_URL="+w.url,
 		"ROLE="+role, "NAME="+name, fmt.Sprintf("WORKERS=%d", workers))
 	cmd.Env = append(cmd.Env, env...)
-	p := &proc{t: w.t, name: name, cmd: cmd, answers: make(chan answer, 16), stderr: &bytes.Buffer{}, done: make(chan struct{})}
-	cmd.Stderr = &lockedWriter{w: p.stderr}
+	p := &proc{t: w.t, name: name, cmd: cmd, answers: make(chan answer, 16), stderr: &testkit.Buffer{}, done: make(chan struct{})}
+	cmd.Stderr = p.stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		w.t.Fatal(err)
@@ -349,16 +350,4 @@ func waitFor(t *testing.T, what string, limit time.Duration, cond func() bool) {
 		}
 	}
 	t.Fatalf("timed out after %v waiting for %s", limit, what)
-}
-
-// lockedWriter serialises writes to a buffer.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
 }

@@ -4,6 +4,11 @@
 // how late the bot's moves are against their game's limit, the store's
 // round trips and commands a move, memory a game, and the process's CPU
 // time a move.
+//
+// Invariants a change must keep: the load goes through the real command
+// path and a real store, never a stand-in; `arbiter loadtest`'s summary
+// line keeps its fields (new ones are appended); what it measures is
+// reported, never asserted against a time.
 package loadtest
 
 import (

@@ -9,7 +9,7 @@ import (
 
 // TestEveryStyleKeysAndMarks: in text and emoji, every game's board marks
 // both ends of the last move and the squares where something was removed,
-// and says what the marks (and Hi-Ya!'s letters) mean (issue 14).
+// and says what the marks (and Hi-Ya!'s letters) mean.
 func TestEveryStyleKeysAndMarks(t *testing.T) {
 	reg := registry()
 	for _, tg := range testGames() {

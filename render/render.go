@@ -13,6 +13,11 @@
 // (a grid of cells with pieces, marks and labels, and the lines of status
 // under it) by a small adapter per game, and each style draws the scene.
 // render only reads games; it never changes the game it is given.
+//
+// Invariants a change must keep: render never changes the game it is
+// given; every style labels squares in the game's own notation; the text
+// record is read back by the rules to the same game (FuzzParseRecord); the
+// golden images and texts change only with a deliberate change of style.
 package render
 
 import (

@@ -6,6 +6,12 @@
 // rules/upthrust, rules/hiya, rules/sixes). Each keeps its position in fixed
 // arrays or bitboards and generates and plays moves without allocating, so
 // the same code serves the referee and the engine's inner loop.
+//
+// Invariants a change must keep: rules imports nothing of Arbiter's; each
+// game's rules text (and the perft counts it states) is the authority, so a
+// change that alters a count is a bug; game names, option names and
+// notations are contracts with players, records and stored games; Play and
+// Undo allocate nothing in steady state (see Game).
 package rules
 
 // Player names a side by turn order: P1 is the side that moves first.

@@ -23,4 +23,11 @@
 // the likelihood of superiority of each player over the next.
 //
 // Live standings and events (for a live wall) come through Config.OnEvent.
+//
+// Invariants a change must keep: Arbiter's rules decide every result, never
+// a player's claim; a game depends only on the tournament's seed and the
+// game's id, so a resumed tournament equals an uninterrupted one; the files
+// of the output directory and their columns are a contract (add, never
+// rename); results.json is rewritten atomically, so a crash loses at most
+// the games being played.
 package tournament

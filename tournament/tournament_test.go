@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/internal/testkit"
 	"arbiter/rules"
 	"arbiter/rules/games"
 )
@@ -31,8 +32,8 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	fake = filepath.Join(dir, "fakeclass")
-	if out, err := exec.Command("go", "build", "-o", fake, "../classprog/testdata/fakeclass").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build the fake class program: %v\n%s", err, out)
+	if err := testkit.GoBuild(fake, "../classprog/testdata/fakeclass"); err != nil {
+		fmt.Fprintf(os.Stderr, "build the fake class program: %v\n", err)
 		os.Exit(1)
 	}
 	code := m.Run()

@@ -132,4 +132,9 @@
 //     keep (&[]*discordgo.MessageAttachment{} replaces all).
 //   - An autocomplete's focused option value is the typed text as a
 //     string, even for integer options: IntValue would panic.
+//
+// Invariants a change must keep: the fake is at least as strict as
+// Discord's documentation, and each rule it enforces cites the page that
+// states it; it imports nothing of Arbiter's, so it tests any discordgo
+// bot; what it cannot check is said above rather than silently allowed.
 package discordtest

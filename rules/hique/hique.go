@@ -9,6 +9,10 @@
 // (both coordinates odd), guards on the dark points (both even, 2..12).
 // Black is player 1: it sits at the top, moves first, and its forward is
 // down (y grows).
+//
+// Invariants a change must keep: the perft counts of the rules file; the
+// notation and the packing of a move (stored records depend on them); Moves,
+// Play and Undo allocate nothing.
 package hique
 
 import (

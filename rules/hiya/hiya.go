@@ -13,6 +13,10 @@
 // needs (the hash before the move and the kind of piece it hurt) in storage
 // reserved at creation, so Moves, Play, Undo, Status and Hash allocate
 // nothing.
+//
+// Invariants a change must keep: the perft counts of the rules file; the
+// notation and the packing of a move (stored records depend on them); Moves,
+// Play, Undo, Status and Hash allocate nothing.
 package hiya
 
 import (

@@ -9,6 +9,10 @@
 // The position is two 36-bit bitboards and each player's last move; the
 // game keeps a copy of every earlier position in storage reserved at New,
 // so Play and Undo never allocate.
+//
+// Invariants a change must keep: the perft counts of the rules file; the
+// notation and the packing of a move (stored records depend on them); Play
+// and Undo allocate nothing.
 package sixes
 
 import (

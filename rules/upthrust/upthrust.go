@@ -15,6 +15,10 @@
 //
 // A move is packed as colour<<2 | (column-1), 0..15, with Pass = 16; see
 // MovePiece. The packing is part of the store's encoding and stays fixed.
+//
+// Invariants a change must keep: the perft counts of the rules file; the
+// notation and the move packing above (stored records depend on them);
+// Moves, Play and Undo allocate nothing.
 package upthrust
 
 import (

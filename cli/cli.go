@@ -1,0 +1,89 @@
+// Package cli is arbiter's command line: one file per subcommand
+// (cmd_<name>.go, each with its flag set and doc), the configuration read
+// from the environment and `.env` (config.go) and the wiring of the services
+// the subcommands share (services.go). Main dispatches to a subcommand.
+//
+// Invariants a change must keep: the subcommands, their flags and their
+// output lines (perft, status, match --json, bench --json, tournament and its
+// files, loadtest's summary line, the console's command syntax) are
+// contracts that scripts and course handouts rely on; exit status 2 means bad
+// input, with a message on stderr; only the command (the root main.go)
+// imports this package.
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+)
+
+// subcommand is one of arbiter's subcommands: it reads its own flags from
+// args, writes to stdout and stderr, and returns the process exit status.
+type subcommand struct {
+	summary string
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+}
+
+// subcommands lists every subcommand by name. Each lives in its own
+// cmd_<name>.go file.
+func subcommands() map[string]subcommand {
+	return map[string]subcommand{
+		"default":    {"the console without DISCORD_TOKEN, else the bot", runDefault},
+		"console":    {"play in a terminal: commands from standard input, one a line (/play game:sixes, /move a1 c1, /as NAME)", runConsole},
+		"perft":      {"count move sequences from a position: perft GAME DEPTH [--moves M1;M2] [--set k=v] [--divide] [--bench]", runPerft},
+		"status":     {"play moves and print the board and result: status GAME [--moves M1;M2] [--set k=v]", runStatus},
+		"match":      {"play a match between two players: match GAME --p1 SPEC --p2 SPEC [--games N] [--movetime D] [--set k=v] [--seed S] [--json]", runMatch},
+		"tournament": {"a tournament between players of a game: tournament GAME --player NAME=SPEC... [--format F] [--games N] [--concurrency N] [--out DIR] [--resume]", runTournament},
+		"export":     {"a course period's grades as CSV from the archived games: export grades --guild G [--from D] [--to D] [--out DIR]", runExport},
+		"engine":     {"serve Arbiter's engine over the engine protocol on stdin/stdout: engine [GAME] [--level L] [--hash MB] [--seed S]", runEngine},
+		"bench":      {"measure perft and search speed, depth in 1 s and move-time overruns: bench [--json]", runBench},
+		"bot":        {"run Arbiter on Discord (needs DISCORD_TOKEN): bot [--http ADDR] [--workers N]", runBot},
+		"bridge":     {"play your own program from this machine: bridge --server URL --token T -- COMMAND [ARGS]", runBridge},
+		"loadtest":   {"drive the command path with many channels and measure it: loadtest [--channels N] [--bots B] [--clients C] [--duration D] [--store embedded|redis|cluster] [--plot FILE.png]", runLoadtest},
+		"worker":     {"think about bot turns for the bot, against its REDIS_URL: worker [--name NAME] [--workers N]", runWorker},
+		"store":      {"move everything between stores: store export FILE | store import FILE (into an empty store; see docs/storage.md)", runStore},
+	}
+}
+
+// Main runs arbiter with args (without the program name): it dispatches to
+// a subcommand, which writes to stdout and stderr, and returns the process
+// exit status (0 done, 2 bad input, 1 failure). With no args it runs the
+// default subcommand.
+func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	cmds := subcommands()
+	if len(args) == 0 {
+		if def, ok := cmds["default"]; ok {
+			return def.run(ctx, args, stdout, stderr)
+		}
+		usage(stderr, cmds)
+		return 2
+	}
+	name := args[0]
+	if name == "help" || name == "-h" || name == "--help" {
+		usage(stdout, cmds)
+		return 0
+	}
+	cmd, ok := cmds[name]
+	if !ok || name == "default" {
+		fmt.Fprintf(stderr, "arbiter: unknown subcommand %q\n\n", name)
+		usage(stderr, cmds)
+		return 2
+	}
+	return cmd.run(ctx, args[1:], stdout, stderr)
+}
+
+func usage(w io.Writer, cmds map[string]subcommand) {
+	fmt.Fprintln(w, "usage: arbiter <subcommand> [arguments]")
+	fmt.Fprintln(w)
+	names := make([]string, 0, len(cmds))
+	for n := range cmds {
+		if n != "default" {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-8s %s\n", n, cmds[n].summary)
+	}
+}

@@ -1,0 +1,60 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"arbiter/api"
+)
+
+// runBridge is `arbiter bridge --server URL --token T -- COMMAND [ARGS]`:
+// it plays the person's program, COMMAND speaking the engine protocol, in
+// every game it is challenged to on the server, from this machine.
+func runBridge(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("bridge", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	server := fs.String("server", "", "the Arbiter API's address, e.g. https://arbiter.example.org")
+	token := fs.String("token", "", "your program token from /token (or set ARBITER_TOKEN, which keeps it out of the process list)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *token == "" {
+		*token = strings.TrimSpace(os.Getenv("ARBITER_TOKEN"))
+	}
+	command := fs.Args()
+	switch {
+	case *server == "":
+		fmt.Fprintln(stderr, "arbiter bridge: --server is required: the Arbiter API's address")
+		return 2
+	case *token == "":
+		fmt.Fprintln(stderr, "arbiter bridge: --token (or ARBITER_TOKEN) is required: /token in Discord gives one")
+		return 2
+	case len(command) == 0:
+		fmt.Fprintln(stderr, "arbiter bridge: give your program after --, e.g. arbiter bridge --server URL --token T -- python3 myprog.py")
+		return 2
+	}
+	err := api.RunBridge(ctx, api.BridgeConfig{Server: *server, Token: *token, Command: shellJoin(command), Out: stdout, ProgramErr: stderr})
+	switch {
+	case errors.Is(err, api.ErrRefused):
+		fmt.Fprintf(stderr, "arbiter bridge: %v\n", err)
+		return 1
+	case err != nil:
+		fmt.Fprintf(stderr, "arbiter bridge: %v\n", err)
+		return 2
+	}
+	return 0
+}
+
+// shellJoin quotes args for /bin/sh -c, each as one word.
+func shellJoin(args []string) string {
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return strings.Join(quoted, " ")
+}

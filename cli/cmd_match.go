@@ -1,0 +1,179 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"arbiter/engine"
+	"arbiter/rules"
+	"arbiter/rules/games"
+	"arbiter/tournament"
+)
+
+// runMatch is `arbiter match GAME --p1 SPEC --p2 SPEC [--games N]
+// [--movetime D] [--grace D] [--set key=value]... [--seed S] [--json]`: N games with
+// the players swapping sides every game, a line a game, then the summary.
+func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("match", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	p1 := fs.String("p1", "", "the first player: "+tournament.Specs)
+	p2 := fs.String("p2", "", "the second player (the same forms)")
+	n := fs.Int("games", 2, "games to play; the players swap sides every game")
+	var moveTime durationFlag
+	fs.Var(&moveTime, "movetime", "time a move, e.g. 100ms or 5s (default: the class's time of the game)")
+	var grace durationFlag
+	fs.Var(&grace, "grace", "time an outside program may take beyond its move time before it loses on time (default 100ms)")
+	var set optionFlags
+	fs.Var(&set, "set", "a game option as key=value (repeatable)")
+	seed := fs.String("seed", "", "seed of the openings and the players' random choices (default: from the clock)")
+	asJSON := fs.Bool("json", false, "end with the summary as one line of JSON")
+	sprtText := fs.String("sprt", "", `play until an SPRT decides, e.g. "elo0=0 elo1=20 alpha=0.05 beta=0.05" (--games is then the most games, default 10000)`)
+	rest, err := parseInterleaved(fs, args)
+	if err != nil {
+		return 2
+	}
+	if len(rest) != 1 || *p1 == "" || *p2 == "" {
+		fmt.Fprintln(stderr, "usage: arbiter match GAME --p1 SPEC --p2 SPEC [--games N] [--movetime D] [--grace D] [--set key=value]... [--seed S] [--json] [--sprt \"elo0=0 elo1=20 alpha=0.05 beta=0.05\"]")
+		fmt.Fprintln(stderr, "a SPEC is "+tournament.Specs)
+		return 2
+	}
+	if *n < 1 {
+		fmt.Fprintln(stderr, "arbiter match: --games must be at least 1")
+		return 2
+	}
+	var sprt *engine.SPRT
+	if *sprtText != "" {
+		t, err := engine.ParseSPRT(*sprtText)
+		if err != nil {
+			fmt.Fprintf(stderr, "arbiter match: %v\n", err)
+			return 2
+		}
+		sprt = &t
+		if !flagGiven(fs, "games") {
+			*n = 10000
+		}
+	}
+	s := uint64(time.Now().UnixNano())
+	if *seed != "" {
+		s, err = strconv.ParseUint(*seed, 10, 64)
+		if err != nil {
+			fmt.Fprintf(stderr, "arbiter match: --seed %q: give a whole number\n", *seed)
+			return 2
+		}
+	}
+	cfg := engine.MatchConfig{
+		Registry: games.Registry(),
+		Game:     rest[0],
+		Options:  rules.Options(set),
+		P1:       *p1,
+		P2:       *p2,
+		Games:    *n,
+		MoveTime: time.Duration(moveTime),
+		Grace:    time.Duration(grace),
+		Seed:     s,
+		// The class's programs too; they play from the start position.
+		NewPlayer: tournament.NewPlayer,
+		FromStart: func(spec string) bool { return tournament.FromStart(spec, rest[0]) },
+	}
+	if sprt != nil {
+		cfg.Until = func(w, d, l int) bool { return sprt.Decide(w, d, l) != 0 }
+	}
+	for _, spec := range []string{*p1, *p2} {
+		if _, err := tournament.NewPlayer(spec, engine.PlayerOptions{Registry: games.Registry(), TableMB: 1}); err != nil {
+			fmt.Fprintf(stderr, "arbiter match: %v\n", err)
+			return 2
+		}
+	}
+	def, err := cfg.Registry.Lookup(cfg.Game)
+	if err != nil {
+		fmt.Fprintf(stderr, "arbiter match: %v\n", err)
+		return 2
+	}
+	mt := cfg.MoveTime
+	if mt == 0 {
+		mt = def.MoveTime
+	}
+	fmt.Fprintf(stdout, "%s: %s vs %s, %d games at %v a move, seed %d\n", def.Title, *p1, *p2, *n, mt, s)
+	res, err := engine.RunMatch(ctx, cfg, func(r engine.GameRecord) {
+		verdict := "draw"
+		if w, ok := r.Result.Winner(); ok {
+			verdict = r.Names[w] + " wins"
+		}
+		fmt.Fprintf(stdout, "game %d: %s (%s) vs %s (%s): %s, %s, %d plies; --p1 scores %s; opening %s\n",
+			r.Number, r.First, r.Names[0], r.Second, r.Names[1], verdict, r.Reason, r.Plies,
+			strconv.FormatFloat(r.Score, 'f', -1, 64), strings.Join(r.Opening, "; "))
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "arbiter match: %v\n", err)
+		if res.Games == 0 {
+			return 1
+		}
+	}
+	fmt.Fprintf(stdout, "%s vs %s: %d games, %d wins, %d draws, %d losses; score %.1f%%; Elo %+.0f ± %.0f (95%%)\n",
+		res.P1, res.P2, res.Games, res.Wins, res.Draws, res.Losses, 100*res.Score, res.Elo, res.EloError)
+	fmt.Fprintf(stdout, "longest move: %s %v, %s %v\n", res.P1, res.LongestMove[0].Round(time.Millisecond),
+		res.P2, res.LongestMove[1].Round(time.Millisecond))
+	if *asJSON {
+		line, err := json.Marshal(res)
+		if err != nil {
+			fmt.Fprintf(stderr, "arbiter match: %v\n", err)
+			return 1
+		}
+		fmt.Fprintln(stdout, string(line))
+	}
+	if sprt != nil {
+		fmt.Fprintln(stdout, sprtVerdict(*sprt, res))
+	}
+	if err != nil {
+		return 1
+	}
+	return 0
+}
+
+// sprtVerdict is match's last line under --sprt: "H1 accepted", "H0
+// accepted" or "SPRT undecided", with the games, the Elo estimate and the
+// log-likelihood ratio against its bounds.
+func sprtVerdict(t engine.SPRT, res engine.MatchResult) string {
+	verdict := "SPRT undecided"
+	switch t.Decide(res.Wins, res.Draws, res.Losses) {
+	case 1:
+		verdict = "H1 accepted"
+	case -1:
+		verdict = "H0 accepted"
+	}
+	lower, upper := t.Bounds()
+	return fmt.Sprintf("%s after %d games: Elo %+.0f ± %.0f (95%%); LLR %.2f (%.2f, %.2f) for elo0=%g elo1=%g alpha=%g beta=%g (GSPRT, trinomial)",
+		verdict, res.Games, res.Elo, res.EloError, t.LLR(res.Wins, res.Draws, res.Losses), lower, upper, t.Elo0, t.Elo1, t.Alpha, t.Beta)
+}
+
+// flagGiven reports whether the flag name was set on the command line.
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}
+
+// durationFlag reads a duration written as Go writes them (100ms, 1.5s) or
+// as a whole number of milliseconds.
+type durationFlag time.Duration
+
+func (d *durationFlag) String() string { return time.Duration(*d).String() }
+
+func (d *durationFlag) Set(s string) error {
+	if ms, err := strconv.Atoi(s); err == nil && ms > 0 {
+		*d = durationFlag(time.Duration(ms) * time.Millisecond)
+		return nil
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil || v <= 0 {
+		return fmt.Errorf("write a positive duration such as 100ms or 5s")
+	}
+	*d = durationFlag(v)
+	return nil
+}

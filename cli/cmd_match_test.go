@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestRunMatchPrintsGamesSummaryAndJSON(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := Main(context.Background(), []string{"match", "hiya", "--p1", "greedy", "--p2", "random", "--games", "4",
+		"--movetime", "10ms", "--seed", "3", "--json"}, &out, &errOut)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 8 {
+		t.Fatalf("%d lines, want a header, 4 games, a summary, the longest moves and JSON:\n%s", len(lines), out.String())
+	}
+	for i, l := range lines[1:5] {
+		if !strings.HasPrefix(l, "game "+string(rune('1'+i))+": ") {
+			t.Errorf("line %q does not report game %d", l, i+1)
+		}
+	}
+	var res map[string]any
+	if err := json.Unmarshal([]byte(lines[7]), &res); err != nil {
+		t.Fatalf("last line %q: %v", lines[7], err)
+	}
+	want := []string{"game", "p1", "p2", "games", "wins", "draws", "losses", "score", "elo", "elo_error"}
+	if len(res) != len(want) {
+		t.Errorf("JSON keys %v, want %v", res, want)
+	}
+	for _, k := range want {
+		if _, ok := res[k]; !ok {
+			t.Errorf("JSON has no %q: %s", k, lines[7])
+		}
+	}
+	if !strings.HasPrefix(lines[7], `{"game":"hiya","p1":"greedy","p2":"random","games":4,`) {
+		t.Errorf("JSON line %s", lines[7])
+	}
+}
+
+func TestRunMatchRejectsBadArguments(t *testing.T) {
+	for _, args := range [][]string{
+		{"match"},
+		{"match", "hiya", "--p1", "greedy"},
+		{"match", "hiya", "--p1", "greedy", "--p2", "nobody"},
+		{"match", "chess", "--p1", "greedy", "--p2", "random"},
+		{"match", "hiya", "--p1", "greedy", "--p2", "random", "--games", "0"},
+		{"match", "hiya", "--p1", "greedy", "--p2", "random", "--movetime", "soon"},
+		{"match", "hiya", "--p1", "greedy", "--p2", "random", "--seed", "-1"},
+		{"match", "sixes", "--p1", "greedy", "--p2", "random", "--set", "turns=0"},
+	} {
+		var out, errOut bytes.Buffer
+		if code := Main(context.Background(), args, &out, &errOut); code == 0 {
+			t.Errorf("%v: exit 0", args)
+		} else if errOut.Len() == 0 {
+			t.Errorf("%v: exit %d without a message", args, code)
+		}
+	}
+}
+
+func TestRunMatchSPRTEndsWithTheDecision(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := Main(context.Background(), []string{"match", "sixes", "--p1", "greedy", "--p2", "random",
+		"--movetime", "5ms", "--seed", "1", "--sprt", "elo0=0 elo1=100"}, &out, &errOut)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	last := lines[len(lines)-1]
+	if !strings.HasPrefix(last, "H1 accepted after ") || !strings.Contains(last, "Elo +") {
+		t.Errorf("last line %q", last)
+	}
+	if code := Main(context.Background(), []string{"match", "sixes", "--p1", "greedy", "--p2", "random", "--sprt", "elo1=-3"}, &out, &errOut); code != 2 {
+		t.Errorf("a bad --sprt: exit %d", code)
+	}
+}

@@ -1,0 +1,61 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"testing"
+	"time"
+
+	"arbiter/rules"
+	"arbiter/rules/games"
+	"arbiter/tournament"
+)
+
+// TestWallSourceFollowsATournament: the live wall's source holds the
+// standings, the cross table and the games with their positions, and the
+// wall is served.
+func TestWallSourceFollowsATournament(t *testing.T) {
+	src := newWallSource("test")
+	addr, stop, err := serveWall(context.Background(), "127.0.0.1:0", src, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	_, err = tournament.Run(context.Background(), tournament.Config{
+		Registry: games.Registry(), Game: "sixes", Options: rules.Options{"turns": "8"},
+		Players: []tournament.Entrant{{Name: "g", Spec: "greedy"}, {Name: "r", Spec: "random"}, {Name: "a", Spec: "alphabeta:1"}},
+		Games:   2, MoveTime: 10 * time.Millisecond, Seed: 1, OnEvent: src.event,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := src.Snapshot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(snap.Table.Standings) != 3 || len(snap.Table.Cross) != 3 || snap.Table.Cross[0][1] == "" {
+		t.Errorf("table %+v", snap.Table)
+	}
+	if len(snap.Games) != 6 {
+		t.Fatalf("%d games on the wall, want 6", len(snap.Games))
+	}
+	for _, g := range snap.Games {
+		if g.State == nil || g.State.Ply() != 8 || g.Result == "" {
+			t.Errorf("game %s: ply %v, result %q", g.ID, g.State, g.Result)
+		}
+	}
+	select {
+	case <-src.Changes():
+	default:
+		t.Error("no change signalled")
+	}
+	resp, err := http.Get("http://" + addr + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("GET /: %s", resp.Status)
+	}
+}

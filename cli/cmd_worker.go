@@ -1,0 +1,72 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+
+	"arbiter/bot"
+)
+
+// runWorker is `arbiter worker`: bot-turn workers (and a deadline clock;
+// a lock in Redis keeps one clock running) in a process of their own, so
+// that engine work can move to other machines. It shares the bot's games
+// through REDIS_URL and posts the bot's moves with Discord's REST API; it
+// needs no gateway. SIGINT or SIGTERM stops it (exit 0): a turn being
+// thought about is left in the queue, taken up again by the next worker.
+func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	name := fs.String("name", "", "this worker's name in the bot-turn queue; keep it across restarts (default worker-HOSTNAME)")
+	nWorkers := fs.Int("workers", 0, "bot turns thought about at once (default ENGINE_WORKERS, else one per core)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "arbiter worker: unexpected arguments %q\n", fs.Args())
+		return 2
+	}
+	cfg, err := loadConfig()
+	if err != nil {
+		fmt.Fprintf(stderr, "arbiter worker: %v\n", err)
+		return 2
+	}
+	if cfg.RedisURL == "" {
+		fmt.Fprintln(stderr, "arbiter worker: REDIS_URL is not set. A worker takes the bot's turns from the Redis the bot uses; "+
+			"the embedded store lives inside one process, where the bot runs its own workers. Give the bot and its workers the same REDIS_URL.")
+		return 2
+	}
+	if cfg.DiscordToken == "" {
+		fmt.Fprintln(stderr, "arbiter worker: DISCORD_TOKEN is not set: a worker posts the bot's moves to Discord with the bot's token")
+		return 2
+	}
+	if *name == "" {
+		*name = "worker-" + hostname()
+	}
+	if err := checkWorkerName(*name); err != nil {
+		fmt.Fprintf(stderr, "arbiter worker: %v\n", err)
+		return 2
+	}
+	n := workers(cfg)
+	if *nWorkers > 0 {
+		n = *nWorkers
+	}
+	log := newLogger(stderr, cfg.LogLevel)
+	st, reg, err := openStore(ctx, cfg, log)
+	if err != nil {
+		fmt.Fprintf(stderr, "arbiter worker: %v\n", err)
+		return 1
+	}
+	defer closeStore(ctx, st, stderr, "arbiter worker")
+	session, err := bot.NewSession(bot.Config{Token: cfg.DiscordToken}) // REST only: never opened
+	if err != nil {
+		fmt.Fprintf(stderr, "arbiter worker: %v\n", err)
+		return 2
+	}
+	svc := gameFlow(cfg, st, reg, session, log, n, *name, false)
+	log.Info("bot-turn workers running", "name", *name, "workers", n)
+	runLoops(ctx, svc, true)()
+	log.Info("stopped")
+	return 0
+}

@@ -1,0 +1,110 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/joho/godotenv"
+)
+
+// config is Arbiter's configuration, read once from the environment (and
+// a .env file, whose values never override the environment's).
+type config struct {
+	DiscordToken     string        // DISCORD_TOKEN: the bot's token; unset runs the console
+	DiscordAppID     string        // DISCORD_APP_ID
+	DiscordPublicKey string        // DISCORD_PUBLIC_KEY: the application's key (hex), for bot --http
+	DevGuildID       string        // DEV_GUILD_ID: register commands to this guild only
+	RedisURL         string        // REDIS_URL: unset uses the embedded store
+	RedisCluster     bool          // REDIS_CLUSTER: REDIS_URL names a Redis Cluster (redis://h:p?addr=h2:p2&addr=h3:p3)
+	RedisPartitions  int           // REDIS_PARTITIONS: bot-turn streams and deadline sets (default 1; 16 on a cluster); never lower it
+	RedisWait        int           // REDIS_WAIT_REPLICAS: replicas each save waits for (WAIT); 0 acknowledges on the master alone
+	DataDir          string        // DATA_DIR: the embedded store's folder, default ./data
+	RefereeRole      string        // REFEREE_ROLE: the role whose members may /referee
+	EngineWorkers    int           // ENGINE_WORKERS: bot-turn workers, default one per core
+	ShardID          int           // SHARD_ID
+	ShardCount       int           // SHARD_COUNT
+	LogLevel         slog.Level    // LOG_LEVEL: debug, info, warn or error
+	BotMoveTime      time.Duration // BOT_MOVE_TIME: overrides each game's bot time per move
+	TurnTime         time.Duration // TURN_TIME: a person's default time per move, default 2d
+	APIAddr          string        // API_ADDR: serve the programs' API and the live wall here; unset: off
+	StoreStartEmpty  bool          // STORE_START_EMPTY=1: move a damaged embedded database aside and start empty
+	StoreBackupEvery time.Duration // STORE_BACKUP_EVERY: how often the embedded store copies itself to DATA_DIR/backup
+	CachedGames      int           // CACHED_GAMES: games a process keeps as it saved them, so a move needs no read (default 2048)
+}
+
+// loadConfig reads the configuration. A malformed value is an error naming
+// the variable; secrets are never part of an error or a log.
+func loadConfig() (config, error) {
+	if err := godotenv.Load(); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return config{}, fmt.Errorf("read .env: %w", err)
+	}
+	c := config{
+		DiscordToken:     strings.TrimSpace(os.Getenv("DISCORD_TOKEN")),
+		DiscordAppID:     os.Getenv("DISCORD_APP_ID"),
+		DiscordPublicKey: strings.TrimSpace(os.Getenv("DISCORD_PUBLIC_KEY")),
+		DevGuildID:       os.Getenv("DEV_GUILD_ID"),
+		RedisURL:         os.Getenv("REDIS_URL"),
+		DataDir:          envOr("DATA_DIR", "./data"),
+		RefereeRole:      os.Getenv("REFEREE_ROLE"),
+		APIAddr:          os.Getenv("API_ADDR"),
+		StoreStartEmpty:  os.Getenv("STORE_START_EMPTY") == "1",
+		ShardCount:       1,
+	}
+	var errs []error
+	intVar := func(name string, dst *int) {
+		if v := os.Getenv(name); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				errs = append(errs, fmt.Errorf("%s=%q: give a whole number", name, v))
+			}
+			*dst = n
+		}
+	}
+	intVar("ENGINE_WORKERS", &c.EngineWorkers)
+	intVar("SHARD_ID", &c.ShardID)
+	intVar("SHARD_COUNT", &c.ShardCount)
+	intVar("REDIS_PARTITIONS", &c.RedisPartitions)
+	intVar("REDIS_WAIT_REPLICAS", &c.RedisWait)
+	intVar("CACHED_GAMES", &c.CachedGames)
+	switch v := strings.ToLower(os.Getenv("REDIS_CLUSTER")); v {
+	case "", "false", "0", "no":
+	case "true", "1", "yes":
+		c.RedisCluster = true
+	default:
+		errs = append(errs, fmt.Errorf("REDIS_CLUSTER=%q: give true or false", v))
+	}
+	durVar := func(name string, dst *time.Duration) {
+		if v := os.Getenv(name); v != "" {
+			d, err := time.ParseDuration(v)
+			if err != nil || d <= 0 {
+				errs = append(errs, fmt.Errorf("%s=%q: give a duration such as 500ms or 48h", name, v))
+			}
+			*dst = d
+		}
+	}
+	durVar("BOT_MOVE_TIME", &c.BotMoveTime)
+	durVar("TURN_TIME", &c.TurnTime)
+	durVar("STORE_BACKUP_EVERY", &c.StoreBackupEvery)
+	if v := os.Getenv("LOG_LEVEL"); v != "" {
+		if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {
+			errs = append(errs, fmt.Errorf("LOG_LEVEL=%q: give debug, info, warn or error", v))
+		}
+	}
+	if c.ShardCount < 1 || c.ShardID >= c.ShardCount {
+		errs = append(errs, fmt.Errorf("SHARD_ID %d must be below SHARD_COUNT %d", c.ShardID, c.ShardCount))
+	}
+	return c, errors.Join(errs...)
+}
+
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}

@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"runtime"
+	"sync"
+	"time"
+
+	"arbiter/commands"
+	"arbiter/rules"
+	"arbiter/rules/games"
+	"arbiter/store"
+)
+
+// The pieces the console, the bot and the worker share: the store, the
+// game flow's background loops, and how many workers to run.
+
+// openStore opens the store the configuration names (its Redis, or the
+// embedded store under DATA_DIR) with the games' registry.
+func openStore(ctx context.Context, cfg config, log *slog.Logger) (store.Store, *rules.Registry, error) {
+	reg := games.Registry()
+	store.RouteClientLogs(log)
+	st, err := store.Open(ctx, cfg.storeConfig(log, reg))
+	if err != nil {
+		return nil, nil, err
+	}
+	return st, reg, nil
+}
+
+// storeConfig is the store's configuration.
+func (cfg config) storeConfig(log *slog.Logger, reg *rules.Registry) store.Config {
+	return store.Config{RedisURL: cfg.RedisURL, Cluster: cfg.RedisCluster, Partitions: cfg.RedisPartitions, WaitReplicas: cfg.RedisWait,
+		DataDir: cfg.DataDir, StartEmpty: cfg.StoreStartEmpty, BackupEvery: cfg.StoreBackupEvery,
+		Logger: log, Registry: reg, ClaimTimeout: 30 * time.Second}
+}
+
+// closeStore closes st and reports a failure on stderr as who.
+func closeStore(ctx context.Context, st store.Store, stderr io.Writer, who string) {
+	if err := st.Close(context.WithoutCancel(ctx)); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", who, err)
+	}
+}
+
+// runLoops runs svc's bot-turn workers (when withWorkers) and its deadline
+// clock until ctx ends. The function it returns waits until they stopped;
+// a worker stopped mid-think leaves its turn to be taken up again.
+func runLoops(ctx context.Context, svc *commands.Service, withWorkers bool) (wait func()) {
+	var bg sync.WaitGroup
+	if withWorkers {
+		bg.Go(func() { svc.RunWorkers(ctx) })
+	}
+	bg.Go(func() { svc.RunClock(ctx) })
+	return bg.Wait
+}
+
+// workers is the number of bot-turn workers: ENGINE_WORKERS or one per core.
+func workers(cfg config) int {
+	if cfg.EngineWorkers > 0 {
+		return cfg.EngineWorkers
+	}
+	return runtime.NumCPU()
+}
