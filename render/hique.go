@@ -14,7 +14,7 @@ import (
 // runners, B and W for guards.
 func hiqueScene(g *hique.Game) *scene {
 	const n = 13
-	s := newScene("HiQUE", lattice, n, n)
+	s := newScene("HiQUE", lattice, n, n, 4)
 	s.squarePx, s.gapPx = 50, 14
 	s.palette = scenePalette{
 		emptyText:  [4]string{square: ".", point: "+", hedge: "-", vedge: "|"},

@@ -20,7 +20,7 @@ const (
 // on the screen: ^ for the side at the bottom, v for the side at the top.
 // In emoji and images South is blue or white and North orange or red.
 func hiyaScene(g *hiya.Game) *scene {
-	s := newScene("Hi-Ya!", grid, hiyaCols, hiyaRows)
+	s := newScene("Hi-Ya!", grid, hiyaCols, hiyaRows, 2*5)
 	s.textWidth = 4
 	s.squarePx = 50
 	s.palette = scenePalette{

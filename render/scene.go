@@ -166,19 +166,21 @@ func (s *scene) turn() {
 	s.ruleBelow = below
 }
 
-// newScene returns an empty scene of cols x rows cells.
-func newScene(title string, l layout, cols, rows int) *scene {
+// newScene returns an empty scene of cols x rows cells, with room for
+// styles piece styles.
+func newScene(title string, l layout, cols, rows, styles int) *scene {
+	labels := make([]string, cols+2*rows) // one allocation for the three
 	return &scene{
 		title:     title,
 		layout:    l,
 		cols:      cols,
 		rows:      rows,
 		cells:     make([]cell, cols*rows),
-		colLabels: make([]string, cols),
-		rowLabels: make([]string, rows),
-		rowNotes:  make([]string, rows),
+		colLabels: labels[:cols:cols],
+		rowLabels: labels[cols : cols+rows : cols+rows],
+		rowNotes:  labels[cols+rows:],
 		ruleBelow: make([]bool, rows),
-		pieces:    []pieceStyle{{}},
+		pieces:    make([]pieceStyle, 1, 1+styles),
 		textWidth: 3,
 		squarePx:  60,
 	}

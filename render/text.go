@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"strings"
 
 	"arbiter/rules"
@@ -70,7 +71,7 @@ func (w *textWriter) put(text, sgr string) {
 
 // end finishes the line without its trailing spaces.
 func (w *textWriter) end() {
-	w.b.WriteString(strings.TrimRight(string(w.line), " "))
+	w.b.Write(bytes.TrimRight(w.line, " "))
 	if w.sgr != "" {
 		w.b.WriteString(ansiReset)
 		w.sgr = ""
@@ -80,7 +81,7 @@ func (w *textWriter) end() {
 }
 
 func writeText(b *strings.Builder, s *scene, opt Options) {
-	w := &textWriter{b: b, colour: opt.Colour}
+	w := &textWriter{b: b, colour: opt.Colour, line: make([]byte, 0, 128)}
 	labelWidth := longest(s.rowLabels)
 	margin := strings.Repeat(" ", labelWidth+1)
 	width := s.textWidth
@@ -98,7 +99,9 @@ func writeText(b *strings.Builder, s *scene, opt Options) {
 
 	columns()
 	for r := 0; r < s.rows; r++ {
-		w.put(strings.Repeat(" ", labelWidth-len(s.rowLabels[r]))+s.rowLabels[r]+" ", "")
+		w.put(margin[:labelWidth-len(s.rowLabels[r])], "")
+		w.put(s.rowLabels[r], "")
+		w.put(" ", "")
 		for c := 0; c < s.cols; c++ {
 			writeCell(w, s, s.at(c, r))
 		}
