@@ -69,11 +69,11 @@ func hiqueScene(g *hique.Game) *scene {
 	for _, p := range []rules.Player{rules.P1, rules.P2} {
 		s.status.sides[p] = sideStatus{
 			pieces:  []uint8{runner[p], guard[p]},
-			figures: fmt.Sprintf("%s, timing %d", plural(g.Runners(p), "runner"), timing[p]),
+			figures: plural(g.Runners(p), "runner") + ", timing " + strconv.Itoa(timing[p]),
 		}
 	}
 	if limit := g.TurnLimit(); limit > 0 {
-		s.status.clock = fmt.Sprintf("move %d of %d", g.Ply()+1, limit)
+		s.status.clock = "move " + strconv.Itoa(g.Ply()+1) + " of " + strconv.Itoa(limit)
 	}
 	if g.Ply() > 0 {
 		hiqueLastMove(s, g)

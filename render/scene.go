@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"slices"
+	"strconv"
 	"strings"
 
 	"arbiter/rules"
@@ -310,9 +311,9 @@ func longest(labels []string) int {
 // plural writes n with its noun: "1 runner", "2 runners".
 func plural(n int, noun string) string {
 	if n == 1 {
-		return fmt.Sprintf("%d %s", n, noun)
+		return "1 " + noun
 	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 // A Board is a game reduced once to what every style draws, so that a

@@ -167,6 +167,10 @@ func writeCell(w *textWriter, s *scene, c *cell) {
 	case hitMark:
 		left, right, markSGR = "*", "*", ansiHit
 	}
+	if !w.colour { // the common case, without put's colour bookkeeping
+		w.line = append(append(append(w.line, left...), glyph...), right...)
+		return
+	}
 	w.put(left, markSGR)
 	w.put(glyph, sgr)
 	w.put(right, markSGR)
