@@ -17,6 +17,7 @@ import (
 	"arbiter/internal/testkit"
 	"arbiter/rules/games"
 	"arbiter/store"
+	"arbiter/store/open"
 	"arbiter/store/redistest"
 
 	"github.com/gorilla/websocket"
@@ -82,7 +83,7 @@ func newEnv(t testing.TB) *env {
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	ctx := context.Background()
 	clk := &clock{}
-	st, err := store.Open(ctx, store.Config{RedisURL: srv.URL(), Registry: games.Registry(), Logger: log, Now: clk.Now})
+	st, err := open.Store(ctx, store.Config{RedisURL: srv.URL(), Registry: games.Registry(), Logger: log, Now: clk.Now})
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}

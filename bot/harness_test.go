@@ -19,6 +19,7 @@ import (
 	"arbiter/rules"
 	"arbiter/rules/games"
 	"arbiter/store"
+	"arbiter/store/open"
 	"arbiter/store/redistest"
 )
 
@@ -108,7 +109,7 @@ func (w *world) start(o procOptions) *proc {
 	if w.redis != nil {
 		cfg.RedisURL = w.redis.URL()
 	}
-	st, err := store.Open(ctx, cfg)
+	st, err := open.Store(ctx, cfg)
 	if err != nil {
 		cancel()
 		w.t.Fatalf("open store: %v", err)

@@ -21,6 +21,7 @@ import (
 	"arbiter/commands"
 	"arbiter/rules/games"
 	"arbiter/store"
+	"arbiter/store/open"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -275,7 +276,7 @@ func FuzzServeHTTP(f *testing.F) {
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	reg := games.Registry()
-	st, err := store.Open(context.Background(), store.Config{DataDir: f.TempDir(), Registry: reg, Logger: log})
+	st, err := open.Store(context.Background(), store.Config{DataDir: f.TempDir(), Registry: reg, Logger: log})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"arbiter/commands"
 	"arbiter/rules/games"
 	"arbiter/store"
+	"arbiter/store/open"
 	"arbiter/store/redistest"
 )
 
@@ -33,7 +34,7 @@ func TestHTTPReplayAnsweredOnce(t *testing.T) {
 	reg := games.Registry()
 	var bots []*Bot
 	for range 2 {
-		st, err := store.Open(context.Background(), store.Config{RedisURL: srv.URL(), Registry: reg, Logger: log})
+		st, err := open.Store(context.Background(), store.Config{RedisURL: srv.URL(), Registry: reg, Logger: log})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -21,6 +21,7 @@ import (
 	"arbiter/rules"
 	"arbiter/rules/games"
 	"arbiter/store"
+	"arbiter/store/open"
 	"arbiter/store/redistest"
 )
 
@@ -50,7 +51,7 @@ func TestBridgePlaysAWholeGame(t *testing.T) {
 	srv := redistest.Start(t, redistest.Options{})
 	ctx := context.Background()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	st, err := store.Open(ctx, store.Config{RedisURL: srv.URL(), Registry: games.Registry(), Logger: log})
+	st, err := open.Store(ctx, store.Config{RedisURL: srv.URL(), Registry: games.Registry(), Logger: log})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"arbiter/rules"
 	"arbiter/rules/games"
 	"arbiter/store"
+	"arbiter/store/open"
 )
 
 func TestRunExportGrades(t *testing.T) {
@@ -20,7 +21,7 @@ func TestRunExportGrades(t *testing.T) {
 	t.Setenv("DATA_DIR", data)
 	t.Setenv("REDIS_URL", "")
 	reg := games.Registry()
-	st, err := store.Open(ctx, store.Config{DataDir: data, Registry: reg})
+	st, err := open.Store(ctx, store.Config{DataDir: data, Registry: reg})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,8 @@ import (
 
 	"arbiter/loadtest"
 	"arbiter/rules/games"
-	"arbiter/store"
+	"arbiter/store/open"
+	"arbiter/store/redisstore"
 )
 
 // runLoadtest is `arbiter loadtest`: it drives the command path (commands,
@@ -51,7 +52,7 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return 2
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	store.RouteClientLogs(log)
+	redisstore.RouteClientLogs(log)
 	reg := games.Registry()
 	scfg := cfg.storeConfig(log, reg)
 	switch *storeKind {
@@ -73,7 +74,7 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintf(stderr, "arbiter loadtest: --store must be embedded, redis or cluster, not %q\n", *storeKind)
 		return 2
 	}
-	st, err := store.Open(ctx, scfg)
+	st, err := open.Store(ctx, scfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "arbiter loadtest: %v\n", err)
 		return 1

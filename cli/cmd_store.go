@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"arbiter/store"
+	"arbiter/store/boltstore"
 )
 
 // runStore is `arbiter store export FILE` and `arbiter store import FILE`:
@@ -62,7 +63,7 @@ func runStore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 // exportFile writes the export to path, whole or not at all.
 func exportFile(ctx context.Context, p store.Porter, path string) (int, error) {
 	var n int
-	err := store.WriteFileAtomic(path, func(w io.Writer) error {
+	err := boltstore.WriteFileAtomic(path, func(w io.Writer) error {
 		var err error
 		n, err = store.Export(ctx, p, w, time.Now())
 		return err

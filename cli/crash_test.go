@@ -18,6 +18,7 @@ import (
 	"arbiter/rules"
 	"arbiter/rules/games"
 	"arbiter/store"
+	"arbiter/store/open"
 )
 
 // TestCrashKeepsAcknowledgedMoves plays games in the console binary on the
@@ -237,7 +238,7 @@ func (c *crashRun) check(g *crashGame) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	st, err := store.Open(ctx, store.Config{DataDir: c.data, Registry: c.reg, Logger: slog.New(slog.DiscardHandler)})
+	st, err := open.Store(ctx, store.Config{DataDir: c.data, Registry: c.reg, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatalf("open the store after the kill: %v", err)
 	}

@@ -13,6 +13,8 @@ import (
 	"arbiter/rules"
 	"arbiter/rules/games"
 	"arbiter/store"
+	"arbiter/store/open"
+	"arbiter/store/redisstore"
 )
 
 // The pieces the console, the bot and the worker share: the store, the
@@ -22,8 +24,8 @@ import (
 // embedded store under DATA_DIR) with the games' registry.
 func openStore(ctx context.Context, cfg config, log *slog.Logger) (store.Store, *rules.Registry, error) {
 	reg := games.Registry()
-	store.RouteClientLogs(log)
-	st, err := store.Open(ctx, cfg.storeConfig(log, reg))
+	redisstore.RouteClientLogs(log)
+	st, err := open.Store(ctx, cfg.storeConfig(log, reg))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -20,6 +20,8 @@ import (
 	"arbiter/rules"
 	"arbiter/rules/games"
 	"arbiter/store"
+	"arbiter/store/boltstore"
+	"arbiter/store/open"
 	"arbiter/store/redistest"
 )
 
@@ -41,7 +43,7 @@ func BenchmarkMoveArchive(b *testing.B) {
 		b.Run(fmt.Sprintf("embedded/archived=%d", archived), func(b *testing.B) {
 			dir := b.TempDir()
 			benchArchive(b, store.Config{DataDir: dir}, archived, func() float64 {
-				fi, err := os.Stat(filepath.Join(dir, store.DatabaseFile))
+				fi, err := os.Stat(filepath.Join(dir, boltstore.DatabaseFile))
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -205,7 +207,7 @@ func newMover(b *testing.B, cfg store.Config, archived int, before func()) *move
 	ctx := context.Background()
 	reg := games.Registry()
 	cfg.Registry, cfg.Logger = reg, slog.New(slog.DiscardHandler)
-	st, err := store.Open(ctx, cfg)
+	st, err := open.Store(ctx, cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -334,7 +336,7 @@ func finishedGame(b *testing.B, reg *rules.Registry) *store.Game {
 // in a scratch embedded store and exported from there.
 func recordOf(b *testing.B, g *store.Game) map[string]any {
 	ctx := context.Background()
-	st, err := store.Open(ctx, store.Config{DataDir: b.TempDir(), Registry: games.Registry(), Logger: slog.New(slog.DiscardHandler)})
+	st, err := open.Store(ctx, store.Config{DataDir: b.TempDir(), Registry: games.Registry(), Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		b.Fatal(err)
 	}

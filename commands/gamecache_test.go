@@ -12,6 +12,7 @@ import (
 	"arbiter/commands"
 	"arbiter/rules/games"
 	"arbiter/store"
+	"arbiter/store/open"
 )
 
 // twoProcesses returns two services on one store, as two processes of
@@ -30,7 +31,7 @@ func twoProcesses(t *testing.T, backend string) (a, b *env) {
 	st := e.st
 	if backend == "redis" {
 		var err error
-		st, err = store.Open(context.Background(), store.Config{RedisURL: e.srv.URL(), Registry: e.reg, Logger: log, Now: e.clock.Now})
+		st, err = open.Store(context.Background(), store.Config{RedisURL: e.srv.URL(), Registry: e.reg, Logger: log, Now: e.clock.Now})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,7 +49,7 @@ func newEmbeddedEnv(t *testing.T) *env {
 	reg := games.Registry()
 	clk := &clock{now: time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	st, err := store.Open(context.Background(), store.Config{DataDir: t.TempDir(), Registry: reg, Logger: log, Now: clk.Now})
+	st, err := open.Store(context.Background(), store.Config{DataDir: t.TempDir(), Registry: reg, Logger: log, Now: clk.Now})
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"arbiter/rules"
 	"arbiter/rules/games"
 	"arbiter/store"
+	"arbiter/store/open"
 )
 
 // TestGradesSumsACoursePeriod archives games in the embedded store and
@@ -20,7 +21,7 @@ import (
 func TestGradesSumsACoursePeriod(t *testing.T) {
 	ctx := context.Background()
 	reg := games.Registry()
-	st, err := store.Open(ctx, store.Config{DataDir: t.TempDir(), Registry: reg})
+	st, err := open.Store(ctx, store.Config{DataDir: t.TempDir(), Registry: reg})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"arbiter/rules"
 	"arbiter/rules/games"
 	"arbiter/store"
+	"arbiter/store/open"
 	"arbiter/store/redistest"
 )
 
@@ -90,7 +91,7 @@ func newEnv(t testing.TB, workers bool, opts ...redistest.Options) *env {
 	reg := games.Registry()
 	clk := &clock{now: time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	st, err := store.Open(ctx, store.Config{RedisURL: srv.URL(), Registry: reg, Logger: log, Now: clk.Now, ClaimTimeout: 5 * time.Second})
+	st, err := open.Store(ctx, store.Config{RedisURL: srv.URL(), Registry: reg, Logger: log, Now: clk.Now, ClaimTimeout: 5 * time.Second})
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}

@@ -15,6 +15,7 @@ import (
 	"arbiter/commands"
 	"arbiter/rules/games"
 	"arbiter/store"
+	"arbiter/store/open"
 	"arbiter/store/redistest"
 )
 
@@ -96,7 +97,7 @@ func newFaultyEnv(t *testing.T, workers bool, now func() time.Time, cfg commands
 	reg := games.Registry()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	scfg := store.Config{RedisURL: srv.URL(), Registry: reg, Logger: log, ClaimTimeout: 5 * time.Second, Now: now}
-	st, err := store.Open(ctx, scfg)
+	st, err := open.Store(ctx, scfg)
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}

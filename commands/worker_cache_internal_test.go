@@ -9,6 +9,7 @@ import (
 
 	"arbiter/rules/games"
 	"arbiter/store"
+	"arbiter/store/open"
 )
 
 type quietNotifier struct{}
@@ -23,7 +24,7 @@ func TestWorkerKeepsTheBotsMove(t *testing.T) {
 	defer cancel()
 	reg := games.Registry()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	st, err := store.Open(ctx, store.Config{DataDir: t.TempDir(), Registry: reg, Logger: log})
+	st, err := open.Store(ctx, store.Config{DataDir: t.TempDir(), Registry: reg, Logger: log})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,6 +24,7 @@ import (
 	"arbiter/internal/testkit"
 	"arbiter/rules/games"
 	"arbiter/store"
+	"arbiter/store/open"
 	"arbiter/store/redistest"
 )
 
@@ -75,7 +76,7 @@ func runChild() int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	reg := games.Registry()
-	st, err := store.Open(ctx, store.Config{RedisURL: os.Getenv("REDIS_URL"), Registry: reg, Logger: log,
+	st, err := open.Store(ctx, store.Config{RedisURL: os.Getenv("REDIS_URL"), Registry: reg, Logger: log,
 		Timeout: time.Second, ClaimTimeout: env("CLAIM_TIMEOUT", 2*time.Second)})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "child:", err)
@@ -236,7 +237,7 @@ func newWorld(t *testing.T) *world {
 	srv := httptest.NewServer(w.sink)
 	t.Cleanup(srv.Close)
 	w.url = srv.URL
-	st, err := store.Open(context.Background(), store.Config{RedisURL: w.redis.URL(), Registry: games.Registry(),
+	st, err := open.Store(context.Background(), store.Config{RedisURL: w.redis.URL(), Registry: games.Registry(),
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)

@@ -84,7 +84,7 @@ type Result struct {
 }
 
 // GameMemory is met by a store that can say how many bytes a channel's
-// running game takes (store.Redis: MEMORY USAGE of its keys).
+// running game takes (redisstore.Redis: MEMORY USAGE of its keys).
 type GameMemory interface {
 	GameMemory(ctx context.Context, channel string) (int64, error)
 }

@@ -6,9 +6,9 @@ import (
 )
 
 // Store is the contract every backend of the store meets: what the game
-// flow (package commands) and the tools call. Redis (for REDIS_URL, many
-// processes) is one backend; each method's doc comment on Redis states
-// the promise in detail, and the contract tests hold every backend to it.
+// flow (package commands) and the tools call. Each method's doc comment
+// on a backend states the promise in detail for it; the contract suite
+// (package storetest) holds every backend to what is written here.
 type Store interface {
 	// Create stores a new game in its channel, giving it an archive id and
 	// version 1; ErrExists when the channel has a game.
@@ -87,10 +87,9 @@ type Store interface {
 	// RevokeToken ends user's token at once; false when they had none.
 	RevokeToken(ctx context.Context, user string) (bool, error)
 
-	// Reliability (issue 11): the store's clock, the heartbeat of the
-	// processes that take commands, the outbox of consequences, attempt
-	// counts and dead letters. See heartbeat.go and outbox.go for the
-	// detailed promises.
+	// Reliability: the store's clock, the heartbeat of the processes that
+	// take commands, the outbox of consequences, attempt counts and dead
+	// letters. Each backend's methods state the detailed promises.
 
 	// Time returns the store's clock, the one time source of deadlines.
 	Time(ctx context.Context) (time.Time, error)
@@ -130,5 +129,3 @@ type Lock interface {
 	// Release frees the lock if it is still held; ErrLockLost otherwise.
 	Release(ctx context.Context) error
 }
-
-var _ Store = (*Redis)(nil)

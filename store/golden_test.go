@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"flag"
@@ -8,6 +8,8 @@ import (
 
 	"arbiter/rules"
 	"arbiter/rules/games"
+	"arbiter/store"
+	"arbiter/store/storetest"
 )
 
 var update = flag.Bool("update", false, "write testdata/record-v1.json anew")
@@ -18,9 +20,9 @@ var update = flag.Bool("update", false, "write testdata/record-v1.json anew")
 func TestGoldenRecordV1(t *testing.T) {
 	reg := games.Registry()
 	path := filepath.Join("testdata", "record-v1.json")
-	want := seedGame(t, reg, "sixes")
+	want := storetest.SeedGame(t, reg, "sixes")
 	if *update {
-		data, err := encodeGame(want)
+		data, err := store.EncodeRecord(want)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -35,12 +37,15 @@ func TestGoldenRecordV1(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v (run go test -run TestGoldenRecordV1 -update once to write it)", err)
 	}
-	s := &Redis{reg: reg}
-	got, err := s.decodeGame("1", "1", "1", trimNewline(data))
+	r, err := store.DecodeRecord(trimNewline(data))
 	if err != nil {
 		t.Fatalf("the schema 1 golden record does not read: %v", err)
 	}
-	if got.Name != "sixes" || got.Guild != "2" || got.Version != 1 || got.Status != Active ||
+	got, err := r.Game(reg)
+	if err != nil {
+		t.Fatalf("the schema 1 golden record does not read: %v", err)
+	}
+	if got.Name != "sixes" || got.Guild != "2" || got.Version != 1 || got.Status != store.Active ||
 		got.Players != want.Players || !got.Created.Equal(want.Created) || len(got.Moves) != len(want.Moves) {
 		t.Fatalf("golden record read as %+v", got)
 	}

@@ -190,7 +190,7 @@ func readExport(open func() (io.ReadCloser, error), fn func(Item) error, reg *ru
 func checkItem(it *Item, reg *rules.Registry) error {
 	ids := func(pairs ...string) error {
 		for i := 0; i < len(pairs); i += 2 {
-			if err := checkID(pairs[i], pairs[i+1]); err != nil {
+			if err := CheckID(pairs[i], pairs[i+1]); err != nil {
 				return err
 			}
 		}
@@ -225,7 +225,7 @@ func checkItem(it *Item, reg *rules.Registry) error {
 		if it.Rating == nil {
 			return errors.New("no rating")
 		}
-		return checkRatingArgs(it.Guild, it.Game, []string{it.Rating.Player})
+		return CheckRatingArgs(it.Guild, it.Game, []string{it.Rating.Player})
 	case "rated":
 		return ids("guild", it.Guild, "game", it.Game, "result", it.Result)
 	case "setting":
@@ -246,9 +246,9 @@ func checkItem(it *Item, reg *rules.Registry) error {
 
 // checkRecord decodes a game record fully, position included.
 func checkRecord(data []byte, reg *rules.Registry) (*Game, error) {
-	r, err := decodeRecord(data)
+	r, err := DecodeRecord(data)
 	if err != nil {
 		return nil, err
 	}
-	return r.game(reg)
+	return r.Game(reg)
 }

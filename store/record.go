@@ -96,6 +96,15 @@ type Game struct {
 	stored []Move
 }
 
+// StoredMoves returns the move list a backend last read or wrote for g
+// (nil when unknown), for the backend's next Save to append to.
+func (g *Game) StoredMoves() []Move { return g.stored }
+
+// SetStoredMoves records moves as g's move list as stored, after a Load
+// or Save; nil makes the next Save write the whole list. Only backends
+// call it.
+func (g *Game) SetStoredMoves(moves []Move) { g.stored = moves }
+
 // Flow is the state the game flow (package commands) keeps with a game
 // beyond its moves: a pending challenge, offers, the clock's settings.
 // To the store it is the caller's bytes (JSON, versioned by the caller),
@@ -126,10 +135,10 @@ func (g *Game) Wake() time.Time {
 	return w
 }
 
-// record is a game as stored: JSON of schema version 1. Field names are
+// Record is a game as stored: JSON of schema version 1. Field names are
 // part of the format; add fields freely (old records read them as zero),
 // but renaming or changing the meaning of one needs a new schema version.
-type record struct {
+type Record struct {
 	Schema   int             `json:"schema"`
 	Channel  string          `json:"channel"`
 	Guild    string          `json:"guild"`
@@ -156,14 +165,16 @@ type schemaProbe struct {
 	Schema int `json:"schema"`
 }
 
-func timePtr(t time.Time) *time.Time {
+// TimePtr returns t as a record keeps an optional time: nil when zero.
+func TimePtr(t time.Time) *time.Time {
 	if t.IsZero() {
 		return nil
 	}
 	return &t
 }
 
-func timeOf(p *time.Time) time.Time {
+// TimeOf reads an optional time of a record: zero when nil.
+func TimeOf(p *time.Time) time.Time {
 	if p == nil {
 		return time.Time{}
 	}
@@ -176,10 +187,10 @@ func (g *Game) check() error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
 	}
-	if err := checkID("channel", g.Channel); err != nil {
+	if err := CheckID("channel", g.Channel); err != nil {
 		return err
 	}
-	if err := checkID("guild", g.Guild); err != nil {
+	if err := CheckID("guild", g.Guild); err != nil {
 		return err
 	}
 	if g.State == nil {
@@ -207,11 +218,11 @@ func (g *Game) check() error {
 	return nil
 }
 
-// checkID accepts the ids the store puts in keys: 1 to 64 letters, digits,
+// CheckID accepts the ids the store puts in keys: 1 to 64 letters, digits,
 // '-', '_' or '.'. Discord snowflakes and console names fit; braces, which
 // would change a key's hash slot, and '/', which separates index members,
 // do not.
-func checkID(what, id string) error {
+func CheckID(what, id string) error {
 	if id == "" {
 		return fmt.Errorf("%w: the %s id is empty", ErrInvalid, what)
 	}
@@ -227,15 +238,15 @@ func checkID(what, id string) error {
 	return nil
 }
 
-// encodeGame returns g's whole record, moves inline: as archived.
-func encodeGame(g *Game) ([]byte, error) { return encodeRecord(g, true) }
+// EncodeRecord returns g's whole record, moves inline: as archived.
+func EncodeRecord(g *Game) ([]byte, error) { return marshalRecord(g, true) }
 
-// encodeHead returns g's record without its moves: as kept in its
+// EncodeHead returns g's record without its moves: as kept in its
 // channel's hash, beside the move list.
-func encodeHead(g *Game) ([]byte, error) { return encodeRecord(g, false) }
+func EncodeHead(g *Game) ([]byte, error) { return marshalRecord(g, false) }
 
-// encodeMove returns one element of a channel's move list.
-func encodeMove(m Move) (string, error) {
+// EncodeMove returns one element of a channel's move list.
+func EncodeMove(m Move) (string, error) {
 	data, err := json.Marshal(m)
 	if err != nil {
 		return "", fmt.Errorf("%w: encode a move: %v", ErrInvalid, err)
@@ -243,8 +254,8 @@ func encodeMove(m Move) (string, error) {
 	return string(data), nil
 }
 
-// decodeMoves reads a channel's move list.
-func decodeMoves(list []string) ([]Move, error) {
+// DecodeMoves reads a channel's move list.
+func DecodeMoves(list []string) ([]Move, error) {
 	moves := make([]Move, len(list))
 	for i, el := range list {
 		if err := json.Unmarshal([]byte(el), &moves[i]); err != nil {
@@ -254,8 +265,8 @@ func decodeMoves(list []string) ([]Move, error) {
 	return moves, nil
 }
 
-// encodeRecord returns g's record, with its moves inline or not.
-func encodeRecord(g *Game, withMoves bool) ([]byte, error) {
+// marshalRecord returns g's record, with its moves inline or not.
+func marshalRecord(g *Game, withMoves bool) ([]byte, error) {
 	if err := g.check(); err != nil {
 		return nil, err
 	}
@@ -271,7 +282,7 @@ func encodeRecord(g *Game, withMoves bool) ([]byte, error) {
 		}
 		flow = compact.Bytes()
 	}
-	r := record{
+	r := Record{
 		Schema:   SchemaVersion,
 		Channel:  g.Channel,
 		Guild:    g.Guild,
@@ -283,12 +294,12 @@ func encodeRecord(g *Game, withMoves bool) ([]byte, error) {
 		Version:  g.Version,
 		Status:   g.Status,
 		Reason:   g.Reason,
-		Deadline: timePtr(g.Deadline),
-		RemindAt: timePtr(g.RemindAt),
+		Deadline: TimePtr(g.Deadline),
+		RemindAt: TimePtr(g.RemindAt),
 		Flow:     flow,
 		Created:  g.Created,
 		Updated:  g.Updated,
-		Finished: timePtr(g.Finished),
+		Finished: TimePtr(g.Finished),
 	}
 	if withMoves {
 		r.Moves = g.Moves
@@ -308,12 +319,12 @@ func encodeRecord(g *Game, withMoves bool) ([]byte, error) {
 	return data, nil
 }
 
-// decodeRecord reads a stored record without decoding its state. The
+// DecodeRecord reads a stored record without decoding its state. The
 // error says what is wrong in words; callers wrap it in a *DamagedError.
 // A record of the current schema is read in one pass; only one that does
 // not read as such is read again for its schema version.
-func decodeRecord(data []byte) (*record, error) {
-	var r record
+func DecodeRecord(data []byte) (*Record, error) {
+	var r Record
 	err := json.Unmarshal(data, &r)
 	if err == nil && r.Schema >= 1 && r.Schema <= SchemaVersion {
 		return &r, nil
@@ -334,9 +345,9 @@ func decodeRecord(data []byte) (*record, error) {
 	return nil, fmt.Errorf("%w: the record has schema version %d", ErrUnknownSchema, probe.Schema)
 }
 
-// game turns a record into a Game, decoding its state with reg (or leaving
+// Game turns a record into a Game, decoding its state with reg (or leaving
 // State nil when reg is nil). The error says what is wrong in words.
-func (r *record) game(reg *rules.Registry) (*Game, error) {
+func (r *Record) Game(reg *rules.Registry) (*Game, error) {
 	opts, err := rules.ParseOptions(r.Options)
 	if err != nil {
 		return nil, fmt.Errorf("its options %q do not read: %v", r.Options, err)
@@ -352,11 +363,11 @@ func (r *record) game(reg *rules.Registry) (*Game, error) {
 		Version:  r.Version,
 		Status:   r.Status,
 		Reason:   r.Reason,
-		Deadline: timeOf(r.Deadline),
-		RemindAt: timeOf(r.RemindAt),
+		Deadline: TimeOf(r.Deadline),
+		RemindAt: TimeOf(r.RemindAt),
 		Created:  r.Created,
 		Updated:  r.Updated,
-		Finished: timeOf(r.Finished),
+		Finished: TimeOf(r.Finished),
 	}
 	if len(r.Flow) > 0 {
 		g.Flow = RawFlow(r.Flow)
@@ -403,9 +414,9 @@ func (r *record) game(reg *rules.Registry) (*Game, error) {
 	return g, nil
 }
 
-// checkNew checks a game given to Create on any backend: a valid game,
+// CheckNew checks a game given to Create on any backend: a valid game,
 // active (an empty Status becomes Active).
-func checkNew(g *Game) error {
+func CheckNew(g *Game) error {
 	if g == nil {
 		return fmt.Errorf("create game: %w: no game", ErrInvalid)
 	}
@@ -421,9 +432,9 @@ func checkNew(g *Game) error {
 	return nil
 }
 
-// nextVersion returns g as a save stores it: the next version, updated
+// NextVersion returns g as a save stores it: the next version, updated
 // at now, and a game just finished stamped with its end.
-func nextVersion(g *Game, now time.Time) Game {
+func NextVersion(g *Game, now time.Time) Game {
 	n := *g
 	n.Version = g.Version + 1
 	n.Updated = now
@@ -433,9 +444,9 @@ func nextVersion(g *Game, now time.Time) Game {
 	return n
 }
 
-// checkCreated checks a game given to Save on any backend: one that
+// CheckCreated checks a game given to Save on any backend: one that
 // Create gave an id and a version.
-func checkCreated(g *Game) error {
+func CheckCreated(g *Game) error {
 	if g == nil {
 		return fmt.Errorf("save game: %w: no game", ErrInvalid)
 	}
@@ -443,4 +454,48 @@ func checkCreated(g *Game) error {
 		return fmt.Errorf("save game in channel %s: %w: the game was never created (version %d, id %q)", g.Channel, ErrInvalid, g.Version, g.ID)
 	}
 	return nil
+}
+
+// DecodeArchived decodes an archive entry (its state too when reg is set).
+func DecodeArchived(reg *rules.Registry, guild, id string, data []byte) (*Game, error) {
+	r, err := DecodeRecord(data)
+	if err != nil {
+		return nil, &DamagedError{Guild: guild, ID: id, Err: err}
+	}
+	g, err := r.Game(reg)
+	if err != nil {
+		return nil, &DamagedError{Guild: guild, ID: id, Err: err}
+	}
+	if g.ID != id || g.Guild != guild {
+		return nil, &DamagedError{Guild: guild, ID: id, Err: fmt.Errorf("its record is game %s of guild %s", g.ID, g.Guild)}
+	}
+	return g, nil
+}
+
+// CommonPrefix returns how many moves a and b share from the start.
+func CommonPrefix(a, b []Move) int {
+	n := 0
+	for n < len(a) && n < len(b) && sameMove(a[n], b[n]) {
+		n++
+	}
+	return n
+}
+
+// sameMove reports whether a and b are the same move, made at the same time.
+func sameMove(a, b Move) bool {
+	return a.Text == b.Text && a.Seat == b.Seat && a.By == b.By && a.At.Equal(b.At)
+}
+
+// FinishedAt is when a finished record ended, for the archive's order.
+func (r *Record) FinishedAt() time.Time {
+	if r.Finished != nil {
+		return *r.Finished
+	}
+	return r.Updated
+}
+
+// Wake is when the clock should look at the game next (see Game.Wake).
+func (r *Record) Wake() time.Time {
+	g := Game{Status: r.Status, Deadline: TimeOf(r.Deadline), RemindAt: TimeOf(r.RemindAt)}
+	return g.Wake()
 }

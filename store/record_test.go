@@ -22,12 +22,12 @@ func TestDecodeRecordSchema(t *testing.T) {
 		{`{"moves":[]}`, false, "no schema version"},
 		{`{not json`, false, "not JSON"},
 	} {
-		_, err := decodeRecord([]byte(c.data))
+		_, err := DecodeRecord([]byte(c.data))
 		if err == nil || errors.Is(err, ErrUnknownSchema) != c.unknown || !strings.Contains(err.Error(), c.says) {
 			t.Errorf("decode %s: %v; want an error saying %q (unknown schema: %v)", c.data, err, c.says, c.unknown)
 		}
 	}
-	if r, err := decodeRecord([]byte(`{"schema":1,"version":3}`)); err != nil || r.Version != 3 {
+	if r, err := DecodeRecord([]byte(`{"schema":1,"version":3}`)); err != nil || r.Version != 3 {
 		t.Errorf("decode a schema 1 record: %+v, %v", r, err)
 	}
 }

@@ -13,7 +13,7 @@ import (
 // json.Marshal writes right (a string or flow to escape, a time outside
 // RFC 3339, moves); the caller then marshals r itself.
 // TestHeadEncodingIsJSON holds the two to the same bytes.
-func appendHead(b []byte, r *record) (_ []byte, ok bool) {
+func appendHead(b []byte, r *Record) (_ []byte, ok bool) {
 	if r.Moves != nil || r.State == nil || !jsonPlain(r.Flow) {
 		return b, false
 	}

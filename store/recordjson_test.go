@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"bytes"
@@ -8,6 +8,10 @@ import (
 
 	"arbiter/rules"
 	"arbiter/rules/games"
+
+	"arbiter/store"
+
+	"arbiter/store/storetest"
 )
 
 // TestHeadEncodingIsJSON: the record a save writes (its head, without
@@ -18,36 +22,38 @@ func TestHeadEncodingIsJSON(t *testing.T) {
 	reg := games.Registry()
 	type variant struct {
 		name   string
-		change func(g *Game)
+		change func(g *store.Game)
 		fast   bool // the reflection-free writer must be the one used
 	}
 	at := time.Date(2026, 11, 23, 21, 50, 8, 797176769, time.FixedZone("x", 3600))
 	variants := []variant{
-		{"plain", func(g *Game) {}, true},
-		{"deadlines", func(g *Game) { g.Deadline, g.RemindAt = at, at.Add(time.Hour) }, true},
-		{"finished", func(g *Game) {
-			g.Status, g.Result, g.Reason, g.Finished = Finished, rules.P2Wins, "White resigned", at
+		{"plain", func(g *store.Game) {}, true},
+		{"deadlines", func(g *store.Game) { g.Deadline, g.RemindAt = at, at.Add(time.Hour) }, true},
+		{"finished", func(g *store.Game) {
+			g.Status, g.Result, g.Reason, g.Finished = store.Finished, rules.P2Wins, "White resigned", at
 		}, true},
-		{"draw", func(g *Game) { g.Status, g.Result, g.Finished = Finished, rules.Draw, at }, true},
-		{"flow", func(g *Game) { g.Flow = RawFlow(`{"v":1,"rated":true,"turn_from":"2026-11-23T21:50:08Z"}`) }, true},
-		{"flow with spaces", func(g *Game) { g.Flow = RawFlow("{ \"v\" : 1,\n \"style\": \"emoji\" }") }, true},
-		{"empty flow", func(g *Game) { g.Flow = RawFlow(nil) }, true},
-		{"program", func(g *Game) { g.Players[1] = Player{Kind: Program, UserID: "9", Name: "x", Program: "x (program)"} }, true},
-		{"flow with html", func(g *Game) { g.Flow = RawFlow(`{"why":"a <b> & c \u2028"}`) }, false},
-		{"unicode name", func(g *Game) { g.Players[0].Name = "José 山田" }, false},
-		{"quotes", func(g *Game) { g.Reason = `he said "no" \ left` }, false},
-		{"html", func(g *Game) { g.Players[0].Name = "<script>&" }, false},
-		{"control", func(g *Game) { g.Reason = "tab\there\x00" }, false},
-		{"bad utf-8", func(g *Game) { g.Players[1].Name = "\xff\xfe" }, false},
-		{"line separator", func(g *Game) { g.Reason = "a\u2028b" }, false},
-		{"far year", func(g *Game) { g.Deadline = time.Date(12000, 1, 1, 0, 0, 0, 0, time.UTC) }, false},
-		{"zero times", func(g *Game) { g.Created, g.Updated = time.Time{}, time.Time{} }, true},
+		{"draw", func(g *store.Game) { g.Status, g.Result, g.Finished = store.Finished, rules.Draw, at }, true},
+		{"flow", func(g *store.Game) { g.Flow = store.RawFlow(`{"v":1,"rated":true,"turn_from":"2026-11-23T21:50:08Z"}`) }, true},
+		{"flow with spaces", func(g *store.Game) { g.Flow = store.RawFlow("{ \"v\" : 1,\n \"style\": \"emoji\" }") }, true},
+		{"empty flow", func(g *store.Game) { g.Flow = store.RawFlow(nil) }, true},
+		{"program", func(g *store.Game) {
+			g.Players[1] = store.Player{Kind: store.Program, UserID: "9", Name: "x", Program: "x (program)"}
+		}, true},
+		{"flow with html", func(g *store.Game) { g.Flow = store.RawFlow(`{"why":"a <b> & c \u2028"}`) }, false},
+		{"unicode name", func(g *store.Game) { g.Players[0].Name = "José 山田" }, false},
+		{"quotes", func(g *store.Game) { g.Reason = `he said "no" \ left` }, false},
+		{"html", func(g *store.Game) { g.Players[0].Name = "<script>&" }, false},
+		{"control", func(g *store.Game) { g.Reason = "tab\there\x00" }, false},
+		{"bad utf-8", func(g *store.Game) { g.Players[1].Name = "\xff\xfe" }, false},
+		{"line separator", func(g *store.Game) { g.Reason = "a\u2028b" }, false},
+		{"far year", func(g *store.Game) { g.Deadline = time.Date(12000, 1, 1, 0, 0, 0, 0, time.UTC) }, false},
+		{"zero times", func(g *store.Game) { g.Created, g.Updated = time.Time{}, time.Time{} }, true},
 	}
 	for _, name := range reg.Names() {
 		for _, v := range variants {
-			g := seedGame(t, reg, name)
+			g := storetest.SeedGame(t, reg, name)
 			v.change(g)
-			got, err := encodeHead(g)
+			got, err := store.EncodeHead(g)
 			if err != nil {
 				if v.name == "far year" {
 					continue // json.Marshal refuses it too
@@ -62,15 +68,15 @@ func TestHeadEncodingIsJSON(t *testing.T) {
 			if !bytes.Equal(got, want) {
 				t.Errorf("%s, %s: the head is\n%s\njson.Marshal writes\n%s", name, v.name, got, want)
 			}
-			if _, ok := appendHead(nil, r); ok != v.fast {
+			if _, ok := store.AppendHead(nil, r); ok != v.fast {
 				t.Errorf("%s, %s: the reflection-free writer used: %v, want %v", name, v.name, ok, v.fast)
 			}
 		}
 	}
 }
 
-// recordOf is the record encodeHead writes for g, as a value to marshal.
-func recordOf(t *testing.T, g *Game) *record {
+// recordOf is the record EncodeHead writes for g, as a value to marshal.
+func recordOf(t *testing.T, g *store.Game) *store.Record {
 	t.Helper()
 	var flow json.RawMessage
 	if g.Flow != nil {
@@ -86,10 +92,10 @@ func recordOf(t *testing.T, g *Game) *record {
 			flow = c.Bytes()
 		}
 	}
-	r := &record{Schema: SchemaVersion, Channel: g.Channel, Guild: g.Guild, ID: g.ID, Name: g.Name, Options: g.Options.String(),
+	r := &store.Record{Schema: store.SchemaVersion, Channel: g.Channel, Guild: g.Guild, ID: g.ID, Name: g.Name, Options: g.Options.String(),
 		Players: g.Players, State: rules.Encode(g.State), Version: g.Version, Status: g.Status, Reason: g.Reason,
-		Deadline: timePtr(g.Deadline), RemindAt: timePtr(g.RemindAt), Created: g.Created, Updated: g.Updated,
-		Finished: timePtr(g.Finished), Flow: flow}
+		Deadline: store.TimePtr(g.Deadline), RemindAt: store.TimePtr(g.RemindAt), Created: g.Created, Updated: g.Updated,
+		Finished: store.TimePtr(g.Finished), Flow: flow}
 	if g.Result != rules.Ongoing {
 		r.Result = g.Result.String()
 	}
@@ -99,13 +105,13 @@ func recordOf(t *testing.T, g *Game) *record {
 // BenchmarkEncodeHead measures the record a save writes, for a HiQUE
 // game with its deadlines and the flow's state.
 func BenchmarkEncodeHead(b *testing.B) {
-	g := seedGame(b, games.Registry(), "hique")
+	g := storetest.SeedGame(b, games.Registry(), "hique")
 	at := time.Date(2026, 11, 23, 21, 50, 8, 797176769, time.UTC)
 	g.Deadline, g.RemindAt = at, at
-	g.Flow = RawFlow(`{"v":1,"rated":true,"turn_time":86400000000000,"turn_from":"2026-11-23T21:50:08.797176769Z"}`)
+	g.Flow = store.RawFlow(`{"v":1,"rated":true,"turn_time":86400000000000,"turn_from":"2026-11-23T21:50:08.797176769Z"}`)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := encodeHead(g); err != nil {
+		if _, err := store.EncodeHead(g); err != nil {
 			b.Fatal(err)
 		}
 	}
