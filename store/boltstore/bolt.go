@@ -92,7 +92,8 @@ type Bolt struct {
 	claimTimeout time.Duration
 	now          func() time.Time
 	txs          atomic.Int64
-	moveMemo     moveMemo // decoded moves, by their stored bytes
+	moveMemo     moveMemo    // decoded moves, by their stored bytes
+	group        groupCommit // the transactions Save shares
 
 	mu     sync.Mutex          // guards claims, locks and wakeup
 	claims map[uint64]claim    // bot turns handed to a worker, by job number
@@ -466,10 +467,16 @@ func (s *Bolt) update(ctx context.Context, what string, fn func(tx *bolt.Tx) err
 // the transaction was rolled back.
 func (s *Bolt) damagedPage(what string, err *error) {
 	if p := recover(); p != nil {
-		s.log.Error("store: the database file is damaged", "file", s.path, "panic", p)
-		*err = fmt.Errorf("%s: the database file %s is damaged (%v): stop Arbiter and restore it from a backup (see docs/storage.md), "+
-			"or start with STORE_START_EMPTY=1 to move it aside and start with an empty store", what, s.path, p)
+		*err = s.damagedPageErr(what, p)
 	}
+}
+
+// damagedPageErr logs what bbolt panicked with, p, and returns the error
+// of the operation what: the file is damaged, and the way out.
+func (s *Bolt) damagedPageErr(what string, p any) error {
+	s.log.Error("store: the database file is damaged", "file", s.path, "panic", p)
+	return fmt.Errorf("%s: the database file %s is damaged (%v): stop Arbiter and restore it from a backup (see docs/storage.md), "+
+		"or start with STORE_START_EMPTY=1 to move it aside and start with an empty store", what, s.path, p)
 }
 
 // boltErr runs fn in a transaction of run (View or Update). An error of
@@ -482,9 +489,16 @@ func (s *Bolt) boltErr(what string, run func(func(*bolt.Tx) error) error, fn fun
 		own = fn(tx)
 		return own
 	})
-	switch {
-	case own != nil:
+	if own != nil {
 		return own
+	}
+	return s.dbErr(what, err)
+}
+
+// dbErr is the error of operation what whose transaction failed in the
+// database itself with err (nil: it did not).
+func (s *Bolt) dbErr(what string, err error) error {
+	switch {
 	case err == nil:
 		return nil
 	case errors.Is(err, bolterrors.ErrDatabaseNotOpen):
