@@ -456,17 +456,19 @@ func (g *Game) Moves(list *rules.MoveList) {
 
 // countMoves returns the number of moves Moves would list, without listing
 // them or caching the result.
-func (g *Game) countMoves() uint64 {
-	p := &g.pos
+func (g *Game) countMoves() uint64 { return g.pos.count(&g.colours) }
+
+// count is countMoves in p, whose players have the colours given.
+func (p *position) count(colours *[2][2]Colour) uint64 {
 	if p.status != statusUnknown && p.status != uint8(rules.Ongoing) || p.lowCount() <= 2 {
 		return 0
 	}
 	k := p.classes()
-	mine := g.colours[p.toMove]
+	mine := colours[p.toMove]
 	if n := bits.OnesCount64(p.targets(mine[0], &k)) + bits.OnesCount64(p.targets(mine[1], &k)); n > 0 {
 		return uint64(n)
 	}
-	theirs := g.colours[p.toMove^1]
+	theirs := colours[p.toMove^1]
 	if p.targets(theirs[0], &k)|p.targets(theirs[1], &k) != 0 {
 		return 1 // the forced pass
 	}
@@ -474,8 +476,9 @@ func (g *Game) countMoves() uint64 {
 }
 
 // Perft counts the move sequences of length depth as rules.Perft does
-// (rules.Perfter): with direct calls, and the last ply counted by
-// countMoves. It allocates once, for the move lists.
+// (rules.Perfter): with direct calls, and the last ply counted by count on
+// a copy of the position with the move before it made, without playing
+// either. It allocates once, for the move lists.
 func (g *Game) Perft(depth int) uint64 {
 	if depth <= 0 {
 		return 1
@@ -492,6 +495,18 @@ func (g *Game) perft(lists []rules.MoveList) uint64 {
 	list := &lists[len(lists)-1]
 	g.Moves(list)
 	var n uint64
+	if len(lists) == 1 {
+		for _, m := range list.Slice() {
+			child := g.pos
+			if m != Pass {
+				child.move(m)
+			}
+			child.toMove ^= 1
+			child.status = statusUnknown
+			n += child.count(&g.colours)
+		}
+		return n
+	}
 	for _, m := range list.Slice() {
 		g.Play(m)
 		n += g.perft(lists[:len(lists)-1])
@@ -513,21 +528,28 @@ func (g *Game) Play(m rules.Move) {
 	p := &g.pos
 	var n uint
 	if m != Pass {
-		// Every shift count is below 64; the &63 saves the check.
-		shift := 4 * uint(m&15)
-		row := uint(p.rows>>shift) & 0xF
-		n = uint(nibbleCount>>(4*(p.occ>>(row*4&63)&0xF)&63)) & 0xF
-		from := row*4 + uint(m&3)
-		move := uint64(1)<<(from&63) | uint64(1)<<((from+4*n)&63)
-		p.boards[m>>2&3] ^= move
-		p.occ ^= move
-		p.rows += uint64(n) << shift
+		n = p.move(m)
 	}
 	g.undo[g.ply] = undoInfo{steps: uint8(n), status: p.status}
 	g.moves[g.ply] = m
 	g.ply++
 	p.toMove ^= 1
 	p.status = statusUnknown
+}
+
+// move moves the piece of m, which is not a pass, and returns the rows it
+// moved up; the side to move and the status are the caller's.
+func (p *position) move(m rules.Move) uint {
+	// Every shift count is below 64; the &63 saves the check.
+	shift := 4 * uint(m&15)
+	row := uint(p.rows>>shift) & 0xF
+	n := uint(nibbleCount>>(4*(p.occ>>(row*4&63)&0xF)&63)) & 0xF
+	from := row*4 + uint(m&3)
+	move := uint64(1)<<(from&63) | uint64(1)<<((from+4*n)&63)
+	p.boards[m>>2&3] ^= move
+	p.occ ^= move
+	p.rows += uint64(n) << shift
+	return n
 }
 
 // Undo takes back the last move played; it panics if none was played.
