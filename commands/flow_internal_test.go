@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/render"
 	"arbiter/store"
 )
 
@@ -96,4 +97,19 @@ func TestFlowEncodingIsJSON(t *testing.T) {
 	check(&Flow{PausedWhy: `"quoted" <b> & more`}, false)
 	check(&Flow{Style: "émoji"}, false)
 	check(&Flow{Takebacks: []string{"ok", "tab\there"}}, false)
+}
+
+// TestWithCodeBlock: a reply's text is the header and the board's code
+// block as strings.TrimSpace(header + "\n" + render.CodeBlock(...)) writes
+// them, whatever the header.
+func TestWithCodeBlock(t *testing.T) {
+	for _, header := range []string{"", " ", "\n\n", "Ann played **4 2 4 8**.", "  lead\n", "a\nb \n"} {
+		for _, colour := range []bool{false, true} {
+			board := " 1 2\n1 . .\n"
+			want := strings.TrimSpace(header + "\n" + render.CodeBlock(board, colour))
+			if got := withCodeBlock(header, board, colour); got != want {
+				t.Errorf("withCodeBlock(%q, colour %v) = %q, want %q", header, colour, got, want)
+			}
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"arbiter/render"
 	"arbiter/rules"
@@ -127,7 +128,7 @@ func (s *Service) styledBoard(g *store.Game, b *render.Board, header, style stri
 		s.log.Error("board image not drawn; sending text", "game", g.Name, "err", err)
 		fallthrough
 	default:
-		msg.Text = strings.TrimSpace(header + "\n" + render.CodeBlock(b.Text(), s.cfg.Colour))
+		msg.Text = withCodeBlock(header, b.Text(), s.cfg.Colour)
 	}
 	if g.Status != store.Active {
 		if g.Status == store.Finished && rematchable(g) {
@@ -148,6 +149,26 @@ func (s *Service) styledBoard(g *store.Game, b *render.Board, header, style stri
 	}
 	msg.Buttons = append(msg.Buttons, Button{ID: buttonID("resign", g), Label: "Resign", Style: Danger})
 	return msg
+}
+
+// withCodeBlock is strings.TrimSpace(header + "\n" + render.CodeBlock(board,
+// colour)), written once instead of copied three times: a move's reply
+// holds a board of about a kilobyte.
+func withCodeBlock(header, board string, colour bool) string {
+	block := render.CodeBlock("", colour) // the fences, around nothing
+	header = strings.TrimLeftFunc(header, unicode.IsSpace)
+	var b strings.Builder
+	b.Grow(len(header) + 1 + len(block) + len(board))
+	if header != "" {
+		b.WriteString(header)
+		b.WriteByte('\n')
+	}
+	start, end, _ := strings.Cut(block, "\n")
+	b.WriteString(start)
+	b.WriteByte('\n')
+	b.WriteString(board)
+	b.WriteString(end) // the block ends with its fence: nothing to trim
+	return b.String()
 }
 
 // buttonID is the id of a button that runs cmd on game g as it is now:
@@ -230,9 +251,12 @@ func mentionsFor(g *store.Game) []string {
 func (s *Service) afterMove(g *store.Game, now time.Time) []string {
 	var notes []string
 	flow(g).DrawOffer, flow(g).UndoOffer, flow(g).Reminders = 0, 0, 0
-	var list rules.MoveList
-	for g.State.Status() == rules.Ongoing {
-		g.State.Moves(&list)
+	var list *rules.MoveList // only a game with passes needs one (and its kilobyte)
+	if _, passes := g.State.(rules.Passer); passes {
+		list = new(rules.MoveList)
+	}
+	for list != nil && g.State.Status() == rules.Ongoing {
+		g.State.Moves(list)
 		if list.N != 1 || !rules.IsPass(g.State, list.Moves[0]) {
 			break
 		}
