@@ -1,11 +1,13 @@
 // Package boltstore is the embedded store.Store backend: one bbolt
 // database file (DatabaseFile) in the data directory, for one process,
 // which locks the directory. A change must keep its invariants: every
-// write is one transaction, committed and synced before the call returns;
-// every index is updated in the transaction that changes what it indexes,
-// so indexes are exact; and a database of the previous layout still opens
-// (boltFormat, migrated when opened; a newer layout is refused; see
-// store's MIGRATIONS.md). See docs/storage.md for its figures.
+// write is committed in a transaction and synced before the call returns
+// (a game's save may share its transaction with saves that arrive with
+// it: see groupCommit); every index is updated in the transaction that
+// changes what it indexes, so indexes are exact; and a database of the
+// previous layout still opens (boltFormat, migrated when opened; a newer
+// layout is refused; see store's MIGRATIONS.md). See docs/storage.md for
+// its figures.
 //
 // # Layout
 //
@@ -77,8 +79,9 @@ const DatabaseFile = "arbiter.db"
 const boltFormat = "2"
 
 // Bolt is the embedded store: one bbolt database file in the data
-// directory, for one process (the directory is locked). Every write is one
-// bbolt transaction, committed and fsync'd before the call returns, so a
+// directory, for one process (the directory is locked). Every write is
+// committed in a bbolt transaction and fsync'd before the call returns
+// (Save shares its transaction with the saves that arrive with it), so a
 // write that was acknowledged survives a crash of the process and a power
 // loss; its cost depends on what it changes, not on how much is stored.
 // It meets the Store contract and is safe for concurrent use; the package
