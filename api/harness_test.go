@@ -48,6 +48,7 @@ type env struct {
 	posts *posts
 	logs  *testkit.Buffer
 	clock *clock
+	aud   *audience
 }
 
 // clock is the service's and the store's time, moved on by tests.
@@ -89,6 +90,8 @@ func newEnv(t testing.TB) *env {
 	}
 	p := &posts{}
 	svc := commands.New(commands.Config{}, st, games.Registry(), p, log, clk.Now)
+	aud := &audience{private: map[string]bool{}}
+	svc.SetAudience(aud)
 	a := api.New(svc, api.Options{Log: log, Poll: 50 * time.Millisecond})
 	hs := httptest.NewServer(a.Handler())
 	t.Cleanup(func() {
@@ -96,7 +99,51 @@ func newEnv(t testing.TB) *env {
 		hs.Close()
 		_ = st.Close(context.Background())
 	})
-	return &env{t: t, redis: srv, st: st, svc: svc, api: a, http: hs, posts: p, logs: logs, clock: clk}
+	return &env{t: t, redis: srv, st: st, svc: svc, api: a, http: hs, posts: p, logs: logs, clock: clk, aud: aud}
+}
+
+// audience is the platform's answer to who can view a channel: every
+// channel is of the guild whose id starts it ("g2-..." is of g2, any other
+// of g1), and public unless made private.
+type audience struct {
+	mu      sync.Mutex
+	private map[string]bool
+}
+
+func (a *audience) Channel(_ context.Context, channel string) (string, bool, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	g := guild
+	if strings.HasPrefix(channel, "g2-") {
+		g = "g2"
+	}
+	return g, !a.private[channel], nil
+}
+
+// hide makes channel private.
+func (a *audience) hide(channel string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.private[channel] = true
+}
+
+var wallKeyPattern = regexp.MustCompile(`/wall/([A-Za-z0-9_-]{43})/`)
+
+// wall turns the guild's wall on (or replaces its key) as a referee, with
+// names as given ("" for the default), and returns its key.
+func (e *env) wall(sub, names string) string {
+	e.t.Helper()
+	inv := commands.Invocation{Guild: guild, Channel: "staff", User: carol, ManageServer: true, Command: "wall", Sub: sub,
+		Options: map[string]string{}}
+	if names != "" {
+		inv.Options["names"] = names
+	}
+	r := e.svc.Handle(context.Background(), inv)
+	m := wallKeyPattern.FindStringSubmatch(r.Text)
+	if m == nil || !r.Private {
+		e.t.Fatalf("/wall %s answered %q (private %v); want a private link", sub, r.Text, r.Private)
+	}
+	return m[1]
 }
 
 // do runs a command as user in channel.

@@ -21,6 +21,8 @@ type Options struct {
 	// token, and a wall its games, to learn of changes made by other
 	// processes (and of a revoked token); default 1s.
 	Poll time.Duration
+	// MaxWalls bounds the walls watched at once; default DefaultMaxWalls.
+	MaxWalls int
 }
 
 // Server is the programs' API and the live wall over a game flow. It
@@ -31,12 +33,13 @@ type Server struct {
 	log  *slog.Logger
 	poll time.Duration
 
+	maxWalls int
+
 	mu      sync.Mutex
 	streams map[string]*stream // the connected program of each user
-	walls   map[string]*wall   // the live wall of each guild, once asked for
-	// tournaments are the walls of class tournaments, by
-	// "GUILD/tournament/CHANNEL", once asked for.
-	tournaments map[string]http.Handler
+	// walls are the walls being watched, by wall key, or
+	// "KEY/tournament/CHANNEL" for a class tournament's.
+	walls map[string]*live
 }
 
 // New returns the API over svc and registers it with svc.
@@ -47,7 +50,10 @@ func New(svc *commands.Service, opt Options) *Server {
 	if opt.Poll <= 0 {
 		opt.Poll = time.Second
 	}
-	s := &Server{svc: svc, log: opt.Log, poll: opt.Poll, streams: map[string]*stream{}, walls: map[string]*wall{}, tournaments: map[string]http.Handler{}}
+	if opt.MaxWalls <= 0 {
+		opt.MaxWalls = DefaultMaxWalls
+	}
+	s := &Server{svc: svc, log: opt.Log, poll: opt.Poll, maxWalls: opt.MaxWalls, streams: map[string]*stream{}, walls: map[string]*live{}}
 	svc.AddObserver(s)
 	svc.SetPresence(s)
 	return s
@@ -57,7 +63,10 @@ func New(svc *commands.Service, opt Options) *Server {
 //
 //	GET /api/v1/me       who the token is for (JSON)
 //	GET /api/v1/stream   the program's websocket
-//	GET /wall/GUILD/     the live wall page; /wall/GUILD/events its events
+//	GET /wall/KEY/       the live wall page of the server whose wall key
+//	                     is KEY (/wall on); /wall/KEY/events its events
+//	GET /wall/KEY/tournament/CHANNEL/   the wall of the class tournament
+//	                     created in CHANNEL, of the same server
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/v1/me", s.me)
@@ -65,13 +74,18 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", "no such API call: "+r.Method+" "+r.URL.Path+"; docs/api.md lists them (this server speaks /api/v1)")
 	})
-	mux.HandleFunc("GET /wall/{guild}", func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("GET /wall/{key}", func(w http.ResponseWriter, r *http.Request) {
+		if commands.CheckWallKey(r.PathValue("key")) != nil {
+			noWall(w)
+			return
+		}
 		http.Redirect(w, r, r.URL.Path+"/", http.StatusMovedPermanently)
 	})
-	mux.HandleFunc("GET /wall/{guild}/", s.wallPage)
-	mux.HandleFunc("GET /wall/{guild}/events", s.wallEvents)
-	mux.HandleFunc("GET /wall/{guild}/tournament/{channel}/", s.tournamentWall)
-	mux.HandleFunc("GET /wall/{guild}/tournament/{channel}/events", s.tournamentWall)
+	mux.HandleFunc("GET /wall/{key}/{$}", s.wallPage)
+	mux.HandleFunc("GET /wall/{key}/events", s.wallEvents)
+	mux.HandleFunc("GET /wall/{key}/tournament/{channel}/{$}", s.wallPage)
+	mux.HandleFunc("GET /wall/{key}/tournament/{channel}/events", s.wallEvents)
+	mux.HandleFunc("/wall/", func(w http.ResponseWriter, r *http.Request) { noWall(w) })
 	return mux
 }
 
@@ -92,13 +106,18 @@ func (s *Server) GameSaved(g *store.Game) {
 			targets = append(targets, st)
 		}
 	}
-	wl := s.walls[g.Guild]
+	var walls []*live
+	for _, lw := range s.walls {
+		if lw.access.Guild == g.Guild {
+			walls = append(walls, lw)
+		}
+	}
 	s.mu.Unlock()
 	for _, st := range targets {
 		st.push(g)
 	}
-	if wl != nil {
-		wl.queue(g)
+	for _, lw := range walls {
+		lw.queue(g)
 	}
 }
 

@@ -69,10 +69,11 @@ func TestWallShowsMovesLive(t *testing.T) {
 		t.Fatal(r.Text)
 	}
 	g := e.load("c1")
+	key := e.wall("on", "display")
 	ctx := browser(t)
 	card := fmt.Sprintf("#game-%s", g.ID)
 	within(t, ctx, 20*time.Second, "the wall loads with both games",
-		chromedp.Navigate(e.http.URL+"/wall/"+guild),
+		chromedp.Navigate(e.http.URL+"/wall/"+key),
 		chromedp.WaitVisible(card+` img`, chromedp.ByQuery),
 		chromedp.WaitVisible(fmt.Sprintf("#game-%s", e.load("c2").ID), chromedp.ByQuery),
 		chromedp.WaitVisible(`//span[@id="status" and text()="live"]`, chromedp.BySearch))

@@ -82,6 +82,7 @@ func runBot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	svc := gameFlow(cfg, st, reg, session, log, n, fmt.Sprintf("bot-%s-shard%d", hostname(), cfg.ShardID), true)
 	b := bot.New(bcfg, session, svc)
+	svc.SetAudience(b.Audience())
 	if cfg.DiscordAppID != "" {
 		log.Info("the bot's invite link, with every permission it needs", "url", bot.InviteURL(cfg.DiscordAppID))
 	}
@@ -124,6 +125,7 @@ func gameFlow(cfg config, st store.Store, reg *rules.Registry, session *discordg
 		WorkerName:    name,
 		TakesCommands: takesCommands,
 		CachedGames:   cfg.CachedGames,
+		PublicURL:     cfg.PublicURL,
 	}, st, reg, bot.NewNotifier(session, log), log, nil)
 }
 

@@ -95,7 +95,9 @@ func (s *Service) history(ctx context.Context, inv Invocation) Reply {
 	if render.DiscordLength(text) > 1900 {
 		text = clip(text, 1700) + " (the whole record is attached)"
 	}
-	return Reply{Message: Message{Text: text, Files: files}}
+	// Another channel's game may be private to that channel: its record is
+	// shown to the one who asked only.
+	return Reply{Message: Message{Text: text, Files: files}, Private: g.Channel != inv.Channel}
 }
 
 // numberedMoves writes the move list numbered by turn: "1. 4 2 4 8 | 4 12 4 10".
@@ -145,7 +147,7 @@ func (s *Service) help(_ context.Context, _ Invocation) Reply {
 		"/history [game:id], /games, /stats [user], /leaderboard game:..., /rules game:..., /help (this).",
 		"Each move has a deadline (time:45s, 10m, 2d; default 2d): a reminder comes at half time and near the end; then the game is lost on time (or, with options:\"timeout=adjudicate\", decided by the game's scoring).",
 		"Your own program: /token new gives you a token (shown once) for `arbiter bridge`, /token revoke ends it; /play ... program:true challenges a classmate's program, myprogram:true lets yours play for you.",
-		"Referees: /referee start|abort|adjudicate|extend|pause|resume|export; /settings board:text|emoji|image (how boards are drawn in this channel); /diagnose (what the bot may do here, in Discord).",
+		"Referees: /referee start|abort|adjudicate|extend|pause|resume|export; /settings board:text|emoji|image (how boards are drawn in this channel); /diagnose (what the bot may do here, in Discord); /wall on|off|new|names (the projector's live wall: a secret link, public channels only).",
 		"Tournaments: a referee's /tournament create (format: roundrobin, gauntlet, swiss: paired by points round by round, or knockout: a seeded bracket, two games a tie) and start, everyone's /tournament join and standings; /referee export [from] [to] attaches the grades.",
 	}, "\n")}}
 }

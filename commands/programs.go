@@ -48,6 +48,7 @@ type hooks struct {
 	mu        sync.RWMutex
 	observers []Observer
 	presence  Presence
+	audience  Audience
 }
 
 // AddObserver has o hear of every game change saved from now on.

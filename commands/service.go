@@ -55,6 +55,9 @@ type Config struct {
 	// them, so that a /move needs no read of the store (see move);
 	// default 2048, negative for none.
 	CachedGames int
+	// PublicURL is the address people reach the API and the live wall at
+	// (e.g. https://arbiter.example.org), for the links /wall gives.
+	PublicURL string
 }
 
 // Service runs the game flow over a store. It is safe for concurrent use.
@@ -160,6 +163,7 @@ func (s *Service) handlers() map[string]handler {
 		"cancel":         s.cancel,
 		"token":          s.token,
 		"tournament":     s.tournamentCmd,
+		"wall":           s.wall,
 	}
 }
 
@@ -253,8 +257,7 @@ func (s *Service) storeRefusal(inv Invocation, err error) Reply {
 	case errors.Is(err, store.ErrNotFound):
 		return refuse("there is no game in this channel; /play starts one")
 	}
-	s.log.Error("command failed", "command", inv.Command, "channel", inv.Channel, "err", err)
-	return refuse("something went wrong; nothing was changed: %v", err)
+	return s.internalError(inv, "command", err)
 }
 
 // isReferee reports whether the invoker may use /referee.

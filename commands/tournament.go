@@ -43,6 +43,9 @@ type ThreadOpener interface {
 
 // tourney is a tournament's record.
 type tourney struct {
+	// Guild is the server it was created in (absent in records made
+	// before it was kept).
+	Guild   string        `json:"guild,omitempty"`
 	Game    string        `json:"game"`
 	Format  string        `json:"format"`
 	Cycles  int           `json:"rounds"`
@@ -151,7 +154,7 @@ func (s *Service) tourneyAct(ctx context.Context, inv Invocation, t *tourney) (R
 		if err != nil {
 			return refuse("%v", err), false
 		}
-		*t = tourney{Game: req.name, Format: string(format), Cycles: cycles, Time: inv.Options["time"], Referee: inv.User}
+		*t = tourney{Guild: inv.Guild, Game: req.name, Format: string(format), Cycles: cycles, Time: inv.Options["time"], Referee: inv.User}
 		return Reply{Message: Message{Text: fmt.Sprintf("%s opens a %s tournament here (%s, %s a move). /tournament join to enter; a referee starts it with /tournament start.",
 			inv.User.Name, s.title(t.Game), formatRules(format, cycles), FormatDuration(s.tourneyTurnTime(t)))}}, true
 	case "join":
