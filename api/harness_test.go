@@ -14,6 +14,7 @@ import (
 
 	"arbiter/api"
 	"arbiter/commands"
+	"arbiter/internal/httplimit"
 	"arbiter/internal/testkit"
 	"arbiter/rules/games"
 	"arbiter/store"
@@ -93,7 +94,10 @@ func newEnv(t testing.TB) *env {
 	aud := &audience{private: map[string]bool{}}
 	svc.SetAudience(aud)
 	a := api.New(svc, api.Options{Log: log, Poll: 50 * time.Millisecond})
-	hs := httptest.NewServer(a.Handler())
+	// Served as API_ADDR is, with short timeouts: streams must outlive them.
+	hs := httptest.NewUnstartedServer(nil)
+	hs.Config = httplimit.Server(a.Handler(), httplimit.Limits{ReadHeader: time.Second, Read: time.Second, Write: time.Second, MaxBody: api.MaxMessage}, log)
+	hs.Start()
 	t.Cleanup(func() {
 		hs.CloseClientConnections()
 		hs.Close()

@@ -309,3 +309,22 @@ func TestMadeUpWallPathsKeepMemoryFlat(t *testing.T) {
 		t.Fatal("the real wall shows no game after the made-up requests")
 	}
 }
+
+// TestWallStreamOutlivesReadTimeout: a wall's page, served with a 1 s
+// read timeout, still gets a move made 1.5 s after it opened.
+func TestWallStreamOutlivesReadTimeout(t *testing.T) {
+	e := newEnv(t)
+	e.startGames(t)
+	key := e.wall("on", "")
+	es := e.events(t, "/wall/"+key+"/events")
+	if !es.until(func(l string) bool { return strings.HasPrefix(l, "event: game") }) {
+		t.Fatal("the wall shows no game")
+	}
+	time.Sleep(1500 * time.Millisecond)
+	if r := e.do(alice, "c1", "move", "", "move", "a2 a3"); r.Private {
+		t.Fatal(r.Text)
+	}
+	if !es.until(func(l string) bool { return strings.Contains(l, `"ply":1`) }) {
+		t.Fatalf("the move made after the read timeout never reached the page:\n%s", boardData.ReplaceAllString(es.seen.String(), ""))
+	}
+}

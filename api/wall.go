@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"arbiter/commands"
+	"arbiter/internal/httplimit"
 	"arbiter/store"
 )
 
@@ -204,6 +205,7 @@ func (wl *wall) serveEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer wl.unsubscribe(ch)
+	httplimit.Unbounded(w)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	fmt.Fprint(w, "retry: 1000\n\n")

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"time"
 
 	"arbiter/api"
 	"arbiter/commands"
+	"arbiter/internal/httplimit"
 )
 
 // serveAPI serves the programs' API and the live wall at addr (API_ADDR)
@@ -18,8 +18,8 @@ func serveAPI(ctx context.Context, addr string, svc *commands.Service, log *slog
 	if addr == "" {
 		return func() {}
 	}
-	srv := &http.Server{Addr: addr, Handler: api.New(svc, api.Options{Log: log}).Handler(),
-		ReadHeaderTimeout: 5 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	srv := httplimit.Server(api.New(svc, api.Options{Log: log}).Handler(), httplimit.Limits{MaxBody: api.MaxMessage}, log)
+	srv.Addr = addr
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

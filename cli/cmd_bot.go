@@ -16,6 +16,7 @@ import (
 
 	"arbiter/bot"
 	"arbiter/commands"
+	"arbiter/internal/httplimit"
 	"arbiter/rules"
 	"arbiter/store"
 
@@ -129,6 +130,11 @@ func gameFlow(cfg config, st store.Store, reg *rules.Registry, session *discordg
 	}, st, reg, bot.NewNotifier(session, log), log, nil)
 }
 
+// interactionLimits bound the interactions endpoint: Discord sends every
+// interaction from its own few addresses, so the cap per address is high;
+// the signature check turns anyone else away.
+var interactionLimits = httplimit.Limits{PerAddress: 1024}
+
 // serveInteractions serves the HTTP interactions endpoint at addr until
 // ctx ends, then stops taking requests and waits for the answers under
 // way.
@@ -137,7 +143,7 @@ func serveInteractions(ctx context.Context, addr string, b *bot.Bot, log *slog.L
 	if err != nil {
 		return fmt.Errorf("interactions endpoint: %w", err)
 	}
-	srv := &http.Server{Handler: b, ReadHeaderTimeout: 5 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	srv := httplimit.Server(b, interactionLimits, log)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	log.Info("serving Discord's interactions", "addr", ln.Addr().String())
