@@ -80,6 +80,12 @@ var (
 
 func newEnv(t testing.TB) *env {
 	t.Helper()
+	return newEnvWith(t, nil)
+}
+
+// newEnvWith is newEnv with the flow's store wrapped by wrap (nil: as is).
+func newEnvWith(t testing.TB, wrap func(store.Store) store.Store) *env {
+	t.Helper()
 	srv := redistest.Start(t, redistest.Options{})
 	logs := &testkit.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -90,7 +96,11 @@ func newEnv(t testing.TB) *env {
 		t.Fatalf("open store: %v", err)
 	}
 	p := &posts{}
-	svc := commands.New(commands.Config{}, st, games.Registry(), p, log, clk.Now)
+	flowStore := st
+	if wrap != nil {
+		flowStore = wrap(st)
+	}
+	svc := commands.New(commands.Config{}, flowStore, games.Registry(), p, log, clk.Now)
 	aud := &audience{private: map[string]bool{}}
 	svc.SetAudience(aud)
 	a := api.New(svc, api.Options{Log: log, Poll: 50 * time.Millisecond})

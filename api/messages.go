@@ -57,6 +57,8 @@ type Message struct {
 	GameID  string     `json:"gameId,omitempty"`
 	Version int64      `json:"version,omitempty"`
 	Move    string     `json:"move,omitempty"`
+	// Reason, on a decline, says why; it is shown to the challenger.
+	Reason string `json:"reason,omitempty"`
 
 	// error
 	Code  string `json:"code,omitempty"`

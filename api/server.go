@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -36,7 +37,7 @@ type Server struct {
 	maxWalls int
 
 	mu      sync.Mutex
-	streams map[string]*stream // the connected program of each user
+	streams map[string]*stream // the connected program of each user, by "GUILD/USER"
 	// walls are the walls being watched, by wall key, or
 	// "KEY/tournament/CHANNEL" for a class tournament's.
 	walls map[string]*live
@@ -86,15 +87,39 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /wall/{key}/tournament/{channel}/{$}", s.wallPage)
 	mux.HandleFunc("GET /wall/{key}/tournament/{channel}/events", s.wallEvents)
 	mux.HandleFunc("/wall/", func(w http.ResponseWriter, r *http.Request) { noWall(w) })
-	return mux
+	return s.recovering(mux)
 }
 
-// Online reports whether user's program is connected.
-func (s *Server) Online(user string) bool {
+// recovering answers a request whose handler panicked with a generic
+// error and an error id, logging the details; the server goes on.
+func (s *Server) recovering(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			p := recover()
+			if p == nil || p == http.ErrAbortHandler {
+				if p != nil {
+					panic(p)
+				}
+				return
+			}
+			id := commands.ErrorID()
+			s.log.Error("API request panicked", "error_id", id, "path", r.URL.Path, "panic", p, "stack", string(debug.Stack()))
+			writeError(w, http.StatusInternalServerError, "failed", "something went wrong on the server (error id "+id+")")
+		}()
+		h.ServeHTTP(w, r)
+	})
+}
+
+// Online reports whether user's program is connected with its token of
+// guild.
+func (s *Server) Online(guild, user string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.streams[user] != nil
+	return s.streams[streamKey(guild, user)] != nil
 }
+
+// streamKey is where a program's stream is kept: one per guild and user.
+func streamKey(guild, user string) string { return guild + "/" + user }
 
 // GameSaved passes a saved game to its programs' streams and to its
 // guild's wall.
@@ -102,7 +127,7 @@ func (s *Server) GameSaved(g *store.Game) {
 	s.mu.Lock()
 	var targets []*stream
 	for _, p := range g.Players {
-		if st := s.streams[p.UserID]; p.Kind == store.Program && st != nil {
+		if st := s.streams[streamKey(g.Guild, p.UserID)]; p.Kind == store.Program && st != nil {
 			targets = append(targets, st)
 		}
 	}
@@ -172,9 +197,10 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // register makes st its user's stream, closing the one it replaces (a
 // bridge that reconnects before its old connection timed out).
 func (s *Server) register(st *stream) {
+	key := streamKey(st.owner.Guild, st.owner.User)
 	s.mu.Lock()
-	old := s.streams[st.owner.User]
-	s.streams[st.owner.User] = st
+	old := s.streams[key]
+	s.streams[key] = st
 	s.mu.Unlock()
 	if old != nil {
 		old.stop("replaced", "another bridge connected with this token")
@@ -185,8 +211,8 @@ func (s *Server) register(st *stream) {
 func (s *Server) unregister(st *stream) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.streams[st.owner.User] == st {
-		delete(s.streams, st.owner.User)
+	if key := streamKey(st.owner.Guild, st.owner.User); s.streams[key] == st {
+		delete(s.streams, key)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -97,7 +98,8 @@ func (st *stream) signal() {
 // program, the changes as they come, and a resync every poll, which also
 // ends the stream at once when the token is revoked.
 func (st *stream) write(ctx context.Context) {
-	sent := map[string]int64{} // version sent, by game id
+	sent := map[string]int64{}      // version sent, by game id
+	channels := map[string]string{} // channel of each game sent
 	send := func(m Message) bool {
 		_ = st.conn.SetWriteDeadline(time.Now().Add(writeWait))
 		return st.conn.WriteJSON(m) == nil
@@ -110,15 +112,21 @@ func (st *stream) write(ctx context.Context) {
 			return true // already sent, or older than what was
 		}
 		sent[m.Game.ID] = m.Game.Version
+		channels[m.Game.ID] = m.Game.Channel
 		if m.Game.Status == "finished" {
 			defer delete(sent, m.Game.ID)
+			defer delete(channels, m.Game.ID)
 		}
 		return send(m)
 	}
 	resync := func() bool {
-		if !st.tokenValid(ctx) {
+		switch err := st.checkToken(ctx); {
+		case errors.Is(err, errRevoked):
 			st.stop("revoked", "this token was revoked or replaced; /token in Discord gives a new one")
 			return false
+		case err != nil:
+			st.s.log.Warn("program's token not checked; its games wait for the next poll", "user", st.owner.User, "err", err)
+			return true
 		}
 		games, err := st.s.svc.ProgramGames(ctx, st.owner.Guild, st.owner.User)
 		if err != nil {
@@ -136,7 +144,9 @@ func (st *stream) write(ctx context.Context) {
 		for id := range sent {
 			if !running[id] { // over, and finished elsewhere
 				delete(sent, id)
-				if !send(Message{Type: "gone", GameID: id}) {
+				ch := channels[id]
+				delete(channels, id)
+				if !send(Message{Type: "gone", Channel: ch, GameID: id}) {
 					return false
 				}
 			}
@@ -187,13 +197,23 @@ func (st *stream) finish() {
 		websocket.FormatCloseMessage(websocket.ClosePolicyViolation, st.why.Code), time.Now().Add(writeWait))
 }
 
-// tokenValid reports whether the stream's token is still its owner's.
-func (st *stream) tokenValid(ctx context.Context) bool {
+// errRevoked: the stream's token was revoked or replaced.
+var errRevoked = errors.New("the token was revoked or replaced")
+
+// checkToken returns nil when the stream's token is still its owner's,
+// errRevoked when it is not, and the store's error when it cannot tell:
+// the caller then does nothing (fail closed).
+func (st *stream) checkToken(ctx context.Context) error {
 	o, err := st.s.svc.ProgramOwnerByHash(ctx, st.hash)
-	if errors.Is(err, store.ErrNotFound) {
-		return false
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return errRevoked
+	case err != nil:
+		return err
+	case o.User != st.owner.User || o.Guild != st.owner.Guild:
+		return errRevoked
 	}
-	return err != nil || o.User == st.owner.User // storage down: keep going
+	return nil
 }
 
 // read is the stream's reader: each action is checked, done, and
@@ -218,10 +238,19 @@ func (st *stream) read() {
 	}
 }
 
-// act does one action a program sent and returns the answer.
-func (st *stream) act(kind int, data []byte) Message {
+// act does one action a program sent and returns the answer. A panic in
+// doing it is answered as a failure with an error id, as the Discord side
+// answers one, and the stream goes on.
+func (st *stream) act(kind int, data []byte) (reply Message) {
 	var m Message
 	no := func(code, text string) Message { return Message{Type: "error", Ref: m.ID, Code: code, Error: text} }
+	defer func() {
+		if p := recover(); p != nil {
+			id := commands.ErrorID()
+			st.s.log.Error("program's action panicked", "error_id", id, "user", st.owner.User, "panic", p, "stack", string(debug.Stack()))
+			reply = no("failed", "something went wrong on the server (error id "+id+"); nothing was done")
+		}
+	}()
 	if kind != websocket.TextMessage {
 		return no("bad_message", "send each message as one websocket text frame of JSON")
 	}
@@ -235,9 +264,14 @@ func (st *stream) act(kind int, data []byte) Message {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if !st.tokenValid(ctx) {
+	switch err := st.checkToken(ctx); {
+	case errors.Is(err, errRevoked):
 		st.stop("revoked", "this token was revoked or replaced; /token in Discord gives a new one")
 		return no("revoked", "this token was revoked or replaced; nothing was done")
+	case err != nil:
+		id := commands.ErrorID()
+		st.s.log.Warn("program's token not checked; action refused", "error_id", id, "user", st.owner.User, "err", err)
+		return no("unavailable", "the token cannot be checked right now (error id "+id+"); nothing was done, try again")
 	}
 	switch m.Type {
 	case "accept", "decline", "move", "resign":
@@ -252,14 +286,16 @@ func (st *stream) act(kind int, data []byte) Message {
 	case m.Type == "move" && strings.TrimSpace(m.Move) == "":
 		return no("bad_message", `a move message needs "move", the move's text`)
 	}
-	err := st.s.svc.ProgramAct(ctx, commands.ProgramAction{Owner: st.owner.User, Channel: m.Channel, Game: m.GameID,
-		Version: m.Version, Kind: m.Type, Move: m.Move})
+	err := st.s.svc.ProgramAct(ctx, commands.ProgramAction{Owner: st.owner.User, Guild: st.owner.Guild, Channel: m.Channel, Game: m.GameID,
+		Version: m.Version, Kind: m.Type, Move: m.Move, Reason: m.Reason})
 	var pe *commands.ProgramError
 	switch {
 	case errors.As(err, &pe):
 		return no(pe.Code, pe.Text)
 	case err != nil:
-		return no("failed", err.Error())
+		id := commands.ErrorID()
+		st.s.log.Error("program's action failed", "error_id", id, "user", st.owner.User, "err", err)
+		return no("failed", "something went wrong on the server (error id "+id+"); nothing was done")
 	}
 	return Message{Type: "ok", Ref: m.ID}
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"time"
@@ -407,6 +408,12 @@ func (s *Server) refresh(ctx context.Context, lw *live) error {
 func (s *Server) runWall(lw *live) {
 	t := time.NewTicker(s.poll)
 	defer t.Stop()
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("wall panicked; its pages reconnect", "panic", p, "stack", string(debug.Stack()))
+			s.drop(lw)
+		}
+	}()
 	idle := 0
 	for {
 		select {

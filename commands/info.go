@@ -278,9 +278,9 @@ func (s *Service) settings(ctx context.Context, inv Invocation) Reply {
 	// A game going on keeps the style it began with: changing it would
 	// bump the game's version and void the players' buttons mid-move.
 	if g, err := s.store.Load(ctx, inv.Channel); err == nil && g.Status == store.Active && flow(g).Style != style {
-		return Reply{Message: Message{Text: fmt.Sprintf("%s set this channel's boards to %s, from the next game on (the game going on keeps its style).", inv.User.Name, style)}}
+		return Reply{Message: Message{Text: fmt.Sprintf("%s set this channel's boards to %s, from the next game on (the game going on keeps its style).", EscapeMarkdown(inv.User.Name), style)}}
 	}
-	return Reply{Message: Message{Text: fmt.Sprintf("%s set this channel's boards to %s.", inv.User.Name, style)}}
+	return Reply{Message: Message{Text: fmt.Sprintf("%s set this channel's boards to %s.", EscapeMarkdown(inv.User.Name), style)}}
 }
 
 // resultWords says a result with the winner's name: "alice won", "draw",

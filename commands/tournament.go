@@ -156,7 +156,7 @@ func (s *Service) tourneyAct(ctx context.Context, inv Invocation, t *tourney) (R
 		}
 		*t = tourney{Guild: inv.Guild, Game: req.name, Format: string(format), Cycles: cycles, Time: inv.Options["time"], Referee: inv.User}
 		return Reply{Message: Message{Text: fmt.Sprintf("%s opens a %s tournament here (%s, %s a move). /tournament join to enter; a referee starts it with /tournament start.",
-			inv.User.Name, s.title(t.Game), formatRules(format, cycles), FormatDuration(s.tourneyTurnTime(t)))}}, true
+			EscapeMarkdown(inv.User.Name), s.title(t.Game), formatRules(format, cycles), FormatDuration(s.tourneyTurnTime(t)))}}, true
 	case "join":
 		if t.Round > 0 || t.Done {
 			return refuse("the tournament has started; entries are closed"), false
@@ -168,7 +168,7 @@ func (s *Service) tourneyAct(ctx context.Context, inv Invocation, t *tourney) (R
 			return refuse("the tournament is full (%d players)", maxEntrants), false
 		}
 		t.Players = append(t.Players, inv.User)
-		return Reply{Message: Message{Text: fmt.Sprintf("%s joins the %s tournament (%s).", inv.User.Name, s.title(t.Game), playerCount(len(t.Players)))}}, true
+		return Reply{Message: Message{Text: fmt.Sprintf("%s joins the %s tournament (%s).", EscapeMarkdown(inv.User.Name), s.title(t.Game), playerCount(len(t.Players)))}}, true
 	case "start":
 		if t.Done {
 			return refuse("the tournament is over; /tournament standings shows how it ended"), false
@@ -216,7 +216,7 @@ func (s *Service) startRound(ctx context.Context, guild, parent string, t *tourn
 	for i := range t.Games {
 		tg := &t.Games[i]
 		if tg.Round == t.Round && tg.Second < 0 && !playoffs {
-			fmt.Fprintf(&list, "- %s has a bye\n", t.Players[tg.First].Name)
+			fmt.Fprintf(&list, "- %s has a bye\n", EscapeMarkdown(t.Players[tg.First].Name))
 		}
 		if tg.Round != t.Round || tg.Result != "" {
 			continue
@@ -392,7 +392,7 @@ func (s *Service) standingsText(ctx context.Context, guild string, t *tourney) s
 	names := map[string]string{}
 	ids := make([]string, len(t.Players))
 	for i, u := range t.Players {
-		names[u.ID], ids[i] = u.Name, u.ID
+		names[u.ID], ids[i] = EscapeMarkdown(u.Name), u.ID
 	}
 	rating := map[string]float64{}
 	if rs, err := s.store.Ratings(ctx, guild, t.Game, ids...); err == nil {

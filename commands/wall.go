@@ -180,12 +180,12 @@ func WallNames(g *store.Game, names string) [2]string {
 // initials or seat.
 func WallName(p store.Player, seat int, names string) string {
 	if p.Kind == store.Bot {
-		return plainName(p)
+		return rawName(p)
 	}
 	var name string
 	switch names {
 	case NamesDisplay:
-		return plainName(p)
+		return rawName(p)
 	case NamesAnonymous:
 		name = fmt.Sprintf("Player %d", seat+1)
 	default:

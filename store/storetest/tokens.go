@@ -10,8 +10,9 @@ import (
 )
 
 // testProgramTokens: a token is found by its hash until revoked or
-// replaced; a second one within the gap is refused; bad arguments are
-// refused without touching the store.
+// replaced; a second one in the same guild within the gap is refused, one
+// in another guild is a second token; bad arguments are refused without
+// touching the store.
 func testProgramTokens(t *testing.T, e *env) {
 	s := e.open()
 	ctx := Context(t)
@@ -53,18 +54,34 @@ func testProgramTokens(t *testing.T, e *env) {
 	if o, err := s.LookupToken(ctx, h4); err != nil || o.User != "300" {
 		t.Errorf("the new token: %+v, %v", o, err)
 	}
-	if had, err := s.RevokeToken(ctx, "100"); !had || err != nil {
+	// Tokens are per guild: Ann's token in g2 neither waits for the gap of
+	// her g1 token nor ends it, and revoking one leaves the other.
+	h5 := strings.Repeat("f", 64)
+	if err := s.IssueToken(ctx, h5, store.TokenOwner{User: "100", Name: "Ann", Guild: "g2"}, time.Hour); err != nil {
+		t.Fatalf("a token in another guild: %v", err)
+	}
+	if o, err := s.LookupToken(ctx, h1); err != nil || o.Guild != "g1" {
+		t.Errorf("the g1 token after one in g2: %+v, %v", o, err)
+	}
+	if had, err := s.RevokeToken(ctx, "g2", "100"); !had || err != nil {
+		t.Fatalf("RevokeToken g2 = %v, %v", had, err)
+	}
+	if _, err := s.LookupToken(ctx, h5); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the revoked g2 token still works: %v", err)
+	}
+	if had, err := s.RevokeToken(ctx, "g1", "100"); !had || err != nil {
 		t.Fatalf("RevokeToken = %v, %v", had, err)
 	}
 	if _, err := s.LookupToken(ctx, h1); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("the revoked token still works: %v", err)
 	}
-	if had, err := s.RevokeToken(ctx, "100"); had || err != nil {
+	if had, err := s.RevokeToken(ctx, "g1", "100"); had || err != nil {
 		t.Errorf("a second revoke = %v, %v", had, err)
 	}
 	MustErr(t, s.IssueToken(ctx, "short", ann, time.Hour), store.ErrInvalid, "a malformed hash")
 	MustErr(t, s.IssueToken(ctx, h2, store.TokenOwner{}, time.Hour), store.ErrInvalid, "no user")
-	MustErr(t, func() error { _, err := s.RevokeToken(ctx, ""); return err }(), store.ErrInvalid, "revoke no user")
+	MustErr(t, func() error { _, err := s.RevokeToken(ctx, "g1", ""); return err }(), store.ErrInvalid, "revoke no user")
+	MustErr(t, s.IssueToken(ctx, h2, store.TokenOwner{User: "100", Guild: "g:1}"}, time.Hour), store.ErrInvalid, "a guild that cannot be a key")
 	if _, err := s.LookupToken(ctx, "short"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("a malformed hash: %v", err)
 	}
