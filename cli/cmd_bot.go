@@ -127,6 +127,7 @@ func gameFlow(cfg config, st store.Store, reg *rules.Registry, session *discordg
 		TakesCommands: takesCommands,
 		CachedGames:   cfg.CachedGames,
 		PublicURL:     cfg.PublicURL,
+		Limits:        cfg.Limits,
 	}, st, reg, bot.NewNotifier(session, log), log, nil)
 }
 

@@ -78,6 +78,9 @@ func (s *Service) play(ctx context.Context, inv Invocation) Reply {
 	if r != nil {
 		return *r
 	}
+	if r := s.checkLimits(ctx, inv, req); r != nil {
+		return *r
+	}
 	return s.start(ctx, inv, req)
 }
 

@@ -55,6 +55,9 @@ type Config struct {
 	// them, so that a /move needs no read of the store (see move);
 	// default 2048, negative for none.
 	CachedGames int
+	// Limits bound the games one person and one server start at once;
+	// zero fields take DefaultLimits.
+	Limits Limits
 	// PublicURL is the address people reach the API and the live wall at
 	// (e.g. https://arbiter.example.org), for the links /wall gives.
 	PublicURL string
@@ -110,6 +113,7 @@ func New(cfg Config, st store.Store, reg *rules.Registry, notify Notifier, log *
 	if cfg.TableMB <= 0 {
 		cfg.TableMB = 32
 	}
+	cfg.Limits = cfg.Limits.withDefaults()
 	if log == nil {
 		log = slog.Default()
 	}
