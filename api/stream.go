@@ -1,14 +1,17 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"arbiter/commands"
 	"arbiter/store"
@@ -254,13 +257,9 @@ func (st *stream) act(kind int, data []byte) (reply Message) {
 	if kind != websocket.TextMessage {
 		return no("bad_message", "send each message as one websocket text frame of JSON")
 	}
-	dec := json.NewDecoder(strings.NewReader(string(data)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&m); err != nil {
-		return no("bad_json", "not a JSON message as docs/api.md describes: "+err.Error())
-	}
-	if dec.More() {
-		return no("bad_json", "one JSON object per message")
+	m, refusal := parseAction(data)
+	if refusal != nil {
+		return *refusal
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -272,19 +271,6 @@ func (st *stream) act(kind int, data []byte) (reply Message) {
 		id := commands.ErrorID()
 		st.s.log.Warn("program's token not checked; action refused", "error_id", id, "user", st.owner.User, "err", err)
 		return no("unavailable", "the token cannot be checked right now (error id "+id+"); nothing was done, try again")
-	}
-	switch m.Type {
-	case "accept", "decline", "move", "resign":
-	case "":
-		return no("bad_message", `a message needs a "type": accept, decline, move or resign`)
-	default:
-		return no("unknown_type", `unknown message type "`+m.Type+`": send accept, decline, move or resign`)
-	}
-	switch {
-	case m.Channel == "" || m.GameID == "":
-		return no("bad_message", `say which game: "channel" and "gameId" as in the game message`)
-	case m.Type == "move" && strings.TrimSpace(m.Move) == "":
-		return no("bad_message", `a move message needs "move", the move's text`)
 	}
 	err := st.s.svc.ProgramAct(ctx, commands.ProgramAction{Owner: st.owner.User, Guild: st.owner.Guild, Channel: m.Channel, Game: m.GameID,
 		Version: m.Version, Kind: m.Type, Move: m.Move, Reason: m.Reason})
@@ -298,4 +284,49 @@ func (st *stream) act(kind int, data []byte) (reply Message) {
 		return no("failed", "something went wrong on the server (error id "+id+"); nothing was done")
 	}
 	return Message{Type: "ok", Ref: m.ID}
+}
+
+// parseAction reads one action a program sent: a JSON object of
+// docs/api.md's fields, of a known type, naming its game. It returns the
+// action, or the refusal to answer (nil when the action is well formed).
+func parseAction(data []byte) (Message, *Message) {
+	var m Message
+	no := func(code, text string) (Message, *Message) {
+		return m, &Message{Type: "error", Ref: m.ID, Code: code, Error: text}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		m = Message{}
+		return no("bad_json", "not a JSON message as docs/api.md describes: "+err.Error())
+	}
+	if dec.More() {
+		return no("bad_json", "one JSON object per message")
+	}
+	m.ID = clipText(m.ID, 64)
+	switch m.Type {
+	case "accept", "decline", "move", "resign":
+	case "":
+		return no("bad_message", `a message needs a "type": accept, decline, move or resign`)
+	default:
+		return no("unknown_type", fmt.Sprintf("unknown message type %.40q: send accept, decline, move or resign", m.Type))
+	}
+	switch {
+	case m.Channel == "" || m.GameID == "":
+		return no("bad_message", `say which game: "channel" and "gameId" as in the game message`)
+	case m.Type == "move" && strings.TrimSpace(m.Move) == "":
+		return no("bad_message", `a move message needs "move", the move's text`)
+	}
+	return m, nil
+}
+
+// clipText cuts s to at most n bytes, at a character's start.
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }

@@ -11,6 +11,15 @@ import "strings"
 // as one), a URL is not turned into a link, and line breaks become spaces.
 // The console shows the same text with its backslashes.
 func EscapeMarkdown(s string) string {
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n' || r == '\r' || r == '\t' || r == '\u2028' || r == '\u2029':
+			return ' '
+		case r < 0x20 || r == 0x7f:
+			return -1
+		}
+		return r
+	}, s)
 	var b strings.Builder
 	b.Grow(len(s) + 8)
 	for i, r := range s {
@@ -30,12 +39,7 @@ func EscapeMarkdown(s string) string {
 			if strings.HasPrefix(s[i+1:], "//") {
 				b.WriteString("\u200b")
 			}
-		case '\n', '\r', '\t', '\u2028', '\u2029':
-			b.WriteByte(' ')
 		default:
-			if r < 0x20 || r == 0x7f {
-				continue
-			}
 			b.WriteRune(r)
 		}
 	}
