@@ -80,8 +80,9 @@ func (s *Service) history(ctx context.Context, inv Invocation) Reply {
 			replayNote = "\n(" + replayNote + ")"
 		}
 	} else {
-		s.log.Warn("replay not drawn", "game", g.ID, "err", err)
-		replayNote = "\n(the replay could not be drawn this time: " + err.Error() + ")"
+		id := ErrorID()
+		s.log.Warn("replay not drawn", "error_id", id, "game", g.ID, "err", err)
+		replayNote = "\n(the replay could not be drawn this time; error id " + id + ")"
 	}
 	record := render.Record(g.State, opt, tags...)
 	files := append([]File{{Name: fmt.Sprintf("%s-%s.txt", g.Name, g.ID), ContentType: "text/plain; charset=utf-8", Data: []byte(record)}}, gifFile...)

@@ -192,7 +192,9 @@ func (s *Service) tourneyAct(ctx context.Context, inv Invocation, t *tourney) (R
 		text := fmt.Sprintf("The %s tournament starts: %d players, %d rounds. Round %d:\n%s",
 			s.title(t.Game), len(t.Players), t.rounds(), t.Round, started)
 		if err != nil {
-			text += fmt.Sprintf("\nSome games could not be started (%v); /tournament start again starts them.", err)
+			id := ErrorID()
+			s.log.Error("tournament games not started", "error_id", id, "channel", inv.Channel, "err", err)
+			text += fmt.Sprintf("\nSome games could not be started (error id %s); /tournament start again starts them.", id)
 		}
 		return Reply{Message: Message{Text: text}}, true
 	}
@@ -306,7 +308,9 @@ func (s *Service) tournamentGameOver(ctx context.Context, g *store.Game) error {
 		started, err := s.startRound(ctx, g.Guild, parent, t)
 		text := fmt.Sprintf("Round %d:\n%s", t.Round, started)
 		if err != nil {
-			text += fmt.Sprintf("\nSome games could not be started (%v); a referee's /tournament start starts them.", err)
+			id := ErrorID()
+			s.log.Error("tournament games not started", "error_id", id, "channel", parent, "err", err)
+			text += fmt.Sprintf("\nSome games could not be started (error id %s); a referee's /tournament start starts them.", id)
 		}
 		posts = append(posts, text)
 		return true, nil
