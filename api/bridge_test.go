@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -112,24 +111,7 @@ func TestInertGolden(t *testing.T) {
 			}
 		}
 	}
-	golden(t, "testdata/inert.golden", b.String())
+	testkit.Golden(t, "testdata/inert.golden", b.String(), *update)
 }
 
 var update = flag.Bool("update", false, "rewrite the golden files")
-
-// golden compares got with the file at path, or rewrites it with -update.
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -update writes it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs (go test -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
-}

@@ -3,12 +3,12 @@ package commands_test
 import (
 	"flag"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
 
 	"arbiter/commands"
+	"arbiter/internal/testkit"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -47,24 +47,7 @@ func TestEscapeMarkdownGolden(t *testing.T) {
 			t.Errorf("%q: %q still pings, links or breaks the line", n, got)
 		}
 	}
-	golden(t, "testdata/markdown.golden", b.String())
-}
-
-// golden compares got with the file at path, or rewrites it with -update.
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -update writes it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs (go test -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
+	testkit.Golden(t, "testdata/markdown.golden", b.String(), *update)
 }
 
 var codeBlock = regexp.MustCompile("(?s)```.*?```")

@@ -48,28 +48,21 @@ func Defaults() Limits {
 // withDefaults fills l's zero fields.
 func (l Limits) withDefaults() Limits {
 	d := Defaults()
-	if l.ReadHeader <= 0 {
-		l.ReadHeader = d.ReadHeader
-	}
-	if l.Read <= 0 {
-		l.Read = d.Read
-	}
-	if l.Write <= 0 {
-		l.Write = d.Write
-	}
-	if l.Idle <= 0 {
-		l.Idle = d.Idle
-	}
-	if l.MaxHeader <= 0 {
-		l.MaxHeader = d.MaxHeader
-	}
-	if l.MaxBody <= 0 {
-		l.MaxBody = d.MaxBody
-	}
-	if l.PerAddress <= 0 {
-		l.PerAddress = d.PerAddress
-	}
+	orDefault(&l.ReadHeader, d.ReadHeader)
+	orDefault(&l.Read, d.Read)
+	orDefault(&l.Write, d.Write)
+	orDefault(&l.Idle, d.Idle)
+	orDefault(&l.MaxHeader, d.MaxHeader)
+	orDefault(&l.MaxBody, d.MaxBody)
+	orDefault(&l.PerAddress, d.PerAddress)
 	return l
+}
+
+// orDefault sets *v to d when it is not above zero.
+func orDefault[T int | int64 | time.Duration](v *T, d T) {
+	if *v <= 0 {
+		*v = d
+	}
 }
 
 // Server returns an http.Server serving h within l; log receives the
