@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"arbiter/commands"
 	"arbiter/store"
@@ -303,7 +302,10 @@ func parseAction(data []byte) (Message, *Message) {
 	if dec.More() {
 		return no("bad_json", "one JSON object per message")
 	}
-	m.ID = clipText(m.ID, 64)
+	if len(m.ID) > 64 {
+		m.ID = ""
+		return no("bad_message", `an "id" is at most 64 characters`)
+	}
 	switch m.Type {
 	case "accept", "decline", "move", "resign":
 	case "":
@@ -318,15 +320,4 @@ func parseAction(data []byte) (Message, *Message) {
 		return no("bad_message", `a move message needs "move", the move's text`)
 	}
 	return m, nil
-}
-
-// clipText cuts s to at most n bytes, at a character's start.
-func clipText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }
