@@ -1,0 +1,52 @@
+package redisstore_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"arbiter/rules/games"
+	"arbiter/store"
+	"arbiter/store/redistest"
+	"arbiter/store/storetest"
+)
+
+// TestLegacyTokenEndedInItsGuild: a token kept from before tokens were
+// per guild (under the person's id alone) is ended by a revoke, or by a
+// new token, in its own guild, and left alone by those of another guild.
+func TestLegacyTokenEndedInItsGuild(t *testing.T) {
+	e := &env{t: t, srv: redistest.Start(t, redistest.Options{}), reg: games.Registry()}
+	s := e.openRedis()
+	ctx := context.Background()
+	put := func(hash, guild string) {
+		data, _ := json.Marshal(store.TokenOwner{User: "100", Name: "Ann", Guild: guild, Issued: time.Now()})
+		if err := raw(s).Set(ctx, "{tok:"+hash+"}:owner", data, 0).Err(); err != nil {
+			t.Fatal(err)
+		}
+		if err := raw(s).Set(ctx, "{tokuser:100}:hash", hash, 0).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := strings.Repeat("a", 64)
+	put(old, "g1")
+	if had, err := s.RevokeToken(ctx, "g2", "100"); had || err != nil {
+		t.Fatalf("revoke in g2: %v, %v", had, err)
+	}
+	if _, err := s.LookupToken(ctx, old); err != nil {
+		t.Fatalf("a revoke in g2 ended the g1 token: %v", err)
+	}
+	if had, err := s.RevokeToken(ctx, "g1", "100"); !had || err != nil {
+		t.Fatalf("revoke in g1: %v, %v", had, err)
+	}
+	if _, err := s.LookupToken(ctx, old); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the old token survives its revoke: %v", err)
+	}
+	put(old, "g1")
+	if err := s.IssueToken(ctx, strings.Repeat("b", 64), store.TokenOwner{User: "100", Name: "Ann", Guild: "g1"}, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	storetest.MustErr(t, func() error { _, err := s.LookupToken(ctx, old); return err }(), store.ErrNotFound, "the old token after a new one in its guild")
+}
