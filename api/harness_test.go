@@ -83,8 +83,9 @@ func newEnv(t testing.TB) *env {
 	return newEnvWith(t, nil)
 }
 
-// newEnvWith is newEnv with the flow's store wrapped by wrap (nil: as is).
-func newEnvWith(t testing.TB, wrap func(store.Store) store.Store) *env {
+// newEnvWith is newEnv with the flow's store wrapped by wrap (nil: as is)
+// and the API's options changed by opts.
+func newEnvWith(t testing.TB, wrap func(store.Store) store.Store, opts ...func(*api.Options)) *env {
 	t.Helper()
 	srv := redistest.Start(t, redistest.Options{})
 	logs := &testkit.Buffer{}
@@ -103,7 +104,11 @@ func newEnvWith(t testing.TB, wrap func(store.Store) store.Store) *env {
 	svc := commands.New(commands.Config{}, flowStore, games.Registry(), p, log, clk.Now)
 	aud := &audience{private: map[string]bool{}}
 	svc.SetAudience(aud)
-	a := api.New(svc, api.Options{Log: log, Poll: 50 * time.Millisecond})
+	opt := api.Options{Log: log, Poll: 50 * time.Millisecond}
+	for _, o := range opts {
+		o(&opt)
+	}
+	a := api.New(svc, opt)
 	// Served as API_ADDR is, with short timeouts: streams must outlive them.
 	hs := httptest.NewUnstartedServer(nil)
 	hs.Config = httplimit.Server(a.Handler(), httplimit.Limits{ReadHeader: time.Second, Read: time.Second, Write: time.Second, MaxBody: api.MaxMessage}, log)
@@ -147,7 +152,13 @@ var wallKeyPattern = regexp.MustCompile(`/wall/([A-Za-z0-9_-]{43})/`)
 // names as given ("" for the default), and returns its key.
 func (e *env) wall(sub, names string) string {
 	e.t.Helper()
-	inv := commands.Invocation{Guild: guild, Channel: "staff", User: carol, ManageServer: true, Command: "wall", Sub: sub,
+	return e.wallIn(guild, sub, names)
+}
+
+// wallIn is wall in guild g.
+func (e *env) wallIn(g, sub, names string) string {
+	e.t.Helper()
+	inv := commands.Invocation{Guild: g, Channel: "staff", User: carol, ManageServer: true, Command: "wall", Sub: sub,
 		Options: map[string]string{}}
 	if names != "" {
 		inv.Options["names"] = names

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"arbiter/api"
 	"arbiter/commands"
 )
 
@@ -324,5 +325,36 @@ func TestWallStreamOutlivesReadTimeout(t *testing.T) {
 	}
 	if !es.until(func(l string) bool { return strings.Contains(l, `"ply":1`) }) {
 		t.Fatalf("the move made after the read timeout never reached the page:\n%s", boardData.ReplaceAllString(es.seen.String(), ""))
+	}
+}
+
+// TestWallCaps: one page too many on a wall, and one watched wall too
+// many on the server, are refused saying why; a wall nobody watches any
+// more makes room.
+func TestWallCaps(t *testing.T) {
+	e := newEnvWith(t, nil, func(o *api.Options) { o.MaxWalls, o.MaxViewers = 2, 1 })
+	k1, k2, k3 := e.wallIn("g1", "on", ""), e.wallIn("g2", "on", ""), e.wallIn("g3", "on", "")
+	first := e.events(t, "/wall/"+k1+"/events")
+	if code, body := e.body("/wall/" + k1 + "/events"); code != http.StatusServiceUnavailable || !strings.Contains(body, "too many screens") {
+		t.Errorf("a second page on a one-page wall: %d %q", code, body)
+	}
+	e.events(t, "/wall/"+k2+"/events")
+	if code, body := e.body("/wall/" + k3 + "/events"); code != http.StatusServiceUnavailable || !strings.Contains(body, "Too many walls are being watched") {
+		t.Errorf("a third watched wall of two: %d %q", code, body)
+	}
+	first.close()
+	first.ended()
+	for end := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		resp, err := http.Get(e.http.URL + "/wall/" + k3 + "/events")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusOK {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatalf("the third wall never got the place of the one nobody watches: %s", resp.Status)
+		}
 	}
 }

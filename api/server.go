@@ -24,6 +24,9 @@ type Options struct {
 	Poll time.Duration
 	// MaxWalls bounds the walls watched at once; default DefaultMaxWalls.
 	MaxWalls int
+	// MaxViewers bounds the pages open on one wall at once; default
+	// DefaultMaxViewers.
+	MaxViewers int
 }
 
 // Server is the programs' API and the live wall over a game flow. It
@@ -34,7 +37,8 @@ type Server struct {
 	log  *slog.Logger
 	poll time.Duration
 
-	maxWalls int
+	maxWalls   int
+	maxViewers int
 
 	mu      sync.Mutex
 	streams map[string]*stream // the connected program of each user, by "GUILD/USER"
@@ -54,7 +58,10 @@ func New(svc *commands.Service, opt Options) *Server {
 	if opt.MaxWalls <= 0 {
 		opt.MaxWalls = DefaultMaxWalls
 	}
-	s := &Server{svc: svc, log: opt.Log, poll: opt.Poll, maxWalls: opt.MaxWalls, streams: map[string]*stream{}, walls: map[string]*live{}}
+	if opt.MaxViewers <= 0 {
+		opt.MaxViewers = DefaultMaxViewers
+	}
+	s := &Server{svc: svc, log: opt.Log, poll: opt.Poll, maxWalls: opt.MaxWalls, maxViewers: opt.MaxViewers, streams: map[string]*stream{}, walls: map[string]*live{}}
 	svc.AddObserver(s)
 	svc.SetPresence(s)
 	return s

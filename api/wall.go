@@ -54,6 +54,8 @@ type wall struct {
 	// saved holds games saved but not yet drawn: drawing a board is kept
 	// off the path of the command that saved it.
 	saved chan *store.Game
+	// maxViewers bounds the pages open on it at once.
+	maxViewers int
 	// closed ends every page of the wall (nil: never).
 	closed    chan struct{}
 	closeOnce sync.Once
@@ -96,7 +98,7 @@ type event struct {
 }
 
 func newWall(title string) *wall {
-	return &wall{title: title, games: map[string]WallGame{}, subs: map[chan event]struct{}{}}
+	return &wall{title: title, games: map[string]WallGame{}, subs: map[chan event]struct{}{}, maxViewers: DefaultMaxViewers}
 }
 
 // queue has g drawn and shown by the wall's drawing loop; when the loop
@@ -157,7 +159,7 @@ func (wl *wall) broadcast(name string, v any) {
 func (wl *wall) subscribe() chan event {
 	wl.mu.Lock()
 	defer wl.mu.Unlock()
-	if len(wl.subs) >= maxViewers {
+	if len(wl.subs) >= wl.maxViewers {
 		return nil
 	}
 	ch := make(chan event, 256)
@@ -250,9 +252,9 @@ func servePage(w http.ResponseWriter, title string) {
 	_ = wallPage.Execute(w, map[string]string{"Title": title})
 }
 
-// maxViewers bounds the pages open on one wall at once (a room's
+// DefaultMaxViewers bounds the pages open on one wall at once (a room's
 // projector and the students' own screens).
-const maxViewers = 200
+const DefaultMaxViewers = 200
 
 // idlePolls is how many polls a wall lives on with no page open on it.
 const idlePolls = 2
@@ -314,6 +316,7 @@ func (s *Server) liveWall(ctx context.Context, id, key, channel string, a comman
 	lw = &live{wall: newWall("Games going on"), id: id, key: key, access: a, channel: channel, lastUsed: time.Now()}
 	lw.saved = make(chan *store.Game, 64)
 	lw.closed = make(chan struct{})
+	lw.maxViewers = s.maxViewers
 	if err := s.refresh(ctx, lw); err != nil {
 		return nil, err
 	}
