@@ -249,6 +249,7 @@ func servePage(w http.ResponseWriter, title string) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Referrer-Policy", "no-referrer")
+	w.Header().Set("X-Robots-Tag", "noindex, nofollow")
 	_ = wallPage.Execute(w, map[string]string{"Title": title})
 }
 
