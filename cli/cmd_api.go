@@ -18,7 +18,7 @@ func serveAPI(ctx context.Context, addr string, svc *commands.Service, log *slog
 	if addr == "" {
 		return func() {}
 	}
-	srv := httplimit.Server(api.New(svc, api.Options{Log: log}).Handler(), httplimit.Limits{MaxBody: api.MaxMessage}, log)
+	srv := apiServer(svc, log)
 	srv.Addr = addr
 	done := make(chan struct{})
 	go func() {
@@ -33,4 +33,10 @@ func serveAPI(ctx context.Context, addr string, svc *commands.Service, log *slog
 		_ = srv.Close() // its requests are streams and event pages: nothing to finish
 	}()
 	return func() { <-done }
+}
+
+// apiServer is the HTTP server of API_ADDR, within httplimit's bounds (a
+// program's requests have no body beyond an API message).
+func apiServer(svc *commands.Service, log *slog.Logger) *http.Server {
+	return httplimit.Server(api.New(svc, api.Options{Log: log}).Handler(), httplimit.Limits{MaxBody: api.MaxMessage}, log)
 }

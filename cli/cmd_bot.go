@@ -131,10 +131,13 @@ func gameFlow(cfg config, st store.Store, reg *rules.Registry, session *discordg
 	}, st, reg, bot.NewNotifier(session, log), log, nil)
 }
 
-// interactionLimits bound the interactions endpoint: Discord sends every
-// interaction from its own few addresses, so the cap per address is high;
-// the signature check turns anyone else away.
-var interactionLimits = httplimit.Limits{PerAddress: 1024}
+// interactionServer is the HTTP server of the interactions endpoint,
+// within httplimit's bounds: Discord sends every interaction from its own
+// few addresses, so the cap per address is high; the signature check turns
+// anyone else away.
+func interactionServer(h http.Handler, log *slog.Logger) *http.Server {
+	return httplimit.Server(h, httplimit.Limits{PerAddress: 1024}, log)
+}
 
 // serveInteractions serves the HTTP interactions endpoint at addr until
 // ctx ends, then stops taking requests and waits for the answers under
@@ -144,7 +147,7 @@ func serveInteractions(ctx context.Context, addr string, b *bot.Bot, log *slog.L
 	if err != nil {
 		return fmt.Errorf("interactions endpoint: %w", err)
 	}
-	srv := httplimit.Server(b, interactionLimits, log)
+	srv := interactionServer(b, log)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	log.Info("serving Discord's interactions", "addr", ln.Addr().String())
