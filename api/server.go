@@ -103,11 +103,11 @@ func (s *Server) recovering(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		defer func() {
 			p := recover()
-			if p == nil || p == http.ErrAbortHandler {
-				if p != nil {
-					panic(p)
-				}
+			switch p {
+			case nil:
 				return
+			case http.ErrAbortHandler: // net/http's own way to drop a request
+				panic(p)
 			}
 			id := commands.ErrorID()
 			s.log.Error("API request panicked", "error_id", id, "path", r.URL.Path, "panic", p, "stack", string(debug.Stack()))
