@@ -292,10 +292,14 @@ func (s *Service) wall(ctx context.Context, inv Invocation) Reply {
 		return Reply{Message: Message{Text: "The live wall names players " + namesWords(names) + " from now on (a page open on it shows the change at its next reload)."}, Private: true}
 	case "on", "new":
 		if inv.Sub == "on" && current != "" {
+			const already = "the live wall is already on; its link was shown once when it was made. /wall new replaces it (the old link stops working), /wall off ends it"
+			if names == "" {
+				return refuse(already)
+			}
 			if err := setNames(); err != nil {
 				return s.storeRefusal(inv, err)
 			}
-			return refuse("the live wall is already on; its link was shown once when it was made. /wall new replaces it (the old link stops working), /wall off ends it")
+			return Reply{Message: Message{Text: "The wall names players " + namesWords(names) + " from now on; " + already + "."}, Private: true}
 		}
 	default:
 		return refuse("/wall on, /wall off, /wall new or /wall names; there is no /wall %.20s", inv.Sub)

@@ -38,6 +38,9 @@ func TestWallCommand(t *testing.T) {
 		t.Fatalf("/wall on: %q (private %v)", r.Text, r.Private)
 	}
 	e.refused(cat, "c1", "/wall on", "already on")
+	if r := e.do(cat, "c1", "/wall on names:display"); !r.Private || !strings.Contains(r.Text, "by their names") || !strings.Contains(r.Text, "already on") {
+		t.Errorf("/wall on names:display while on: %q", r.Text)
+	}
 	e.refused(cat, "c1", "/wall names names:everyone", "display, initials or anonymous")
 	if r := e.do(cat, "c1", "/wall off"); !r.Private || !strings.Contains(r.Text, "is off") {
 		t.Errorf("/wall off: %q", r.Text)
