@@ -289,7 +289,7 @@ func (s *Service) wall(ctx context.Context, inv Invocation) Reply {
 		if err := setNames(); err != nil {
 			return s.storeRefusal(inv, err)
 		}
-		return Reply{Message: Message{Text: "The live wall names players " + namesWords(names) + " from now on (a page open on it shows the change at its next reload)."}, Private: true}
+		return Reply{Message: Message{Text: "The live wall names players " + namesWords(names) + " from now on (pages open on it follow within a few seconds)."}, Private: true}
 	case "on", "new":
 		if inv.Sub == "on" && current != "" {
 			const already = "the live wall is already on; its link was shown once when it was made. /wall new replaces it (the old link stops working), /wall off ends it"
