@@ -358,3 +358,27 @@ func TestWallCaps(t *testing.T) {
 		}
 	}
 }
+
+// TestWallNamesChangeReachesOpenPages: /wall names closes the streams
+// open on the wall, whose pages reconnect to the new names.
+func TestWallNamesChangeReachesOpenPages(t *testing.T) {
+	e := newEnv(t)
+	e.startGames(t)
+	key := e.wall("on", "")
+	es := e.events(t, "/wall/"+key+"/events")
+	if !es.until(func(l string) bool { return strings.Contains(l, `"A.","B."`) }) {
+		t.Fatal("no game by initials")
+	}
+	r := e.svc.Handle(context.Background(), commands.Invocation{Guild: guild, Channel: "staff", User: carol, ManageServer: true, Command: "wall", Sub: "names",
+		Options: map[string]string{"names": "display"}})
+	if !r.Private || !strings.Contains(r.Text, "by their names") {
+		t.Fatalf("/wall names: %q", r.Text)
+	}
+	if !es.ended() {
+		t.Fatal("the open stream went on with the old names")
+	}
+	again := e.events(t, "/wall/"+key+"/events")
+	if !again.until(func(l string) bool { return strings.Contains(l, `"alice","bob"`) }) {
+		t.Fatalf("the reconnected page does not show display names:\n%s", boardData.ReplaceAllString(again.seen.String(), ""))
+	}
+}
