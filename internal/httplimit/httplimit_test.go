@@ -50,7 +50,7 @@ func TestSlowRequestsAreDropped(t *testing.T) {
 		if err != nil {
 			http.Error(w, "the request's body did not come in time", http.StatusRequestTimeout)
 		}
-	}), httplimit.Limits{ReadHeader: 200 * time.Millisecond, Read: 300 * time.Millisecond})
+	}), httplimit.Limits{ReadHeader: time.Second, Read: time.Second})
 
 	conn, err := net.Dial("tcp", addr)
 	if err != nil {
@@ -59,7 +59,7 @@ func TestSlowRequestsAreDropped(t *testing.T) {
 	defer conn.Close()
 	fmt.Fprint(conn, "POST /interactions HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n")
 	if closed, _ := closedWithin(t, conn, 10*time.Second); !closed {
-		t.Fatal("a request whose body never comes still holds its connection after 10 s (read timeout 300 ms)")
+		t.Fatal("a request whose body never comes still holds its connection after 10 s (read timeout 1 s)")
 	}
 	select {
 	case err := <-bodyErr:
@@ -77,7 +77,7 @@ func TestSlowRequestsAreDropped(t *testing.T) {
 	defer half.Close()
 	fmt.Fprint(half, "GET / HTTP/1.1\r\nHost: x\r\n")
 	if closed, _ := closedWithin(t, half, 10*time.Second); !closed {
-		t.Fatal("a request whose headers never end still holds its connection after 10 s (header timeout 200 ms)")
+		t.Fatal("a request whose headers never end still holds its connection after 10 s (header timeout 1 s)")
 	}
 }
 
@@ -161,10 +161,10 @@ func TestUnboundedStreamOutlivesTheReadTimeout(t *testing.T) {
 			select {
 			case <-r.Context().Done():
 				return
-			case <-time.After(100 * time.Millisecond):
+			case <-time.After(150 * time.Millisecond):
 			}
 		}
-	}), httplimit.Limits{ReadHeader: 100 * time.Millisecond, Read: 150 * time.Millisecond, Write: 150 * time.Millisecond})
+	}), httplimit.Limits{ReadHeader: time.Second, Read: 300 * time.Millisecond, Write: 300 * time.Millisecond})
 	resp, err := http.Get("http://" + addr + "/")
 	if err != nil {
 		t.Fatal(err)
@@ -174,7 +174,7 @@ func TestUnboundedStreamOutlivesTheReadTimeout(t *testing.T) {
 	for sc := bufio.NewScanner(resp.Body); sc.Scan(); n++ {
 	}
 	if n != 6 {
-		t.Errorf("the stream sent %d ticks of 6 (600 ms, past the 150 ms timeouts)", n)
+		t.Errorf("the stream sent %d ticks of 6 (900 ms, past the 300 ms timeouts)", n)
 	}
 }
 
