@@ -39,6 +39,9 @@ type BridgeConfig struct {
 	// MaxGames is how many games the program plays at once; a challenge
 	// beyond them is declined, saying why. Default DefaultMaxGames.
 	MaxGames int
+	// Registry is the games the bridge knows; nil for games.Registry().
+	// Give the server's described games (GAMES_DIR) to play them.
+	Registry *rules.Registry
 }
 
 // DefaultMaxGames is how many games a bridge plays at once by default.
@@ -63,7 +66,11 @@ func RunBridge(ctx context.Context, cfg BridgeConfig) error {
 	if err != nil {
 		return err
 	}
-	b := &bridge{cfg: cfg, reg: games.Registry(), runners: map[string]*runner{}}
+	reg := cfg.Registry
+	if reg == nil {
+		reg = games.Registry()
+	}
+	b := &bridge{cfg: cfg, reg: reg, runners: map[string]*runner{}}
 	defer b.stopAll()
 	wait := 500 * time.Millisecond
 	for ctx.Err() == nil {
