@@ -26,6 +26,12 @@ type audience struct {
 
 	mu    sync.Mutex
 	known map[string]audienceEntry // by channel id
+	roles map[string]roleEntry     // @everyone's permissions, by guild id
+}
+
+type roleEntry struct {
+	at    time.Time
+	perms int64
 }
 
 type audienceEntry struct {
@@ -35,7 +41,7 @@ type audienceEntry struct {
 }
 
 func newAudience(s *discordgo.Session, now func() time.Time) *audience {
-	return &audience{s: s, now: now, known: map[string]audienceEntry{}}
+	return &audience{s: s, now: now, known: map[string]audienceEntry{}, roles: map[string]roleEntry{}}
 }
 
 // maxAudienceEntries bounds the channels remembered.
@@ -57,6 +63,7 @@ func (a *audience) Channel(ctx context.Context, channel string) (string, bool, e
 	a.mu.Lock()
 	if len(a.known) >= maxAudienceEntries {
 		clear(a.known)
+		clear(a.roles)
 	}
 	a.known[channel] = audienceEntry{at: a.now(), guild: guild, public: public}
 	a.mu.Unlock()
@@ -109,13 +116,32 @@ func (a *audience) channel(ctx context.Context, id string) (*discordgo.Channel, 
 }
 
 // everyone returns the permissions of a server's @everyone role (its id
-// is the server's, topics/permissions.mdx, "Role Object").
+// is the server's, topics/permissions.mdx, "Role Object"), from the
+// gateway's state, else over REST at most once per audienceTTL.
 func (a *audience) everyone(ctx context.Context, guild string) (int64, error) {
 	if r, err := a.s.State.Role(guild, guild); err == nil {
 		a.s.State.RLock()
 		defer a.s.State.RUnlock()
 		return r.Permissions, nil
 	}
+	a.mu.Lock()
+	e, ok := a.roles[guild]
+	a.mu.Unlock()
+	if ok && a.now().Sub(e.at) < audienceTTL {
+		return e.perms, nil
+	}
+	perms, err := a.fetchEveryone(ctx, guild)
+	if err != nil {
+		return 0, err
+	}
+	a.mu.Lock()
+	a.roles[guild] = roleEntry{at: a.now(), perms: perms}
+	a.mu.Unlock()
+	return perms, nil
+}
+
+// fetchEveryone asks Discord's REST API for @everyone's permissions.
+func (a *audience) fetchEveryone(ctx context.Context, guild string) (int64, error) {
 	roles, err := a.s.GuildRoles(guild, discordgo.WithContext(ctx))
 	if err != nil {
 		return 0, fmt.Errorf("roles of server %s: %w", guild, err)
