@@ -75,6 +75,8 @@ func New(svc *commands.Service, opt Options) *Server {
 //	                     is KEY (/wall on); /wall/KEY/events its events
 //	GET /wall/KEY/tournament/CHANNEL/   the wall of the class tournament
 //	                     created in CHANNEL, of the same server
+//	GET /wall/KEY/analysis/ID   a finished game's analysis graph (PNG);
+//	                     /page its review page
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/v1/me", s.me)
@@ -93,6 +95,8 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /wall/{key}/events", s.wallEvents)
 	mux.HandleFunc("GET /wall/{key}/tournament/{channel}/{$}", s.wallPage)
 	mux.HandleFunc("GET /wall/{key}/tournament/{channel}/events", s.wallEvents)
+	mux.HandleFunc("GET /wall/{key}/analysis/{id}", s.analysisGraph)
+	mux.HandleFunc("GET /wall/{key}/analysis/{id}/page", s.analysisPage)
 	mux.HandleFunc("/wall/", func(w http.ResponseWriter, r *http.Request) { noWall(w) })
 	return s.recovering(mux)
 }

@@ -389,6 +389,10 @@ func (s *Server) refresh(ctx context.Context, lw *live) error {
 		for _, st := range v.Standings {
 			t.Standings = append(t.Standings, Standing{Rank: st.Rank, Name: st.Name, Points: st.Points, Played: st.Played})
 		}
+		for _, g := range v.Reviewable { // only on a wall that shows names: WallTournament
+			base := "/wall/" + lw.key + "/analysis/" + g.ID
+			t.Reviews = append(t.Reviews, Review{Label: g.Label, Graph: base, Page: base + "/page"})
+		}
 		lw.mu.Lock()
 		lw.title = v.Name
 		lw.mu.Unlock()

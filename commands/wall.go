@@ -385,3 +385,14 @@ func ErrorID() string {
 	_, _ = rand.Read(raw)
 	return hex.EncodeToString(raw)
 }
+
+// ArchivedGamePublic reports whether the finished game id of guild was
+// played in a channel every member of guild can view; false when it
+// cannot be told.
+func (s *Service) ArchivedGamePublic(ctx context.Context, guild, id string) bool {
+	g, err := s.store.LoadArchived(ctx, guild, id)
+	if err != nil {
+		return false
+	}
+	return s.ChannelPublic(ctx, guild, g.Channel)
+}
