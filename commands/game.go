@@ -80,6 +80,15 @@ func seatTitle(g *store.Game, seat rules.Player) string {
 	return fmt.Sprintf("%s (%s)", g.State.PlayerName(seat), plainName(g.Players[seat]))
 }
 
+// rawSeatTitle is seatTitle with the name as written, for what is not
+// Markdown (an image, a page).
+func rawSeatTitle(g *store.Game, seat rules.Player) string {
+	if g.Players[seat].Kind == store.Bot {
+		return seatTitle(g, seat)
+	}
+	return fmt.Sprintf("%s (%s)", g.State.PlayerName(seat), rawName(g.Players[seat]))
+}
+
 // title is the game's name as people write it.
 func (s *Service) title(name string) string {
 	if d, err := s.reg.Lookup(name); err == nil {
