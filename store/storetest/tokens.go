@@ -86,3 +86,37 @@ func testProgramTokens(t *testing.T, e *env) {
 		t.Errorf("a malformed hash: %v", err)
 	}
 }
+
+// testLegacyToken: a token kept from before tokens were per guild (under
+// the person's id alone) is ended by a revoke, or by a new token, in its
+// own guild, and left alone by those of another guild.
+func testLegacyToken(t *testing.T, e *env) {
+	s := e.open()
+	ctx := Context(t)
+	// Another person's token makes whatever the backend keeps tokens in.
+	if err := s.IssueToken(ctx, strings.Repeat("c", 64), store.TokenOwner{User: "200", Guild: "g1"}, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	old := strings.Repeat("a", 64)
+	ann := store.TokenOwner{User: "100", Name: "Ann", Guild: "g1", Issued: time.Now()}
+	if err := e.b.Raw.PutLegacyToken(s, old, ann); err != nil {
+		t.Fatal(err)
+	}
+	if had, err := s.RevokeToken(ctx, "g2", "100"); had || err != nil {
+		t.Fatalf("revoke in g2: %v, %v", had, err)
+	}
+	if _, err := s.LookupToken(ctx, old); err != nil {
+		t.Fatalf("a revoke in g2 ended the g1 token: %v", err)
+	}
+	if had, err := s.RevokeToken(ctx, "g1", "100"); !had || err != nil {
+		t.Fatalf("revoke in g1: %v, %v", had, err)
+	}
+	MustErr(t, func() error { _, err := s.LookupToken(ctx, old); return err }(), store.ErrNotFound, "the old token after its revoke")
+	if err := e.b.Raw.PutLegacyToken(s, old, ann); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.IssueToken(ctx, strings.Repeat("b", 64), store.TokenOwner{User: "100", Name: "Ann", Guild: "g1"}, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	MustErr(t, func() error { _, err := s.LookupToken(ctx, old); return err }(), store.ErrNotFound, "the old token after a new one in its guild")
+}
