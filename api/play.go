@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"arbiter/commands"
+	"arbiter/internal/httplimit"
 	"arbiter/store"
 )
 
@@ -479,9 +480,7 @@ func startEvents(w http.ResponseWriter) (http.Flusher, bool) {
 		http.Error(w, "streaming is not supported here", http.StatusInternalServerError)
 		return nil, false
 	}
-	rc := http.NewResponseController(w)
-	_ = rc.SetReadDeadline(time.Time{})
-	_ = rc.SetWriteDeadline(time.Time{})
+	httplimit.Unbounded(w)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	fmt.Fprint(w, "retry: 1000\n\n")
