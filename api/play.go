@@ -40,6 +40,7 @@ import (
 //	POST /play/game/{game}/act   an action: move, resign, draw or undo
 //	GET  /play/assets/...        the page's scripts and style
 //	GET  /play/activity/, GET /  the page as a Discord Activity loads it (/ only with an Activity)
+//	GET  /wall/{key}/game/{game}/ the page read-only for a wall's spectators (watch.go); state, events
 
 // Timing of the play page's credentials.
 const (
@@ -159,6 +160,9 @@ func (s *Server) playRoutes(mux *http.ServeMux) {
 		s.activityPage(w, r) // Discord opens an Activity at its URL mapping's root
 	})
 	mux.HandleFunc("POST /api/v1/activity/token", s.activityToken)
+	mux.HandleFunc("GET /wall/{key}/game/{game}/{$}", s.watchPage)
+	mux.HandleFunc("GET /wall/{key}/game/{game}/state", s.watchState)
+	mux.HandleFunc("GET /wall/{key}/game/{game}/events", s.watchEvents)
 }
 
 // noStore has h's answers not kept by caches: a new version of Arbiter
@@ -294,19 +298,22 @@ func (s *Server) playPage(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.servePage(w, gr.game, gr.csrf)
+	s.servePage(w, gr.game, gr.csrf, "")
 }
 
 // activityPage serves the page as Discord loads an Activity: no session
 // yet; the page's script gets one from the token exchange.
 func (s *Server) activityPage(w http.ResponseWriter, _ *http.Request) {
-	s.servePage(w, "", "")
+	s.servePage(w, "", "", "")
 }
 
-func (s *Server) servePage(w http.ResponseWriter, game, csrf string) {
+// servePage serves the page for game (none: the Activity's, which signs
+// in first) with the session's anti-forgery token; base, when set, is
+// where the page reads the game (a wall's spectator).
+func (s *Server) servePage(w http.ResponseWriter, game, csrf, base string) {
 	securePage(w)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	_ = pageTemplate.Execute(w, map[string]string{"Game": game, "CSRF": csrf, "ClientID": s.activity.ClientID})
+	_ = pageTemplate.Execute(w, map[string]string{"Game": game, "CSRF": csrf, "ClientID": s.activity.ClientID, "Base": base})
 }
 
 // view returns the session's game as its user sees it.
@@ -397,25 +404,35 @@ func (s *Server) playEvents(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	s.streamGame(w, r, gr.game, func(ctx context.Context) (*store.Game, error) {
+		return s.svc.PlayGame(ctx, gr.guild, gr.channel, gr.game)
+	}, func(g *store.Game) (commands.PlayView, error) { return s.svc.PlayView(g, gr.user.ID) })
+}
+
+// streamGame sends game (as load reads it and show draws it) at once and
+// again at every change, as server-sent events named "game", until the
+// page closes.
+func (s *Server) streamGame(w http.ResponseWriter, r *http.Request, game string,
+	load func(context.Context) (*store.Game, error), show func(*store.Game) (commands.PlayView, error)) {
 	flusher, ok := startEvents(w)
 	if !ok {
 		return
 	}
-	changed := s.watch(gr.game)
-	defer s.unwatch(gr.game, changed)
+	changed := s.watch(game)
+	defer s.unwatch(game, changed)
 	poll := time.NewTicker(s.poll)
 	defer poll.Stop()
 	keepAlive := time.NewTicker(15 * time.Second)
 	defer keepAlive.Stop()
 	var sent int64 = -1
 	send := func() { // drawn only when the game changed
-		g, err := s.svc.PlayGame(r.Context(), gr.guild, gr.channel, gr.game)
+		g, err := load(r.Context())
 		if err != nil || g.Version == sent {
 			return
 		}
-		v, err := s.svc.PlayView(g, gr.user.ID)
+		v, err := show(g)
 		if err != nil {
-			s.log.Warn("play: board not drawn", "game", gr.game, "err", err)
+			s.log.Warn("play: board not drawn", "game", game, "err", err)
 			return
 		}
 		sent = v.Version

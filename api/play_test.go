@@ -447,3 +447,51 @@ func TestPlayPageDrawAndTakeback(t *testing.T) {
 		}
 	}
 }
+
+// TestWallSpectatorWatchesReadOnly: under the wall's key a spectator
+// watches a game the wall shows, with the wall's names and no moves, and
+// sees its moves arrive; a game in a channel not every member views, an
+// unknown key and a revoked one show nothing, and there is nothing to act
+// with.
+func TestWallSpectatorWatchesReadOnly(t *testing.T) {
+	e := newEnv(t)
+	game := e.challenge("c1", "sixes")
+	hidden := e.challenge("c2", "hique")
+	e.aud.hide("c2")
+	key := e.wall("on", "")
+	base := "/wall/" + key + "/game/" + game + "/"
+	code, body := e.body(base + "state")
+	var v commands.PlayView
+	if code != http.StatusOK || json.Unmarshal([]byte(body), &v) != nil {
+		t.Fatalf("the spectator's state: %d %.200s", code, body)
+	}
+	if v.You != 0 || len(v.Moves) != 0 || v.Players != [2]string{"A.", "B."} || strings.Contains(v.SVG, "alice") {
+		t.Errorf("the spectator sees seat %d, %d moves, players %q", v.You, len(v.Moves), v.Players)
+	}
+	if code, page := e.body(base); code != http.StatusOK || !strings.Contains(page, `name="arbiter-base" content="`+base+`"`) {
+		t.Errorf("the spectator's page: %d", code)
+	}
+	es := e.events(t, base+"events")
+	if r := e.do(alice, "c1", "move", "", "move", firstMove(t, e, "c1")); r.Private {
+		t.Fatalf("/move: %s", r.Text)
+	}
+	if !es.until(func(line string) bool { return strings.Contains(line, `"ply":1`) }) {
+		t.Errorf("the spectator's stream did not show the move")
+	}
+	for _, path := range []string{
+		"/wall/" + key + "/game/" + hidden + "/state", // a channel not every member views
+		"/wall/" + randomKey() + "/game/" + game + "/state",
+	} {
+		if code, _ := e.body(path); code == http.StatusOK {
+			t.Errorf("GET %s: %d; want a refusal", path, code)
+		}
+	}
+	req, _ := http.NewRequest("POST", e.http.URL+base+"act", strings.NewReader(`{"action":"resign","version":1}`))
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode == http.StatusOK {
+		t.Errorf("a spectator's action: %v %v; want none", resp.StatusCode, err)
+	}
+	e.wall("new", "")
+	if code, _ := e.body(base + "state"); code == http.StatusOK {
+		t.Errorf("the replaced key still shows the game")
+	}
+}

@@ -147,6 +147,19 @@ type PlayView struct {
 
 // PlayView returns g as the play page shows it to user.
 func (s *Service) PlayView(g *store.Game, user string) (PlayView, error) {
+	return s.playView(g, user, nil)
+}
+
+// WallPlayView returns g as a spectator who came from the live wall sees
+// it on the play page: the players named as the wall names them (see
+// WallNames), the rules' own result, no moves.
+func (s *Service) WallPlayView(g *store.Game, names [2]string) (PlayView, error) {
+	return s.playView(g, "", &names)
+}
+
+// playView is g as user sees it; names, when set, replace the players'
+// names (a wall's spectator).
+func (s *Service) playView(g *store.Game, user string, names *[2]string) (PlayView, error) {
 	v := PlayView{Game: g.ID, Title: s.title(g.Name), Version: g.Version, Ply: len(g.Moves),
 		Deadline: g.Deadline, Drawable: s.drawable(g.Name), Moves: []render.BoardMove{}}
 	for i, p := range g.Players {
@@ -174,6 +187,17 @@ func (s *Service) PlayView(g *store.Game, user string) (PlayView, error) {
 		v.Status, v.ToMove = "active", int(g.State.ToMove())+1
 	}
 	opt := s.renderOptions(g, view)
+	if names != nil { // as the wall shows it: its names, the rules' own result
+		v.Players, opt.Players = *names, *names
+		if g.Status == store.Finished {
+			v.Result = WallResult(g, *names)
+			out := rules.Outcome{Result: g.Result}
+			if own := g.State.Outcome(); own.Result == g.Result {
+				out = own
+			}
+			opt.Result = &out
+		}
+	}
 	svg, err := render.SVG(g.State, opt)
 	if err != nil {
 		return PlayView{}, fmt.Errorf("play view of game %s: %w", g.ID, err)

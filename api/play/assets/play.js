@@ -26,8 +26,10 @@ function headers(extra = {}) {
   return h;
 }
 
+// base is where the page reads and acts on its game: a player's, or a
+// wall's read-only one for a spectator.
 function base() {
-  return `/play/game/${encodeURIComponent(page.game)}/`;
+  return meta("arbiter-base") || `/play/game/${encodeURIComponent(page.game)}/`;
 }
 
 function say(text, bad = false) {
