@@ -36,7 +36,7 @@ func (s *Server) wallGameOf(w http.ResponseWriter, r *http.Request) (commands.Wa
 	}
 	if _, err := load(r.Context()); err != nil {
 		if errors.Is(err, store.ErrNotFound) {
-			http.Error(w, "This wall shows no such game going on (it may be over: the wall lists the last ones).", http.StatusNotFound)
+			noWall(w) // as for any address the wall does not serve
 		} else {
 			http.Error(w, "The game cannot be read right now; reload in a moment.", http.StatusServiceUnavailable)
 		}
