@@ -73,7 +73,7 @@ const DatabaseFile = "arbiter.db"
 // meta/format. A build refuses a database of a layout it does not know,
 // and migrates one of an earlier layout when it opens it. Layout 2 keeps
 // a running game's moves in the moves bucket, beside its head; layout 1
-// kept them inline in its record.
+// kept them inline in its record. It is store.Layout, as text.
 const boltFormat = "2"
 
 // Bolt is the embedded store: one bbolt database file in the data
@@ -256,7 +256,9 @@ func openBoltFile(path string) (db *bolt.DB, err error) {
 		}
 		f := meta.Get(kFormat)
 		if f != nil && string(f) != "1" && string(f) != boltFormat {
-			return fmt.Errorf("the database file %s has layout %q and this build reads %q (a newer Arbiter wrote it)", path, f, boltFormat)
+			return fmt.Errorf("the database file %s has layout %s and this build reads layout %s and earlier: %w; "+
+				"run the newer build again, or restore the backup taken before the upgrade (docs/how-to/upgrade.md)",
+				path, f, boltFormat, store.ErrNewerLayout)
 		}
 		for _, name := range topBuckets {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -362,13 +363,17 @@ func TestEmbeddedNewerLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if f, err := s.RawGet([]string{"meta"}, "format"); err != nil || string(f) != strconv.Itoa(store.Layout) {
+		t.Fatalf("layout %q (%v), want store.Layout %d", f, err, store.Layout)
+	}
 	if err := s.RawPut([]string{"meta"}, "format", []byte("3")); err != nil {
 		t.Fatal(err)
 	}
 	_ = s.Close(ctx)
 	for _, startEmpty := range []bool{false, true} {
 		cfg.StartEmpty = startEmpty
-		if _, err := boltstore.Open(ctx, cfg); err == nil || !strings.Contains(err.Error(), `layout "3"`) {
+		if _, err := boltstore.Open(ctx, cfg); !errors.Is(err, store.ErrNewerLayout) || !strings.Contains(err.Error(), "layout 3") ||
+			!strings.Contains(err.Error(), "docs/how-to/upgrade.md") {
 			t.Fatalf("open a newer layout (StartEmpty %v): %v", startEmpty, err)
 		}
 	}
