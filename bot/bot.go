@@ -51,6 +51,9 @@ type Config struct {
 	LibraryLogLevel int
 	// Logger receives the bot's logs; default slog.Default().
 	Logger *slog.Logger
+	// Version says which Arbiter this is (`arbiter version`'s line);
+	// /diagnose shows it.
+	Version string
 	// GatewayStuckAfter is how long discordgo may hold its gateway
 	// session's lock (dialling, handshaking, resuming) before Run gives up
 	// with ErrGatewayStuck; default 2 minutes, beyond the dialler's 45 s

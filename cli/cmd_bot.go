@@ -55,6 +55,8 @@ func runBot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	log := newLogger(stderr, cfg.LogLevel)
+	build := readBuildInfo()
+	log.Info("starting arbiter bot", "build", build)
 	st, reg, err := openStore(ctx, cfg, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "arbiter bot: %v\n", err)
@@ -70,6 +72,7 @@ func runBot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		ShardCount: cfg.ShardCount,
 		PublicKey:  key,
 		Logger:     log,
+		Version:    build.String(),
 	}
 	session, err := bot.NewSession(bcfg)
 	if err != nil {

@@ -53,6 +53,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		n = *nWorkers
 	}
 	log := newLogger(stderr, cfg.LogLevel)
+	log.Info("starting arbiter worker", "build", readBuildInfo())
 	st, reg, err := openStore(ctx, cfg, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "arbiter worker: %v\n", err)
