@@ -12,10 +12,12 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"arbiter/bot"
 	"arbiter/commands"
+	"arbiter/metrics"
 	"arbiter/rules"
 	"arbiter/store"
 
@@ -83,7 +85,8 @@ func runBot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *nWorkers >= 0 {
 		n = *nWorkers
 	}
-	svc := gameFlow(cfg, st, reg, session, log, n, fmt.Sprintf("bot-%s-shard%d", hostname(), cfg.ShardID), true)
+	meter := metrics.New(st, build.String())
+	svc := gameFlow(cfg, st, reg, session, log, meter, n, fmt.Sprintf("bot-%s-shard%d", hostname(), cfg.ShardID), true)
 	b := bot.New(bcfg, session, svc)
 	if cfg.DiscordAppID != "" {
 		log.Info("the bot's invite link, with every permission it needs", "url", bot.InviteURL(cfg.DiscordAppID))
@@ -96,10 +99,23 @@ func runBot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 
 	loopCtx, stopLoops := context.WithCancel(ctx)
+	defer stopLoops()
+	var listening atomic.Bool // the interactions endpoint takes requests
+	if *httpAddr != "" {
+		meter.SetReady(listening.Load)
+	} else {
+		meter.SetGateway(b.Gateway)
+	}
+	waitMetrics, err := serveMetrics(loopCtx, cfg.MetricsAddr, meter, log)
+	if err != nil {
+		fmt.Fprintf(stderr, "arbiter bot: %v\n", err)
+		return 1
+	}
+	defer waitMetrics()
 	wait := runLoops(loopCtx, svc, n > 0)
 	defer serveAPI(loopCtx, cfg.APIAddr, svc, log)()
 	if *httpAddr != "" {
-		err = serveInteractions(ctx, *httpAddr, b, log)
+		err = serveInteractions(ctx, *httpAddr, b, log, &listening)
 	} else {
 		log.Info("connecting to Discord's gateway", "shard", cfg.ShardID, "shards", cfg.ShardCount, "workers", n)
 		err = b.Run(ctx)
@@ -118,7 +134,7 @@ func runBot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // its settings: n bot-turn workers named name in the queue, the later
 // messages posted to Discord through session; takesCommands for the bot,
 // whose clock beats the heartbeat that keeps time fair.
-func gameFlow(cfg config, st store.Store, reg *rules.Registry, session *discordgo.Session, log *slog.Logger, n int, name string, takesCommands bool) *commands.Service {
+func gameFlow(cfg config, st store.Store, reg *rules.Registry, session *discordgo.Session, log *slog.Logger, meter commands.Meter, n int, name string, takesCommands bool) *commands.Service {
 	return commands.New(commands.Config{
 		RefereeRole:   cfg.RefereeRole,
 		TurnTime:      cfg.TurnTime,
@@ -127,13 +143,14 @@ func gameFlow(cfg config, st store.Store, reg *rules.Registry, session *discordg
 		WorkerName:    name,
 		TakesCommands: takesCommands,
 		CachedGames:   cfg.CachedGames,
+		Meter:         meter,
 	}, st, reg, bot.NewNotifier(session, log), log, nil)
 }
 
 // serveInteractions serves the HTTP interactions endpoint at addr until
 // ctx ends, then stops taking requests and waits for the answers under
-// way.
-func serveInteractions(ctx context.Context, addr string, b *bot.Bot, log *slog.Logger) error {
+// way. listening holds while it takes requests.
+func serveInteractions(ctx context.Context, addr string, b *bot.Bot, log *slog.Logger, listening *atomic.Bool) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("interactions endpoint: %w", err)
@@ -142,11 +159,14 @@ func serveInteractions(ctx context.Context, addr string, b *bot.Bot, log *slog.L
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	log.Info("serving Discord's interactions", "addr", ln.Addr().String())
+	listening.Store(true)
 	select {
 	case err := <-served:
+		listening.Store(false)
 		return fmt.Errorf("interactions endpoint: %w", err)
 	case <-ctx.Done():
 	}
+	listening.Store(false)
 	b.Shutdown()
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()

@@ -33,6 +33,7 @@ type config struct {
 	BotMoveTime      time.Duration // BOT_MOVE_TIME: overrides each game's bot time per move
 	TurnTime         time.Duration // TURN_TIME: a person's default time per move, default 2d
 	APIAddr          string        // API_ADDR: serve the programs' API and the live wall here; unset: off
+	MetricsAddr      string        // METRICS_ADDR: serve /metrics and /healthz here; unset: off
 	StoreStartEmpty  bool          // STORE_START_EMPTY=1: move a damaged embedded database aside and start empty
 	StoreBackupEvery time.Duration // STORE_BACKUP_EVERY: how often the embedded store copies itself to DATA_DIR/backup
 	CachedGames      int           // CACHED_GAMES: games a process keeps as it saved them, so a move needs no read (default 2048)
@@ -53,6 +54,7 @@ func loadConfig() (config, error) {
 		DataDir:          envOr("DATA_DIR", "./data"),
 		RefereeRole:      os.Getenv("REFEREE_ROLE"),
 		APIAddr:          os.Getenv("API_ADDR"),
+		MetricsAddr:      os.Getenv("METRICS_ADDR"),
 		StoreStartEmpty:  os.Getenv("STORE_START_EMPTY") == "1",
 		ShardCount:       1,
 	}
