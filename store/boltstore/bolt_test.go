@@ -3,6 +3,7 @@ package boltstore_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -33,8 +34,13 @@ func TestEmbeddedReopen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := boltstore.Open(ctx, cfg); err == nil || !strings.Contains(err.Error(), "in use") {
-		t.Fatalf("a second store on the same data directory: %v, want an error saying it is in use", err)
+	_, err = boltstore.Open(ctx, cfg)
+	pid := fmt.Sprintf("pid %d", os.Getpid())
+	if !errors.Is(err, boltstore.ErrLocked) || !strings.Contains(err.Error(), pid) || !strings.Contains(err.Error(), "/referee export") {
+		t.Fatalf("a second store on the same data directory: %v, want an error saying it is in use by %s and what to use", err, pid)
+	}
+	if locked, holder := boltstore.Locked(dir); !locked || holder != os.Getpid() {
+		t.Fatalf("Locked = %v, %d; want true, %d", locked, holder, os.Getpid())
 	}
 	want := storetest.Fill(t, s, reg)
 	g := want[storetest.ChName(1)]
@@ -52,6 +58,9 @@ func TestEmbeddedReopen(t *testing.T) {
 	}
 	if err := s.Close(ctx); err != nil {
 		t.Fatal(err)
+	}
+	if locked, _ := boltstore.Locked(dir); locked {
+		t.Fatal("Locked after Close")
 	}
 
 	s, err = boltstore.Open(ctx, cfg)
