@@ -208,7 +208,7 @@ func Open(ctx context.Context, cfg store.Config) (*Bolt, error) {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
 	if cfg.BackupEvery > 0 {
-		go s.backupLoop(filepath.Join(dir, "backup", DatabaseFile), cfg.BackupEvery)
+		go s.backupLoop(filepath.Join(dir, BackupDir), cfg.BackupEvery, cfg.BackupKeep)
 	}
 	s.log.Info("store: using the embedded database (no REDIS_URL)", "file", s.path)
 	return s, nil
@@ -386,12 +386,7 @@ func (s *Bolt) Backup(ctx context.Context, path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("backup: %w", err)
 	}
-	return WriteFileAtomic(path, func(w io.Writer) error {
-		return s.view(ctx, "backup to "+path, func(tx *bolt.Tx) error {
-			_, err := tx.WriteTo(w)
-			return err
-		})
-	})
+	return WriteFileAtomic(path, func(w io.Writer) error { return s.WriteBackup(ctx, w) })
 }
 
 // WriteFileAtomic writes path with write so that a crash leaves the old
@@ -423,8 +418,9 @@ func WriteFileAtomic(path string, write func(w io.Writer) error) error {
 	return nil
 }
 
-// backupLoop writes a backup to path every period until Close.
-func (s *Bolt) backupLoop(path string, every time.Duration) {
+// backupLoop writes a backup into dir every period until Close, keeping
+// the newest keep.
+func (s *Bolt) backupLoop(dir string, every time.Duration, keep int) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
@@ -433,8 +429,10 @@ func (s *Bolt) backupLoop(path string, every time.Duration) {
 			return
 		case <-t.C:
 			ctx, cancel := context.WithTimeout(context.Background(), every)
-			if err := s.Backup(ctx, path); err != nil {
-				s.log.Error("store: the periodic backup failed", "file", path, "err", err)
+			if path, err := s.rotatingBackup(ctx, dir, keep); err != nil {
+				s.log.Error("store: the periodic backup failed", "dir", dir, "err", err)
+			} else {
+				s.log.Info("store: backup written", "file", path)
 			}
 			cancel()
 		}
