@@ -43,7 +43,7 @@ func subcommands() map[string]subcommand {
 		"loadtest":   {"drive the command path with many channels and measure it: loadtest [--channels N] [--bots B] [--clients C] [--duration D] [--store embedded|redis|cluster] [--plot FILE.png]", runLoadtest},
 		"worker":     {"think about bot turns for the bot, against its REDIS_URL: worker [--name NAME] [--workers N]", runWorker},
 		"version":    {"which Arbiter this is: module version, revision, Go version and store layout", runVersion},
-		"store":      {"move everything between stores: store export FILE | store import FILE (into an empty store; see docs/storage.md)", runStore},
+		"store":      {"move everything between stores, back up and restore: store export FILE | store import FILE (into an empty store) | store backup [FILE] | store restore FILE", runStore},
 	}
 }
 

@@ -65,6 +65,7 @@ func runBot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer closeStore(ctx, st, stderr, "arbiter bot")
+	defer serveAdmin(ctx, st, cfg.DataDir, log)()
 
 	bcfg := bot.Config{
 		Token:      cfg.DiscordToken,

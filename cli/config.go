@@ -35,7 +35,8 @@ type config struct {
 	APIAddr          string        // API_ADDR: serve the programs' API and the live wall here; unset: off
 	MetricsAddr      string        // METRICS_ADDR: serve /metrics and /healthz here; unset: off
 	StoreStartEmpty  bool          // STORE_START_EMPTY=1: move a damaged embedded database aside and start empty
-	StoreBackupEvery time.Duration // STORE_BACKUP_EVERY: how often the embedded store copies itself to DATA_DIR/backup
+	StoreBackupEvery time.Duration // STORE_BACKUP_EVERY: how often the embedded store copies itself into DATA_DIR/backup
+	StoreBackupKeep  int           // STORE_BACKUP_KEEP: how many of those copies are kept, the newest (default 24; 0 keeps all)
 	CachedGames      int           // CACHED_GAMES: games a process keeps as it saved them, so a move needs no read (default 2048)
 }
 
@@ -56,6 +57,7 @@ func loadConfig() (config, error) {
 		APIAddr:          os.Getenv("API_ADDR"),
 		MetricsAddr:      os.Getenv("METRICS_ADDR"),
 		StoreStartEmpty:  os.Getenv("STORE_START_EMPTY") == "1",
+		StoreBackupKeep:  defaultBackupKeep,
 		ShardCount:       1,
 	}
 	var errs []error
@@ -74,6 +76,7 @@ func loadConfig() (config, error) {
 	intVar("REDIS_PARTITIONS", &c.RedisPartitions)
 	intVar("REDIS_WAIT_REPLICAS", &c.RedisWait)
 	intVar("CACHED_GAMES", &c.CachedGames)
+	intVar("STORE_BACKUP_KEEP", &c.StoreBackupKeep)
 	switch v := strings.ToLower(os.Getenv("REDIS_CLUSTER")); v {
 	case "", "false", "0", "no":
 	case "true", "1", "yes":
@@ -103,6 +106,10 @@ func loadConfig() (config, error) {
 	}
 	return c, errors.Join(errs...)
 }
+
+// defaultBackupKeep is STORE_BACKUP_KEEP's default: a day of hourly
+// backups.
+const defaultBackupKeep = 24
 
 func envOr(name, def string) string {
 	if v := os.Getenv(name); v != "" {

@@ -21,9 +21,13 @@ const BackupDir = "backup"
 
 // WriteBackup writes a consistent copy of the database to w while the
 // store goes on serving (one read transaction: writers are not held up).
-// Every write acknowledged before it was called is in the copy.
-func (s *Bolt) WriteBackup(ctx context.Context, w io.Writer) error {
+// Every write acknowledged before it was called is in the copy. sized,
+// when not nil, is told the copy's size in bytes before it is written.
+func (s *Bolt) WriteBackup(ctx context.Context, w io.Writer, sized func(n int64)) error {
 	return s.view(ctx, "backup", func(tx *bolt.Tx) error {
+		if sized != nil {
+			sized(tx.Size())
+		}
 		_, err := tx.WriteTo(w)
 		return err
 	})

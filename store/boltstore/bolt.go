@@ -386,7 +386,7 @@ func (s *Bolt) Backup(ctx context.Context, path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("backup: %w", err)
 	}
-	return WriteFileAtomic(path, func(w io.Writer) error { return s.WriteBackup(ctx, w) })
+	return WriteFileAtomic(path, func(w io.Writer) error { return s.WriteBackup(ctx, w, nil) })
 }
 
 // WriteFileAtomic writes path with write so that a crash leaves the old
