@@ -59,6 +59,7 @@ func runBot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	log := newLogger(stderr, cfg.LogLevel)
 	build := readBuildInfo()
 	log.Info("starting arbiter bot", "build", build)
+	logChecks(ctx, log, doctorChecks(ctx, cfg, nil, *httpAddr))
 	st, reg, err := openStore(ctx, cfg, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "arbiter bot: %v\n", err)
