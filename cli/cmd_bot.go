@@ -87,7 +87,7 @@ func runBot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *nWorkers >= 0 {
 		n = *nWorkers
 	}
-	meter := metrics.New(st, build.String())
+	meter := metrics.New(st, build.String(), reg.Names())
 	svc := gameFlow(cfg, st, reg, session, log, meter, n, fmt.Sprintf("bot-%s-shard%d", hostname(), cfg.ShardID), true)
 	b := bot.New(bcfg, session, svc)
 	if cfg.DiscordAppID != "" {

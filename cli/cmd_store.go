@@ -24,7 +24,8 @@ const storeUsage = "usage: arbiter store export FILE | store import FILE | store
 //	import FILE    the same, from such a file into an empty store
 //	backup [FILE]  a consistent copy of the embedded store's database,
 //	               taken through the running process when one holds it
-//	               (default FILE: DATA_DIR/backup/arbiter-TIME.db)
+//	               (default FILE: DATA_DIR/backup/manual-TIME.db, which the
+//	               rotation of the periodic backups leaves alone)
 //	restore FILE   put such a copy in place of DATA_DIR/arbiter.db, keeping
 //	               the database it replaces; refused while a process runs
 //	               the store
@@ -91,7 +92,8 @@ func runStore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 // running process that holds the store, or from the store opened here.
 func storeBackup(ctx context.Context, cfg config, path string, stdout, stderr io.Writer) int {
 	if path == "" {
-		path = filepath.Join(cfg.DataDir, boltstore.BackupDir, "arbiter-"+time.Now().UTC().Format("20060102T150405Z")+".db")
+		// Not named as the periodic backups, which rotate.
+		path = filepath.Join(cfg.DataDir, boltstore.BackupDir, "manual-"+time.Now().UTC().Format("20060102T150405Z")+".db")
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		fmt.Fprintf(stderr, "arbiter store backup: %v\n", err)

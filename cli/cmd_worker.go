@@ -66,7 +66,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "arbiter worker: %v\n", err)
 		return 2
 	}
-	meter := metrics.New(st, readBuildInfo().String())
+	meter := metrics.New(st, readBuildInfo().String(), reg.Names())
 	svc := gameFlow(cfg, st, reg, session, log, meter, n, *name, false)
 	waitMetrics, err := serveMetrics(ctx, cfg.MetricsAddr, meter, log)
 	if err != nil {

@@ -47,8 +47,9 @@ type Metrics struct {
 }
 
 // New returns the metrics of a process whose store is st, labelled with
-// its build (version is `arbiter version`'s line).
-func New(st store.Store, version string) *Metrics {
+// its build (version is `arbiter version`'s line). The series of each of
+// games start at zero, so that they exist before the first event.
+func New(st store.Store, version string, games []string) *Metrics {
 	m := &Metrics{
 		reg: prometheus.NewRegistry(),
 		st:  st,
@@ -93,6 +94,11 @@ func New(st store.Store, version string) *Metrics {
 		}, func() float64 { _, n, _ := m.gatewayState(); return float64(n) }),
 		&storeCollector{m: m},
 	)
+	for _, g := range games {
+		m.moves.WithLabelValues(g, "person")
+		m.moves.WithLabelValues(g, "bot")
+		m.botTurnsLate.WithLabelValues(g)
+	}
 	return m
 }
 

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -57,7 +59,7 @@ func TestMetricsAfterAGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close(context.Background())
-	m := metrics.New(st, "arbiter v0.0.0-test")
+	m := metrics.New(st, "arbiter v0.0.0-test", reg.Names())
 	svc := commands.New(commands.Config{BotMoveTime: 20 * time.Millisecond, Workers: 1, TableMB: 1, Meter: m}, st, reg, discard{}, log, nil)
 	var wg sync.WaitGroup
 	defer wg.Wait()
@@ -165,6 +167,16 @@ func TestMetricsAfterAGame(t *testing.T) {
 	if got := value("arbiter_build_info", map[string]string{"version": "arbiter v0.0.0-test"}); got != 1 {
 		t.Errorf("arbiter_build_info %v", got)
 	}
+	// The Grafana dashboard shows only metrics that exist.
+	dash, err := os.ReadFile("../deploy/grafana-dashboard.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range regexp.MustCompile(`arbiter_[a-z_]+`).FindAllString(string(dash), -1) {
+		if fams[strings.TrimSuffix(name, "_bucket")] == nil {
+			t.Errorf("deploy/grafana-dashboard.json shows %s, which /metrics does not serve", name)
+		}
+	}
 }
 
 func hasLabel(m *dto.Metric, name, value string) bool {
@@ -190,7 +202,7 @@ func TestHealthFollowsRedis(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close(ctx)
-	m := metrics.New(st, "test")
+	m := metrics.New(st, "test", nil)
 	web := httptest.NewServer(m.Handler())
 	defer web.Close()
 
