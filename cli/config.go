@@ -38,6 +38,7 @@ type config struct {
 	StoreBackupEvery time.Duration // STORE_BACKUP_EVERY: how often the embedded store copies itself into DATA_DIR/backup
 	StoreBackupKeep  int           // STORE_BACKUP_KEEP: how many of those copies are kept, the newest (default 24; 0 keeps all)
 	CachedGames      int           // CACHED_GAMES: games a process keeps as it saved them, so a move needs no read (default 2048)
+	GamesDir         string        // GAMES_DIR: more described games (*.yaml) to load at start
 }
 
 // loadConfig reads the configuration. A malformed value is an error naming
@@ -58,6 +59,7 @@ func loadConfig() (config, error) {
 		MetricsAddr:      os.Getenv("METRICS_ADDR"),
 		StoreStartEmpty:  os.Getenv("STORE_START_EMPTY") == "1",
 		StoreBackupKeep:  defaultBackupKeep,
+		GamesDir:         os.Getenv("GAMES_DIR"),
 		ShardCount:       1,
 	}
 	var errs []error
