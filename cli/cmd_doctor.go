@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"arbiter/rules/games"
 	"arbiter/store"
 	"arbiter/store/boltstore"
 	"arbiter/store/redisstore"
@@ -96,6 +97,15 @@ func doctorChecks(ctx context.Context, cfg config, loadErr error, httpAddr strin
 	}
 	out = append(out, discordChecks(cfg, httpAddr)...)
 	out = append(out, storeChecks(ctx, cfg)...)
+	if cfg.GamesDir != "" {
+		reg, errs := games.WithDir(cfg.GamesDir)
+		for _, err := range errs {
+			add(checkProblem, "GAMES_DIR", oneLine(err.Error()), "correct the file (arbiter games check FILE says how) or take it out of GAMES_DIR")
+		}
+		if len(errs) == 0 {
+			add(checkOK, "GAMES_DIR", fmt.Sprintf("%d games: %s", len(reg.Names()), strings.Join(reg.Names(), ", ")), "")
+		}
+	}
 	for _, a := range []struct{ name, addr string }{{"API_ADDR", cfg.APIAddr}, {"METRICS_ADDR", cfg.MetricsAddr}, {"--http", httpAddr}} {
 		if a.addr == "" {
 			continue

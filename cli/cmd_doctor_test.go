@@ -24,7 +24,7 @@ import (
 func doctorEnv(t *testing.T, env map[string]string) {
 	t.Helper()
 	for _, k := range []string{"DISCORD_TOKEN", "DISCORD_APP_ID", "DISCORD_PUBLIC_KEY", "REDIS_URL", "REDIS_CLUSTER", "API_ADDR",
-		"METRICS_ADDR", "LOG_LEVEL", "SHARD_COUNT", "SHARD_ID", "STORE_BACKUP_EVERY"} {
+		"METRICS_ADDR", "LOG_LEVEL", "SHARD_COUNT", "SHARD_ID", "STORE_BACKUP_EVERY", "GAMES_DIR"} {
 		t.Setenv(k, "")
 	}
 	t.Setenv("DATA_DIR", t.TempDir())
@@ -100,6 +100,11 @@ func TestDoctorFindsEachProblem(t *testing.T) {
 	}
 	_ = db.Close()
 
+	badGames := t.TempDir()
+	if err := os.WriteFile(filepath.Join(badGames, "broken.yaml"), []byte("name: [unclosed\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
 	for _, c := range []struct {
 		name string
 		env  map[string]string
@@ -121,6 +126,7 @@ func TestDoctorFindsEachProblem(t *testing.T) {
 		{"DATA_DIR in use", map[string]string{"DATA_DIR": locked}, nil, "(pid "},
 		{"a database of a newer layout", map[string]string{"DATA_DIR": newerDB}, nil, "PROBLEM embedded database: the data has layout 9"},
 		{"an address in use", map[string]string{"METRICS_ADDR": busy.Addr().String()}, nil, "PROBLEM METRICS_ADDR: " + busy.Addr().String() + " cannot be listened on"},
+		{"a game file that does not read", map[string]string{"GAMES_DIR": badGames}, nil, "PROBLEM GAMES_DIR:"},
 		{"shards on the embedded store", map[string]string{"SHARD_COUNT": "2"}, nil, "PROBLEM SHARD_COUNT"},
 	} {
 		doctorEnv(t, c.env)
