@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -134,5 +135,40 @@ func TestDoctorFindsEachProblem(t *testing.T) {
 		if code != 1 || !strings.Contains(out, c.want) || !strings.Contains(out, "to do: ") || !strings.Contains(out, "fix them before starting") {
 			t.Errorf("%s: exit %d, want 1 and %q in\n%s", c.name, code, c.want, out)
 		}
+	}
+}
+
+// TestOlderBuildRefusesNewerData: started on data a newer build wrote (a
+// later layout), arbiter refuses to start, saying which layouts and what
+// to do, and leaves the data as it was.
+func TestOlderBuildRefusesNewerData(t *testing.T) {
+	bin := buildArbiter(t)
+	dir := t.TempDir()
+	b, err := boltstore.Open(context.Background(), store.Config{DataDir: dir, Registry: games.Registry(), Logger: storetest.QuietLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = b.Close(context.Background())
+	path := filepath.Join(dir, boltstore.DatabaseFile)
+	db, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(func(tx *bolt.Tx) error { return tx.Bucket([]byte("meta")).Put([]byte("format"), []byte("3")) }); err != nil {
+		t.Fatal(err)
+	}
+	_ = db.Close()
+	before, _ := os.ReadFile(path)
+	cmd := exec.Command(bin, "console")
+	cmd.Env = append(os.Environ(), "DISCORD_TOKEN=", "REDIS_URL=", "DATA_DIR="+dir)
+	cmd.Dir = t.TempDir()
+	cmd.Stdin = strings.NewReader("/help\n")
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "has layout 3 and this build reads layout 2 and earlier") ||
+		!strings.Contains(string(out), "docs/how-to/upgrade.md") {
+		t.Fatalf("arbiter console on newer data: %v\n%s", err, out)
+	}
+	if after, _ := os.ReadFile(path); string(after) != string(before) {
+		t.Fatal("the refused database changed")
 	}
 }
