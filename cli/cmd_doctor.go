@@ -145,7 +145,8 @@ func discordChecks(cfg config, httpAddr string) []check {
 		add(checkNote, "DISCORD_APP_ID", "not set: the invite link is not logged at start",
 			"put the application id (developer portal, General Information) in DISCORD_APP_ID")
 	case !snowflake(id):
-		add(checkProblem, "DISCORD_APP_ID", fmt.Sprintf("%q is not an id (17 to 20 digits)", id), "copy the application id from the developer portal's General Information tab")
+		// Not repeated: it may be a secret pasted in the wrong place.
+		add(checkProblem, "DISCORD_APP_ID", "is not an id (17 to 20 digits)", "copy the application id from the developer portal's General Information tab")
 	case botID != "" && botID != id:
 		add(checkProblem, "DISCORD_APP_ID", fmt.Sprintf("%s is not the token's application (%s)", id, botID),
 			"use the id and the token of the same application")

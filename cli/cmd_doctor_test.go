@@ -114,7 +114,7 @@ func TestDoctorFindsEachProblem(t *testing.T) {
 	}{
 		{"a malformed setting", map[string]string{"LOG_LEVEL": "loud"}, nil, "PROBLEM settings: LOG_LEVEL"},
 		{"a token of the wrong shape", map[string]string{"DISCORD_TOKEN": "not-a-token"}, nil, "PROBLEM DISCORD_TOKEN: does not look like a bot token"},
-		{"an app id that is no id", map[string]string{"DISCORD_APP_ID": "my-bot"}, nil, "PROBLEM DISCORD_APP_ID: \"my-bot\" is not an id"},
+		{"an app id that is no id", map[string]string{"DISCORD_APP_ID": "my-bot"}, nil, "PROBLEM DISCORD_APP_ID: is not an id"},
 		{"the token of another application", map[string]string{"DISCORD_TOKEN": fakeToken("123456789012345678"), "DISCORD_APP_ID": "876543210987654321"}, nil,
 			"PROBLEM DISCORD_APP_ID: 876543210987654321 is not the token's application (123456789012345678)"},
 		{"a public key that is not hex", map[string]string{"DISCORD_PUBLIC_KEY": "xyz"}, nil, "PROBLEM DISCORD_PUBLIC_KEY:"},
@@ -171,4 +171,22 @@ func TestOlderBuildRefusesNewerData(t *testing.T) {
 	if after, _ := os.ReadFile(path); string(after) != string(before) {
 		t.Fatal("the refused database changed")
 	}
+}
+
+// FuzzDiscordChecks: whatever the token, the application id and the public
+// key hold, the checks never panic and never repeat a token (anything with
+// a dot, as every token has), wherever it was put.
+func FuzzDiscordChecks(f *testing.F) {
+	f.Add(fakeToken("123456789012345678"), "123456789012345678", strings.Repeat("ab", 32))
+	f.Add("Bot a.b.c", "x", "zz")
+	f.Add("MTIz.b.c", "", "")
+	f.Fuzz(func(t *testing.T, token, appID, key string) {
+		for _, c := range discordChecks(config{DiscordToken: token, DiscordAppID: appID, DiscordPublicKey: key}, "") {
+			for _, secret := range []string{token, appID, key} {
+				if len(secret) >= 8 && strings.Contains(secret, ".") && (strings.Contains(c.found, secret) || strings.Contains(c.fix, secret)) {
+					t.Fatalf("a check repeats %q: %s", secret, c)
+				}
+			}
+		}
+	})
 }
