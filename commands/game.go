@@ -136,7 +136,7 @@ func (s *Service) styledBoard(g *store.Game, view render.View, header, style str
 		}
 		return msg
 	}
-	msg.Buttons = []Button{{ID: buttonID("board", g), Label: "Refresh", Style: Secondary}}
+	msg.Buttons = []Button{{ID: buttonID("pick", g), Label: "Pick a move", Style: Primary}, {ID: buttonID("board", g), Label: "Refresh", Style: Secondary}}
 	if s.drawable(g.Name) {
 		msg.Buttons = append(msg.Buttons, Button{ID: buttonID("draw", g), Label: "Offer draw", Style: Secondary})
 	}
@@ -161,7 +161,7 @@ func ParseButton(id string) (cmd, game string, version int64, err error) {
 		return "", "", 0, fmt.Errorf("button %q: no game version", id)
 	}
 	switch parts[0] {
-	case "accept", "decline", "board", "draw", "resign", "resign-confirm", "cancel", "rematch", "undo":
+	case "accept", "decline", "board", "draw", "resign", "resign-confirm", "cancel", "rematch", "undo", "pick":
 		return parts[0], parts[1], version, nil
 	}
 	return "", "", 0, fmt.Errorf("button %q: unknown action", id)

@@ -81,6 +81,9 @@ type Message struct {
 	Text    string
 	Files   []File
 	Buttons []Button
+	// Menu, when set, is a list of choices offered above the buttons (the
+	// move picker's steps).
+	Menu *Menu `json:",omitempty"`
 	// Mentions are the user ids the message may ping; any other mention in
 	// Text is shown but pings nobody.
 	Mentions []string

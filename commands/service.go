@@ -158,8 +158,10 @@ func (s *Service) handlers() map[string]handler {
 		// Buttons only: the resignation's confirmation.
 		"resign-confirm": s.resignConfirmed,
 		"cancel":         s.cancel,
-		"token":          s.token,
-		"tournament":     s.tournamentCmd,
+		// The move picker's button and menus.
+		"pick":       s.pick,
+		"token":      s.token,
+		"tournament": s.tournamentCmd,
 	}
 }
 
