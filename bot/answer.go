@@ -243,7 +243,10 @@ func privateByNature(i *discordgo.Interaction) bool {
 		}
 	case discordgo.InteractionMessageComponent:
 		cmd, _, _, err := commands.ParseButton(i.MessageComponentData().CustomID)
-		return err != nil || cmd == "board" || cmd == "resign" || cmd == "cancel" // resign asks, privately
+		// resign asks, privately; the picker's steps are private until
+		// the move is played.
+		return err != nil || cmd == "board" || cmd == "resign" || cmd == "cancel" ||
+			(cmd == "pick" && len(i.MessageComponentData().Values) == 0)
 	}
 	return false
 }

@@ -18,6 +18,9 @@ const (
 	maxLabel         = 80
 	maxChoices       = 25
 	maxChoiceName    = 100
+	maxSelectOptions = 25  // options of a string select
+	maxOptionText    = 100 // a select option's label, value or description
+	maxPlaceholder   = 150 // a select's placeholder
 )
 
 // longTextFile names the attachment that carries a text too long for a
@@ -38,7 +41,7 @@ type message struct {
 func outgoing(m commands.Message) message {
 	out := message{
 		text:       m.Text,
-		components: buttonRows(m.Buttons),
+		components: append(menuRows(m.Menu), buttonRows(m.Buttons)...),
 		attached:   m.Files,
 		// An explicit empty parse list: nothing pings but the users named.
 		allowed: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: m.Mentions},
@@ -98,6 +101,32 @@ func buttonRows(buttons []commands.Button) []discordgo.MessageComponent {
 		rows = append(rows, row)
 	}
 	return rows
+}
+
+// menuRows is a menu as an action row holding a string select of one
+// value (components/reference.mdx, "String Select": at most 25 options;
+// label, value and description of at most 100 characters; custom_id of at
+// most 100), or no row for no menu. A select fills its row by itself.
+func menuRows(menu *commands.Menu) []discordgo.MessageComponent {
+	if menu == nil || len(menu.Options) == 0 {
+		return nil
+	}
+	one := 1
+	sel := discordgo.SelectMenu{
+		MenuType:    discordgo.StringSelectMenu,
+		CustomID:    menu.ID,
+		Placeholder: truncate(menu.Placeholder, maxPlaceholder),
+		MinValues:   &one,
+		MaxValues:   one,
+	}
+	for _, o := range menu.Options[:min(len(menu.Options), maxSelectOptions)] {
+		sel.Options = append(sel.Options, discordgo.SelectMenuOption{
+			Label:       truncate(o.Label, maxOptionText),
+			Value:       o.Value,
+			Description: truncate(o.Description, maxOptionText),
+		})
+	}
+	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{sel}}}
 }
 
 // buttonStyle maps a commands button style to Discord's.
