@@ -146,3 +146,44 @@ func TestSplitMoveText(t *testing.T) {
 		}
 	}
 }
+
+// FuzzPickPath feeds a component's custom_id and picked value to the
+// picker's parsers: they never panic, and a value they accept leads to a
+// choice of the tree, a legal move or a step of at most a menu.
+func FuzzPickPath(f *testing.F) {
+	for _, seed := range [][2]string{
+		{"pick:1:2", "0"}, {"pick:1:2", "0.1"}, {"pick:9:1", "3.12.1"}, {"pick:1:2", "-1"}, {"pick:1:2", "01"},
+		{"pick::", "0..1"}, {"pick:1:99999999999999999999", "1.1.1.1"}, {"pick:1:2", strings.Repeat("9", 10240)},
+	} {
+		f.Add(seed[0], seed[1])
+	}
+	reg := games.Registry()
+	var trees []*pickNode
+	var states []rules.Game
+	for _, name := range reg.Names() {
+		g, err := reg.New(name, rules.Options{"seed": "1"})
+		if err != nil {
+			g, _ = reg.New(name, nil)
+		}
+		trees, states = append(trees, pickTree(g)), append(states, g)
+	}
+	f.Fuzz(func(t *testing.T, id, value string) {
+		if _, _, _, err := ParseButton(id); err != nil {
+			return
+		}
+		for i, root := range trees {
+			n, path, err := pickPath(root, value)
+			if err != nil {
+				continue
+			}
+			if len(path) == 0 || len(path) > MaxPicks {
+				t.Fatalf("value %q accepted as path %v", value, path)
+			}
+			var list rules.MoveList
+			states[i].Moves(&list)
+			if n.leaf && !list.Contains(n.move) || !n.leaf && (len(n.kids) == 0 || len(n.kids) > MaxMenuOptions) {
+				t.Fatalf("value %q leads to %+v", value, n)
+			}
+		}
+	})
+}
