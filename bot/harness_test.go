@@ -144,6 +144,7 @@ func (w *world) start(o procOptions) *proc {
 		WorkerName:  o.workerName,
 		TableMB:     4,
 		ClockTick:   200 * time.Millisecond,
+		Deadlines:   bot.Timestamp,
 	}, st, w.reg, n, w.log, nil)
 	p := &proc{w: w, st: st, svc: svc, b: bot.New(bcfg, session, svc), notifier: n, cancel: cancel, runErr: make(chan error, 1), gateway: o.gateway}
 	w.t.Cleanup(p.stop)

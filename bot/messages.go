@@ -2,7 +2,9 @@ package bot
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"arbiter/commands"
@@ -169,4 +171,15 @@ func truncate(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
+}
+
+// Timestamp writes a deadline in Discord's timestamp markup, which each
+// reader's client shows in their own time zone and language: the date and
+// time, then how far off it is, "<t:1764245100:f> (<t:1764245100:R>)"
+// (reference.mdx, "Message Formatting", "Timestamp Styles": f is "Long
+// Date, Short Time", R "Relative Time"). It is commands.Config's
+// Deadlines for the game flow behind the bot.
+func Timestamp(t time.Time) string {
+	u := t.Unix()
+	return fmt.Sprintf("<t:%d:f> (<t:%d:R>)", u, u)
 }

@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -100,4 +101,26 @@ func TestPickerPlaysWholeGames(t *testing.T) {
 			w.noViolations()
 		})
 	}
+}
+
+// TestDeadlinesAsTimestamps: in Discord a deadline is written in
+// Discord's timestamp markup, date and time then relative, so that each
+// reader sees it in their own time zone; the markup reaches the channel
+// as text.
+func TestDeadlinesAsTimestamps(t *testing.T) {
+	w := newWorld(t, false)
+	p := w.start(procOptions{gateway: true})
+	ann, bob := w.srv.AddUser("Ann"), w.srv.AddUser("Bob")
+	challenge := w.public(w.do(ann.ID, w.general, "play", opt("game", "sixes"), opt("opponent", bob.ID)))
+	accepted := w.public(w.press(bob.ID, challenge.ID, button(t, challenge, "Accept")))
+	g := p.game(w.general)
+	u := g.Deadline.Unix()
+	want := fmt.Sprintf("(until <t:%d:f> (<t:%d:R>))", u, u)
+	if !strings.Contains(accepted.Content, want) {
+		t.Errorf("the turn note %q lacks %q", accepted.Content, want)
+	}
+	if strings.Contains(accepted.Content, "UTC") {
+		t.Errorf("the turn note still writes UTC: %q", accepted.Content)
+	}
+	w.noViolations()
 }

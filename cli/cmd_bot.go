@@ -124,6 +124,7 @@ func gameFlow(cfg config, st store.Store, reg *rules.Registry, session *discordg
 		WorkerName:    name,
 		TakesCommands: takesCommands,
 		CachedGames:   cfg.CachedGames,
+		Deadlines:     bot.Timestamp,
 	}, st, reg, bot.NewNotifier(session, log), log, nil)
 }
 

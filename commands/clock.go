@@ -163,7 +163,7 @@ func (s *Service) wake(ctx context.Context, g *store.Game) error {
 		}
 		return s.commit(ctx, g, func(next *store.Game) *Message {
 			return &Message{
-				Text:     fmt.Sprintf("%s, reminder: your move in %s is due %s (%s left).", label(p), s.title(g.Name), when(g.Deadline), FormatDuration(max(left, 0))),
+				Text:     fmt.Sprintf("%s, reminder: your move in %s is due %s (%s left).", label(p), s.title(g.Name), s.when(g.Deadline), FormatDuration(max(left, 0))),
 				Mentions: humanIDs(p),
 				Buttons:  s.boardMessage(next, render.Standard, "").Buttons,
 			}

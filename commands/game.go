@@ -175,7 +175,7 @@ func (s *Service) drawable(game string) bool {
 }
 
 // turnNote says whose turn it is, mentioning a person.
-func turnNote(g *store.Game) string {
+func (s *Service) turnNote(g *store.Game) string {
 	if g.Status != store.Active {
 		return ""
 	}
@@ -187,18 +187,25 @@ func turnNote(g *store.Game) string {
 	case flow(g).Paused:
 		return pauseNote(g)
 	case p.Kind == store.Human:
-		return fmt.Sprintf("%s, your move as %s (until %s).", label(p), g.State.PlayerName(seat), when(g.Deadline))
+		return fmt.Sprintf("%s, your move as %s (until %s).", label(p), g.State.PlayerName(seat), s.when(g.Deadline))
 	}
 	return fmt.Sprintf("%s is thinking...", plainName(p))
 }
 
-// when writes a deadline for people.
-func when(t time.Time) string {
+// when writes a deadline for people, as Config.Deadlines says.
+func (s *Service) when(t time.Time) string {
 	if t.IsZero() {
 		return "no deadline"
 	}
-	return t.UTC().Format("Mon 2 Jan 15:04 MST")
+	if s.cfg.Deadlines != nil {
+		return s.cfg.Deadlines(t)
+	}
+	return LocalTime(t)
 }
+
+// LocalTime writes t in the time zone of this machine (TZ), as the
+// console shows deadlines: "Fri 27 Nov 13:05 CET".
+func LocalTime(t time.Time) string { return t.In(time.Local).Format("Mon 2 Jan 15:04 MST") }
 
 // mentionsFor lists the people a message about g may ping: the player to
 // move, or both players when the game is over or waiting for a challenge.

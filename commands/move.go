@@ -110,7 +110,7 @@ func (s *Service) moveMessage(g *store.Game, header string, notes []string) Mess
 	if g.Status == store.Finished {
 		lines = append(lines, resultText(g))
 	} else {
-		lines = append(lines, turnNote(g))
+		lines = append(lines, s.turnNote(g))
 	}
 	msg := s.boardMessage(g, publicView, strings.Join(lines, "\n"))
 	msg.Mentions = mentionsFor(g)

@@ -216,7 +216,7 @@ func (s *Service) start(ctx context.Context, inv Invocation, req newGameRequest)
 	default:
 		header = fmt.Sprintf("%s: %s against %s%s.", title, seatTitle(g, rules.P1), seatTitle(g, rules.P2), opts)
 	}
-	msg := s.boardMessage(g, publicView, header+"\n"+turnNote(g))
+	msg := s.boardMessage(g, publicView, header+"\n"+s.turnNote(g))
 	msg.Mentions = mentionsFor(g)
 	s.keep(g)
 	return Reply{Message: msg}
@@ -246,7 +246,7 @@ func (s *Service) accept(ctx context.Context, inv Invocation) Reply {
 		return s.storeRefusal(inv, err)
 	}
 	msg := s.boardMessage(g, publicView, fmt.Sprintf("%s accepts. %s: %s against %s.\n%s",
-		label(accepter), s.title(g.Name), seatTitle(g, rules.P1), seatTitle(g, rules.P2), turnNote(g)))
+		label(accepter), s.title(g.Name), seatTitle(g, rules.P1), seatTitle(g, rules.P2), s.turnNote(g)))
 	msg.Mentions = mentionsFor(g)
 	s.keep(g)
 	return Reply{Message: msg}

@@ -79,7 +79,7 @@ func (s *Service) referee(ctx context.Context, inv Invocation) Reply {
 				g.RemindAt = now.Add(left / 2)
 			}
 		}
-		text = fmt.Sprintf("%s gives %s more time: the move is due %s.", inv.User.Name, FormatDuration(by), when(g.Deadline))
+		text = fmt.Sprintf("%s gives %s more time: the move is due %s.", inv.User.Name, FormatDuration(by), s.when(g.Deadline))
 	case "pause":
 		if flow(g).Paused {
 			return refuse("the game is paused already")

@@ -51,6 +51,10 @@ type Config struct {
 	// entry to the saver; default 10s, well past the store's refusal of
 	// late writes.
 	OutboxGrace time.Duration
+	// Deadlines writes a deadline (a non-zero time) into a message; the
+	// default is LocalTime. A chat platform that shows each reader times
+	// in their own zone sets its own (Discord's timestamp markup).
+	Deadlines func(time.Time) string
 	// CachedGames is how many games the service keeps as it last saved
 	// them, so that a /move needs no read of the store (see move);
 	// default 2048, negative for none.
