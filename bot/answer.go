@@ -238,7 +238,7 @@ func privateByNature(i *discordgo.Interaction) bool {
 	switch i.Type {
 	case discordgo.InteractionApplicationCommand:
 		switch i.ApplicationCommandData().Name {
-		case "help", "rules", "moves", "games", "stats", diagnoseSpec.Name:
+		case "help", "rules", "moves", "games", "stats", "notify", diagnoseSpec.Name:
 			return true
 		}
 	case discordgo.InteractionMessageComponent:

@@ -54,6 +54,10 @@ type Flow struct {
 	// was given back to this game.
 	TurnFrom time.Time `json:"turn_from,omitzero"`
 	Outage   int64     `json:"outage,omitempty"`
+	// turnStarted says that a turn started in this change of the game,
+	// so that the save that keeps it tells the person to move (follow);
+	// it is never stored, so no later save tells them again.
+	turnStarted bool
 }
 
 // FlowBytes returns f as kept with its game (JSON, with its layout).

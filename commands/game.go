@@ -260,6 +260,7 @@ func (s *Service) setDeadline(g *store.Game, now time.Time) {
 		return
 	}
 	flow(g).TurnFrom = now
+	flow(g).turnStarted = true
 	p := g.Players[g.State.ToMove()]
 	if p.Kind == store.Bot {
 		g.Deadline = now.Add(s.botMoveTime(g.Name) + time.Minute)
@@ -307,6 +308,10 @@ func (s *Service) saveAndFollow(ctx context.Context, g *store.Game) error {
 // deadline.
 func (s *Service) follow(ctx context.Context, g *store.Game) {
 	s.observe(g)
+	if flow(g).turnStarted {
+		flow(g).turnStarted = false
+		s.turnNotice(ctx, g)
+	}
 	if g.Status == store.Finished || flow(g).Challenge || flow(g).Paused || g.Players[g.State.ToMove()].Kind != store.Bot {
 		return
 	}

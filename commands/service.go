@@ -84,6 +84,9 @@ type Service struct {
 	// set of the registry's games (a registry does not change).
 	routes map[string]handler
 	specs  []CommandSpec
+	// direct writes to people directly, when the notifier can (nil when
+	// not).
+	direct DirectMessenger
 }
 
 // New returns the game flow over st, posting later messages through
@@ -124,6 +127,7 @@ func New(cfg Config, st store.Store, reg *rules.Registry, notify Notifier, log *
 		s.now = s.storeNow
 	}
 	s.notify = pausingNotifier{Notifier: notify, s: s}
+	s.direct, _ = notify.(DirectMessenger)
 	s.routes, s.specs = s.handlers(), CommandSet(reg.Names())
 	return s
 }
@@ -166,6 +170,7 @@ func (s *Service) handlers() map[string]handler {
 		"pick":       s.pick,
 		"token":      s.token,
 		"tournament": s.tournamentCmd,
+		"notify":     s.notifyCmd,
 	}
 }
 

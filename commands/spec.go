@@ -73,6 +73,11 @@ func CommandSet(gameNames []string) []CommandSpec {
 			{Name: "from", Description: "only the moves of the piece on this square", Type: OptString},
 		}},
 		{Name: "resign", Description: "resign the game"},
+		{Name: "notify", Description: "how you hear that it is your turn, in every game (no option: show)", Options: []OptionSpec{
+			{Name: "dm", Description: "a direct message when it is your turn", Type: OptString, Choices: []Choice{{"on", "on"}, {"off", "off"}}},
+			{Name: "digest", Description: "a daily direct message of the games waiting for you, at HH:MM (or off)", Type: OptString},
+			{Name: "tz", Description: "your time zone for the digest, e.g. Europe/Berlin", Type: OptString},
+		}},
 		{Name: "rematch", Description: "play the last game here again, sides swapped"},
 		{Name: "draw", Description: "offer a draw, or accept the one offered"},
 		{Name: "undo", Description: "take back your last move: with the opponent's consent, or against the bot in unrated games"},

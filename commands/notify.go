@@ -1,0 +1,208 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	_ "time/tzdata" // time zones by name wherever the binary runs
+
+	"arbiter/store"
+)
+
+// ErrDirectClosed is a DirectMessenger's error when the platform refuses a
+// direct message to the person (they closed their direct messages).
+var ErrDirectClosed = errors.New("the person takes no direct messages from Arbiter")
+
+// DirectNote is a direct message to one person about a game of theirs.
+type DirectNote struct {
+	UserID string
+	// Guild and Channel are where the game is; the platform links to it.
+	Guild, Channel string
+	// Game is the game's title, e.g. "Sixes".
+	Game string
+	// Text is what to say, e.g. "your move as X, due ...".
+	Text string
+	// Key makes the note idempotent where the platform allows (as
+	// Message.Key).
+	Key string
+}
+
+// DirectMessenger is a Notifier that can also write to a person directly.
+// Direct's error is ErrDirectClosed (wrapped) when the platform refuses
+// the message because of the person's settings.
+type DirectMessenger interface {
+	Direct(ctx context.Context, note DirectNote) error
+}
+
+// directTimeout bounds one direct message, sent beside the command that
+// started the turn.
+const directTimeout = 20 * time.Second
+
+// The settings of a person, kept as the settings of the pseudo-channel
+// personKey(id) (store.Store's channel settings): notifyDM ("on" or
+// unset), notifyTZ (an IANA zone name) and notifyDigest ("HH:MM" or
+// unset).
+const (
+	notifyDM     = "notify.dm"
+	notifyTZ     = "notify.tz"
+	notifyDigest = "notify.digest"
+)
+
+// personKey is the pseudo-channel a person's settings are kept under.
+func personKey(userID string) string { return "person." + userID }
+
+// notify is /notify: show or change how the invoker hears of their turns,
+// in every game in every server: dm:on|off, tz:ZONE, digest:HH:MM|off.
+func (s *Service) notifyCmd(ctx context.Context, inv Invocation) Reply {
+	key := personKey(inv.User.ID)
+	if dm, ok := inv.Options["dm"]; ok {
+		if dm != "on" && dm != "off" {
+			return refuse("dm must be on or off, not %.20q", dm)
+		}
+		if dm == "on" && s.direct == nil {
+			return refuse("direct messages are not available here")
+		}
+		if err := s.store.SetChannelSetting(ctx, key, notifyDM, dm); err != nil {
+			return s.storeRefusal(inv, err)
+		}
+	}
+	if tz, ok := inv.Options["tz"]; ok {
+		loc, err := zone(tz)
+		if err != nil {
+			return refuse("%v", err)
+		}
+		if err := s.store.SetChannelSetting(ctx, key, notifyTZ, loc.String()); err != nil {
+			return s.storeRefusal(inv, err)
+		}
+	}
+	if d, ok := inv.Options["digest"]; ok {
+		if d != "off" {
+			if _, err := parseClock(d); err != nil {
+				return refuse("%v", err)
+			}
+		}
+		if d == "off" {
+			d = ""
+		}
+		if err := s.store.SetChannelSetting(ctx, key, notifyDigest, d); err != nil {
+			return s.storeRefusal(inv, err)
+		}
+	}
+	p, err := s.person(ctx, inv.User.ID)
+	if err != nil {
+		return s.storeRefusal(inv, err)
+	}
+	dm := "off"
+	if p.dm {
+		dm = "on"
+	}
+	digest := "off"
+	if p.digest != "" {
+		digest = "at " + p.digest + " " + p.tz.String()
+	}
+	return Reply{Message: Message{Text: fmt.Sprintf("Direct messages when it is your turn: %s. Daily digest of the games waiting for you: %s. Time zone: %s.\n"+
+		"/notify dm:on|off, digest:HH:MM|off and tz:Europe/Berlin change them.", dm, digest, p.tz)}, Private: true}
+}
+
+// person is what a person asked for with /notify.
+type person struct {
+	dm     bool
+	tz     *time.Location
+	digest string // "HH:MM", or "" for none
+}
+
+// person reads userID's /notify settings.
+func (s *Service) person(ctx context.Context, userID string) (person, error) {
+	key := personKey(userID)
+	p := person{tz: time.UTC}
+	dm, err := s.store.ChannelSetting(ctx, key, notifyDM)
+	if err != nil {
+		return p, fmt.Errorf("settings of %s: %w", userID, err)
+	}
+	p.dm = dm == "on"
+	if tz, err := s.store.ChannelSetting(ctx, key, notifyTZ); err != nil {
+		return p, fmt.Errorf("settings of %s: %w", userID, err)
+	} else if loc, err := zone(tz); tz != "" && err == nil {
+		p.tz = loc
+	}
+	if p.digest, err = s.store.ChannelSetting(ctx, key, notifyDigest); err != nil {
+		return p, fmt.Errorf("settings of %s: %w", userID, err)
+	}
+	return p, nil
+}
+
+// zone reads a time zone's IANA name, e.g. Europe/Berlin.
+func zone(name string) (*time.Location, error) {
+	name = strings.TrimSpace(name)
+	if name == "" || len(name) > 64 || strings.EqualFold(name, "local") {
+		return nil, fmt.Errorf("tz must be a time zone's name such as Europe/Berlin or UTC, not %.20q", name)
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, fmt.Errorf("tz must be a time zone's name such as Europe/Berlin or UTC; %.40q is none", name)
+	}
+	return loc, nil
+}
+
+// parseClock reads a time of day "HH:MM" (24 hours) as minutes after
+// midnight.
+func parseClock(text string) (int, error) {
+	h, m, ok := strings.Cut(strings.TrimSpace(text), ":")
+	hh, err1 := strconv.Atoi(h)
+	mm, err2 := strconv.Atoi(m)
+	if !ok || err1 != nil || err2 != nil || len(m) != 2 || len(h) < 1 || len(h) > 2 || hh < 0 || hh > 23 || mm < 0 || mm > 59 {
+		return 0, fmt.Errorf("digest must be a time of day as HH:MM, like 08:30, or off; not %.20q", text)
+	}
+	return hh*60 + mm, nil
+}
+
+// turnNotice sends the person to move in g a direct message that it is
+// their turn, when they asked for it (/notify dm:on). It runs beside the
+// command that started the turn, once per turn (follow). A refusal by the
+// platform turns the option off, and says so in the game's channel.
+func (s *Service) turnNotice(ctx context.Context, g *store.Game) {
+	if s.direct == nil || g.Status != store.Active || flow(g).Challenge || flow(g).Paused {
+		return
+	}
+	seat := g.State.ToMove()
+	p := g.Players[seat]
+	if p.Kind != store.Human {
+		return
+	}
+	note := DirectNote{UserID: p.UserID, Guild: g.Guild, Channel: g.Channel, Game: s.title(g.Name),
+		Text: fmt.Sprintf("your move as %s, due %s.", g.State.PlayerName(seat), s.when(g.Deadline)),
+		Key:  fmt.Sprintf("t%s.%d", g.ID, len(g.Moves))}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), directTimeout)
+		defer cancel()
+		s.sendDirect(ctx, note)
+	}()
+}
+
+// sendDirect sends note if its person asked for direct messages. A
+// refusal by the platform turns the option off and says so in the note's
+// channel, once: the option is off after it.
+func (s *Service) sendDirect(ctx context.Context, note DirectNote) {
+	on, err := s.store.ChannelSetting(ctx, personKey(note.UserID), notifyDM)
+	if err != nil || on != "on" {
+		return
+	}
+	err = s.direct.Direct(ctx, note)
+	switch {
+	case errors.Is(err, ErrDirectClosed):
+		if err := s.store.SetChannelSetting(ctx, personKey(note.UserID), notifyDM, "off"); err != nil {
+			s.log.Error("direct messages not turned off", "user", note.UserID, "err", err)
+			return
+		}
+		msg := Message{Text: fmt.Sprintf("%s, direct messages from Arbiter to you are refused (closed in your settings), so /notify dm is off now; allow them, then /notify dm:on.", Mention(note.UserID)),
+			Mentions: []string{note.UserID}}
+		if err := s.notify.Post(ctx, note.Channel, msg); err != nil {
+			s.log.Warn("closed direct messages not announced", "channel", note.Channel, "err", err)
+		}
+	case err != nil:
+		s.log.Warn("direct message not sent", "user", note.UserID, "err", err)
+	}
+}
