@@ -140,7 +140,8 @@ func (s *Service) help(_ context.Context, _ Invocation) Reply {
 	return Reply{Private: true, Message: Message{Text: strings.Join([]string{
 		"**Arbiter** referees HiQUE, Upthrust, Hi-Ya! and Sixes, and plays them too.",
 		"/play game:sixes: play the bot (level:1-5, side:first|second|random); add opponent:@someone to challenge a person, who can /accept or /decline.",
-		"/move move:c4 d4: play a move in the game's notation (the list autocompletes); /moves [from:square] lists the legal ones.",
+		"/move move:c4 d4: play a move in the game's notation (the list autocompletes), or press Pick a move under the board and pick a piece, then where it goes; /moves [from:square] lists the legal ones.",
+		"/notify dm:on|off digest:HH:MM tz:Europe/Berlin: a direct message when it is your turn in any game, a daily digest of the games waiting for you.",
 		"/board [style:text|emoji|image] [view:mine|first|second], /resign, /draw (offer or accept), /undo (with the opponent's consent; against the bot, unrated games only), /rematch.",
 		"/history [game:id], /games, /stats [user], /leaderboard game:..., /rules game:..., /help (this).",
 		"Each move has a deadline (time:45s, 10m, 2d; default 2d): a reminder comes at half time and near the end; then the game is lost on time (or, with options:\"timeout=adjudicate\", decided by the game's scoring).",
