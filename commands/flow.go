@@ -54,6 +54,11 @@ type Flow struct {
 	// was given back to this game.
 	TurnFrom time.Time `json:"turn_from,omitzero"`
 	Outage   int64     `json:"outage,omitempty"`
+	// Premoved lists the moves (numbered from 1) that were played by a
+	// conditional premove, for the record.
+	Premoved []int `json:"premoved,omitempty"`
+	// NoPremoves: the game was started with premoves=off.
+	NoPremoves bool `json:"no_premoves,omitempty"`
 	// turnStarted says that a turn started in this change of the game,
 	// so that the save that keeps it tells the person to move (follow);
 	// it is never stored, so no later save tells them again.

@@ -70,6 +70,9 @@ func (s *Service) history(ctx context.Context, inv Invocation) Reply {
 	for _, tb := range flow(g).Takebacks {
 		tags = append(tags, render.Tag{Key: "Takeback", Value: tb})
 	}
+	for _, n := range flow(g).Premoved {
+		tags = append(tags, render.Tag{Key: "Premove", Value: fmt.Sprintf("move %d was played by a conditional premove", n)})
+	}
 	var gifFile []File
 	replayNote := ""
 	if replay, err := s.replays.get(ctx, g, opt); err == nil {
@@ -88,6 +91,9 @@ func (s *Service) history(ctx context.Context, inv Invocation) Reply {
 	text := fmt.Sprintf("%s #%s: %s against %s, %d moves.%s\n%s", s.title(g.Name), g.ID, seatTitle(g, rules.P1), seatTitle(g, rules.P2), len(g.Moves), replayNote, numberedMoves(g))
 	if len(flow(g).Takebacks) > 0 {
 		text += "\nTaken back: " + strings.Join(flow(g).Takebacks, "; ")
+	}
+	if len(flow(g).Premoved) > 0 {
+		text += "\nPlayed by premove: " + premovedList(flow(g).Premoved)
 	}
 	if g.Status == store.Finished {
 		text += "\n" + resultText(g)
@@ -141,6 +147,7 @@ func (s *Service) help(_ context.Context, _ Invocation) Reply {
 		"**Arbiter** referees HiQUE, Upthrust, Hi-Ya! and Sixes, and plays them too.",
 		"/play game:sixes: play the bot (level:1-5, side:first|second|random); add opponent:@someone to challenge a person, who can /accept or /decline.",
 		"/move move:c4 d4: play a move in the game's notation (the list autocompletes), or press Pick a move under the board and pick a piece, then where it goes; /moves [from:square] lists the legal ones.",
+		"/premove line:\"their move, your answer; ...\" (chains: \"X, Y, X2, Y2\"): answers played at once when the opponent's move matches; /premove shows, clear:true clears; not against the bot, nor with options:\"premoves=off\".",
 		"/notify dm:on|off digest:HH:MM tz:Europe/Berlin: a direct message when it is your turn in any game, a daily digest of the games waiting for you.",
 		"/board [style:text|emoji|image] [view:mine|first|second], /resign, /draw (offer or accept), /undo (with the opponent's consent; against the bot, unrated games only), /rematch.",
 		"/history [game:id], /games, /stats [user], /leaderboard game:..., /rules game:..., /help (this).",

@@ -94,9 +94,16 @@ func (s *Service) playMove(ctx context.Context, inv Invocation, g *store.Game) (
 	g.State.Play(m)
 	g.Moves = append(g.Moves, store.Move{Text: text, Seat: seat, By: inv.User.ID, At: now})
 	notes := s.afterMove(g, now)
+	premoved, left := s.premoveAnswer(ctx, g, seat, now)
+	if premoved != "" {
+		notes = append(append(notes, premoved), s.afterMove(g, now)...)
+	}
 	if err := s.saveAndFollow(ctx, g); err != nil {
 		moved := errors.Is(err, store.ErrConflict) && !errors.Is(err, store.ErrUnavailable)
 		return s.storeRefusal(inv, err), !moved
+	}
+	if left != nil {
+		s.keepPremoves(ctx, g, seat.Other(), left)
 	}
 	reply := Reply{Message: s.moveMessage(g, moveHeader(g, seat, "played", shown), notes)}
 	s.keep(g)

@@ -26,6 +26,7 @@ func flowOptions() []rules.OptionSpec {
 	return []rules.OptionSpec{
 		{Key: "timeout", Default: "loss", Values: []string{"loss", "adjudicate"}, Help: "what a missed deadline does: the player loses, or the game is decided by its scoring"},
 		{Key: "rated", Default: "on", Values: []string{"on", "off"}, Help: "whether the game counts for ratings (takebacks against the bot need off)"},
+		{Key: "premoves", Default: "on", Values: []string{"on", "off"}, Help: "whether players may leave conditional premoves (/premove)"},
 	}
 }
 
@@ -44,7 +45,7 @@ func (s *Service) readGameOptions(name, text, turnTime string) (newGameRequest, 
 	opts := rules.Options{}
 	own := rules.Options{}
 	for k, v := range all {
-		if k == "timeout" || k == "rated" {
+		if k == "timeout" || k == "rated" || k == "premoves" {
 			own[k] = v
 		} else {
 			opts[k] = v
@@ -59,6 +60,7 @@ func (s *Service) readGameOptions(name, text, turnTime string) (newGameRequest, 
 	}
 	req.flow.Adjudicate = flow["timeout"] == "adjudicate"
 	req.flow.Rated = flow["rated"] == "on"
+	req.flow.NoPremoves = flow["premoves"] == "off"
 	if turnTime != "" {
 		d, err := ParseDuration(turnTime)
 		if err != nil {

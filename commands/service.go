@@ -171,6 +171,7 @@ func (s *Service) handlers() map[string]handler {
 		"token":      s.token,
 		"tournament": s.tournamentCmd,
 		"notify":     s.notifyCmd,
+		"premove":    s.premoveCmd,
 	}
 }
 

@@ -73,6 +73,10 @@ func CommandSet(gameNames []string) []CommandSpec {
 			{Name: "from", Description: "only the moves of the piece on this square", Type: OptString},
 		}},
 		{Name: "resign", Description: "resign the game"},
+		{Name: "premove", Description: "answer the opponent's next moves in advance (no option: show yours)", Options: []OptionSpec{
+			{Name: "line", Description: `"their move, your answer; ...", chains allowed: "c4 d4, e5 e4, c5 d5, e4 e3"`, Type: OptString},
+			{Name: "clear", Description: "clear your premoves in this game", Type: OptBoolean},
+		}},
 		{Name: "notify", Description: "how you hear that it is your turn, in every game (no option: show)", Options: []OptionSpec{
 			{Name: "dm", Description: "a direct message when it is your turn", Type: OptString, Choices: []Choice{{"on", "on"}, {"off", "off"}}},
 			{Name: "digest", Description: "a daily direct message of the games waiting for you, at HH:MM (or off)", Type: OptString},

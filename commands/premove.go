@@ -1,0 +1,240 @@
+package commands
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"arbiter/rules"
+	"arbiter/store"
+)
+
+// Conditional premoves, as lichess has them: while the opponent is to
+// move, a player leaves lines of "if the opponent plays X, answer Y"
+// (chains allowed: "X1, Y1, X2, Y2"), alternatives separated by ";". When
+// the opponent's move matches the first move of a line, its answer is
+// played at once; lines that do not match are dropped. Premoves are kept
+// privately, as a setting of the game's channel (not in the game's
+// record, whose version every button carries: leaving premoves must not
+// change the opponent's buttons), with the move number they wait for, so
+// that a line can never answer a move it was not written for.
+
+// Limits of /premove's line.
+const (
+	maxPremoveLines = 10
+	maxPremoveMoves = 20 // moves of one line, both players' together
+	maxPremoveText  = 600
+)
+
+// premoves are one seat's conditional premoves in a game.
+type premoves struct {
+	// Game is the game's id; Ply the number of moves played when the
+	// opponent's move the lines wait for is played (the lines are dropped
+	// at any other).
+	Game  string     `json:"game"`
+	Ply   int        `json:"ply"`
+	Lines [][]string `json:"lines"`
+}
+
+// premoveKey is the channel setting holding seat's premoves.
+func premoveKey(seat rules.Player) string { return "premove." + seat.String() }
+
+// premoveCmd is /premove: show (no option), clear (clear:true), or leave
+// conditional premoves (line:"X1, Y1, X2, Y2; X, Y").
+func (s *Service) premoveCmd(ctx context.Context, inv Invocation) Reply {
+	g, seat, r := s.loadPlayable(ctx, inv)
+	if r != nil {
+		return *r
+	}
+	if why := premovesForbidden(g, seat); why != "" {
+		return refuse("%s", why)
+	}
+	cur, err := s.loadPremoves(ctx, g, seat)
+	if err != nil {
+		return s.storeRefusal(inv, err)
+	}
+	line, hasLine := inv.Options["line"]
+	switch {
+	case inv.Options["clear"] == "true" || strings.EqualFold(strings.TrimSpace(line), "clear"):
+		if err := s.store.SetChannelSetting(ctx, g.Channel, premoveKey(seat), ""); err != nil {
+			return s.storeRefusal(inv, err)
+		}
+		return Reply{Message: Message{Text: fmt.Sprintf("Your premoves are cleared (%s were left).", plural(len(cur.Lines), "line"))}, Private: true}
+	case !hasLine:
+		if len(cur.Lines) == 0 {
+			return Reply{Message: Message{Text: "You have no premoves in this game. While your opponent is to move, /premove line:\"X, Y; X2, Y2\" answers their move X with your Y (chains: \"X, Y, X2, Y2\")."}, Private: true}
+		}
+		return Reply{Message: Message{Text: "Your premoves (the opponent's move, then your answer):\n" + premoveText(cur.Lines) + "\n/premove clear:true clears them."}, Private: true}
+	}
+	if g.State.ToMove() == seat {
+		return refuse("it is your move now: play it; premoves answer the opponent's next moves")
+	}
+	lines, err := readPremoves(g.State, line)
+	if err != nil {
+		return refuse("%v; nothing was changed", err)
+	}
+	p := premoves{Game: g.ID, Ply: len(g.Moves), Lines: lines}
+	raw, err := json.Marshal(p)
+	if err != nil {
+		return refuse("%v", err)
+	}
+	if err := s.store.SetChannelSetting(ctx, g.Channel, premoveKey(seat), string(raw)); err != nil {
+		return s.storeRefusal(inv, err)
+	}
+	return Reply{Message: Message{Text: "Premoves kept (only you see them):\n" + premoveText(lines) + "\nA line whose first move the opponent does not play is dropped."}, Private: true}
+}
+
+// premovesForbidden says why seat may not premove in g, or "".
+func premovesForbidden(g *store.Game, seat rules.Player) string {
+	switch {
+	case g.Players[seat.Other()].Kind != store.Human:
+		return "premoves are for games against people, not against the bot or a program"
+	case flow(g).NoPremoves:
+		return "this game was started with premoves=off"
+	}
+	return ""
+}
+
+// premoveText writes lines for their owner, one a line.
+func premoveText(lines [][]string) string {
+	var b strings.Builder
+	for i, l := range lines {
+		var pairs []string
+		for j := 0; j+1 < len(l); j += 2 {
+			pairs = append(pairs, fmt.Sprintf("if %s then %s", l[j], l[j+1]))
+		}
+		fmt.Fprintf(&b, "%d. %s\n", i+1, strings.Join(pairs, ", "))
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// readPremoves reads /premove's line text against g, whose opponent of
+// the premover is to move: lines separated by ";", each the opponent's
+// move and the answer, alternately, separated by ",". Every move must be
+// legal where it would be played. It returns the moves' canonical texts.
+func readPremoves(g rules.Game, text string) ([][]string, error) {
+	if len(text) > maxPremoveText {
+		return nil, fmt.Errorf("the premoves are over %d characters", maxPremoveText)
+	}
+	var lines [][]string
+	for i, part := range strings.Split(text, ";") {
+		if strings.TrimSpace(part) == "" {
+			continue
+		}
+		moves := strings.Split(part, ",")
+		if len(moves)%2 != 0 {
+			return nil, fmt.Errorf("line %d has %d moves: give the opponent's move and your answer in pairs, like \"c4 d4, e5 e4\"", i+1, len(moves))
+		}
+		if len(moves) > maxPremoveMoves {
+			return nil, fmt.Errorf("line %d has over %d moves", i+1, maxPremoveMoves)
+		}
+		play := g.Clone()
+		var line []string
+		for j, text := range moves {
+			m, err := play.ParseMove(strings.TrimSpace(text))
+			if err != nil {
+				var me *rules.MoveError
+				why := err.Error()
+				if errors.As(err, &me) {
+					why = me.Text
+				}
+				who := "the opponent's move"
+				if j%2 == 1 {
+					who = "your answer"
+				}
+				return nil, fmt.Errorf("line %d, %s %.30q: %s", i+1, who, strings.TrimSpace(text), why)
+			}
+			line = append(line, play.FormatMove(m))
+			play.Play(m)
+		}
+		lines = append(lines, line)
+	}
+	if len(lines) == 0 {
+		return nil, fmt.Errorf("give at least one line: the opponent's move, then your answer, like \"c4 d4, e5 e4\"")
+	}
+	if len(lines) > maxPremoveLines {
+		return nil, fmt.Errorf("give at most %d lines", maxPremoveLines)
+	}
+	return lines, nil
+}
+
+// loadPremoves reads seat's premoves in g; none when they belong to
+// another game.
+func (s *Service) loadPremoves(ctx context.Context, g *store.Game, seat rules.Player) (premoves, error) {
+	raw, err := s.store.ChannelSetting(ctx, g.Channel, premoveKey(seat))
+	if err != nil || raw == "" {
+		return premoves{}, err
+	}
+	var p premoves
+	if json.Unmarshal([]byte(raw), &p) != nil || p.Game != g.ID {
+		return premoves{}, nil
+	}
+	return p, nil
+}
+
+// premoveAnswer plays the answer of the waiting player's premoves to the
+// move just played in g (by seat, the opponent), when a line matches;
+// lines that do not match are dropped. It returns the premove's header
+// for the move's message ("" when none was played) and the premoves left,
+// to keep once g is saved (nil: nothing to change).
+func (s *Service) premoveAnswer(ctx context.Context, g *store.Game, seat rules.Player, now time.Time) (string, *premoves) {
+	waiting := seat.Other()
+	if g.Status != store.Active || g.State.ToMove() != waiting || premovesForbidden(g, waiting) != "" {
+		return "", nil
+	}
+	p, err := s.loadPremoves(ctx, g, waiting)
+	if err != nil || len(p.Lines) == 0 {
+		return "", nil
+	}
+	left := &premoves{Game: g.ID}
+	played := g.Moves[len(g.Moves)-1].Text
+	var answer string
+	for _, l := range p.Lines {
+		if p.Ply == len(g.Moves)-1 && l[0] == played && (answer == "" || answer == l[1]) {
+			answer = l[1]
+			if len(l) > 2 {
+				left.Lines = append(left.Lines, l[2:])
+			}
+		}
+	}
+	m, err := g.State.ParseMove(answer)
+	if answer == "" || err != nil {
+		return "", left // no line matched (or the answer is no longer legal): all dropped
+	}
+	text, shown := moveTexts(g.State, m)
+	g.State.Play(m)
+	g.Moves = append(g.Moves, store.Move{Text: text, Seat: waiting, By: g.Players[waiting].UserID, At: now})
+	flow(g).Premoved = append(flow(g).Premoved, len(g.Moves))
+	left.Ply = len(g.Moves) // the index of the opponent's next move
+	return moveHeader(g, waiting, "played by premove", shown), left
+}
+
+// premovedList writes move numbers: "moves 12, 14" or "move 3".
+func premovedList(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = fmt.Sprint(n)
+	}
+	if len(ns) == 1 {
+		return "move " + parts[0]
+	}
+	return "moves " + strings.Join(parts, ", ")
+}
+
+// keepPremoves stores what is left of seat's premoves after they answered
+// (or were dropped) in a saved game.
+func (s *Service) keepPremoves(ctx context.Context, g *store.Game, seat rules.Player, left *premoves) {
+	value := ""
+	if len(left.Lines) > 0 && g.Status == store.Active {
+		raw, err := json.Marshal(left)
+		if err == nil {
+			value = string(raw)
+		}
+	}
+	if err := s.store.SetChannelSetting(ctx, g.Channel, premoveKey(seat), value); err != nil {
+		s.log.Warn("premoves left not kept", "channel", g.Channel, "err", err)
+	}
+}
