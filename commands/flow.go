@@ -59,6 +59,12 @@ type Flow struct {
 	Premoved []int `json:"premoved,omitempty"`
 	// NoPremoves: the game was started with premoves=off.
 	NoPremoves bool `json:"no_premoves,omitempty"`
+	// VacationUntil is, for each seat, the end of its player's vacation
+	// at the latest, while they are on one: a turn of theirs that starts
+	// meanwhile starts its clock then.
+	VacationUntil [2]time.Time `json:"vacation_until,omitzero"`
+	// NoVacation: the game's tournament allows no vacation.
+	NoVacation bool `json:"no_vacation,omitempty"`
 	// turnStarted says that a turn started in this change of the game,
 	// so that the save that keeps it tells the person to move (follow);
 	// it is never stored, so no later save tells them again.

@@ -271,8 +271,12 @@ func (s *Service) setDeadline(g *store.Game, now time.Time) {
 	if turn <= 0 {
 		turn = s.cfg.TurnTime
 	}
-	g.Deadline = now.Add(turn)
-	g.RemindAt = now.Add(turn / 2)
+	from := now
+	if until := flow(g).VacationUntil[g.State.ToMove()]; until.After(now) {
+		from = until // on vacation: the clock starts when it ends
+	}
+	g.Deadline = from.Add(turn)
+	g.RemindAt = from.Add(turn / 2)
 }
 
 // finish ends g with result and reason.

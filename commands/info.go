@@ -148,6 +148,7 @@ func (s *Service) help(_ context.Context, _ Invocation) Reply {
 		"/play game:sixes: play the bot (level:1-5, side:first|second|random); add opponent:@someone to challenge a person, who can /accept or /decline.",
 		"/move move:c4 d4: play a move in the game's notation (the list autocompletes), or press Pick a move under the board and pick a piece, then where it goes; /moves [from:square] lists the legal ones.",
 		"/premove line:\"their move, your answer; ...\" (chains: \"X, Y, X2, Y2\"): answers played at once when the opponent's move matches; /premove shows, clear:true clears; not against the bot, nor with options:\"premoves=off\".",
+		"/vacation start|end|status: stop the clocks of your games in this server while away (7 days a term unless referees set otherwise: /referee vacation days:N; a tournament may forbid it).",
 		"/notify dm:on|off digest:HH:MM tz:Europe/Berlin: a direct message when it is your turn in any game, a daily digest of the games waiting for you.",
 		"/board [style:text|emoji|image] [view:mine|first|second], /resign, /draw (offer or accept), /undo (with the opponent's consent; against the bot, unrated games only), /rematch.",
 		"/history [game:id], /games, /stats [user], /leaderboard game:..., /rules game:..., /help (this).",

@@ -25,6 +25,9 @@ func (s *Service) referee(ctx context.Context, inv Invocation) Reply {
 	if inv.Sub == "start" {
 		return s.refereeStart(ctx, inv)
 	}
+	if inv.Sub == "vacation" {
+		return s.refereeVacation(ctx, inv)
+	}
 	if inv.Sub == "export" {
 		return s.refereeExport(ctx, inv)
 	}

@@ -172,6 +172,7 @@ func (s *Service) handlers() map[string]handler {
 		"tournament": s.tournamentCmd,
 		"notify":     s.notifyCmd,
 		"premove":    s.premoveCmd,
+		"vacation":   s.vacationCmd,
 	}
 }
 
