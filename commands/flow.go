@@ -54,6 +54,10 @@ type Flow struct {
 	// was given back to this game.
 	TurnFrom time.Time `json:"turn_from,omitzero"`
 	Outage   int64     `json:"outage,omitempty"`
+	// Premoves are each seat's conditional premoves: lines of moves
+	// (canonical texts), the opponent's then the answer, alternately.
+	// They are the seat's own: no message shows them to anyone else.
+	Premoves [2][][]string `json:"premoves,omitzero"`
 	// Premoved lists the moves (numbered from 1) that were played by a
 	// conditional premove, for the record.
 	Premoved []int `json:"premoved,omitempty"`

@@ -94,16 +94,12 @@ func (s *Service) playMove(ctx context.Context, inv Invocation, g *store.Game) (
 	g.State.Play(m)
 	g.Moves = append(g.Moves, store.Move{Text: text, Seat: seat, By: inv.User.ID, At: now})
 	notes := s.afterMove(g, now)
-	premoved, left := s.premoveAnswer(ctx, g, seat, now)
-	if premoved != "" {
+	if premoved := s.premoveAnswer(g, seat, now); premoved != "" {
 		notes = append(append(notes, premoved), s.afterMove(g, now)...)
 	}
 	if err := s.saveAndFollow(ctx, g); err != nil {
 		moved := errors.Is(err, store.ErrConflict) && !errors.Is(err, store.ErrUnavailable)
 		return s.storeRefusal(inv, err), !moved
-	}
-	if left != nil {
-		s.keepPremoves(ctx, g, seat.Other(), left)
 	}
 	reply := Reply{Message: s.moveMessage(g, moveHeader(g, seat, "played", shown), notes)}
 	s.keep(g)
@@ -276,6 +272,7 @@ func (s *Service) undo(ctx context.Context, inv Invocation) Reply {
 		return refuse("you have no move to take back")
 	}
 	flow(g).Takebacks = append(flow(g).Takebacks, takebackNote(g, seat, last, inv.User))
+	flow(g).Premoves = [2][][]string{} // written for moves taken back
 	for len(g.Moves) > last {
 		g.State.Undo()
 		g.Moves = g.Moves[:len(g.Moves)-1]

@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -16,11 +15,11 @@ import (
 // move, a player leaves lines of "if the opponent plays X, answer Y"
 // (chains allowed: "X1, Y1, X2, Y2"), alternatives separated by ";". When
 // the opponent's move matches the first move of a line, its answer is
-// played at once; lines that do not match are dropped. Premoves are kept
-// privately, as a setting of the game's channel (not in the game's
-// record, whose version every button carries: leaving premoves must not
-// change the opponent's buttons), with the move number they wait for, so
-// that a line can never answer a move it was not written for.
+// played at once, in the same save as the opponent's move; lines that do
+// not match are dropped. Premoves are kept with the game (Flow.Premoves),
+// which no message shows; leaving them saves the game, so the opponent's
+// buttons of the moment before are stale (and answered with the board as
+// it is, as any stale button).
 
 // Limits of /premove's line.
 const (
@@ -28,19 +27,6 @@ const (
 	maxPremoveMoves = 20 // moves of one line, both players' together
 	maxPremoveText  = 600
 )
-
-// premoves are one seat's conditional premoves in a game.
-type premoves struct {
-	// Game is the game's id; Ply the number of moves played when the
-	// opponent's move the lines wait for is played (the lines are dropped
-	// at any other).
-	Game  string     `json:"game"`
-	Ply   int        `json:"ply"`
-	Lines [][]string `json:"lines"`
-}
-
-// premoveKey is the channel setting holding seat's premoves.
-func premoveKey(seat rules.Player) string { return "premove." + seat.String() }
 
 // premoveCmd is /premove: show (no option), clear (clear:true), or leave
 // conditional premoves (line:"X1, Y1, X2, Y2; X, Y").
@@ -52,22 +38,23 @@ func (s *Service) premoveCmd(ctx context.Context, inv Invocation) Reply {
 	if why := premovesForbidden(g, seat); why != "" {
 		return refuse("%s", why)
 	}
-	cur, err := s.loadPremoves(ctx, g, seat)
-	if err != nil {
-		return s.storeRefusal(inv, err)
-	}
+	cur := flow(g).Premoves[seat]
 	line, hasLine := inv.Options["line"]
 	switch {
 	case inv.Options["clear"] == "true" || strings.EqualFold(strings.TrimSpace(line), "clear"):
-		if err := s.store.SetChannelSetting(ctx, g.Channel, premoveKey(seat), ""); err != nil {
-			return s.storeRefusal(inv, err)
+		if len(cur) == 0 {
+			return Reply{Message: Message{Text: "You have no premoves in this game to clear."}, Private: true}
 		}
-		return Reply{Message: Message{Text: fmt.Sprintf("Your premoves are cleared (%s were left).", plural(len(cur.Lines), "line"))}, Private: true}
+		flow(g).Premoves[seat] = nil
+		if err := s.store.Save(ctx, g); err != nil {
+			return s.storeRefusal(inv, s.saveError(err))
+		}
+		return Reply{Message: Message{Text: fmt.Sprintf("Your premoves are cleared (%s were left).", plural(len(cur), "line"))}, Private: true}
 	case !hasLine:
-		if len(cur.Lines) == 0 {
+		if len(cur) == 0 {
 			return Reply{Message: Message{Text: "You have no premoves in this game. While your opponent is to move, /premove line:\"X, Y; X2, Y2\" answers their move X with your Y (chains: \"X, Y, X2, Y2\")."}, Private: true}
 		}
-		return Reply{Message: Message{Text: "Your premoves (the opponent's move, then your answer):\n" + premoveText(cur.Lines) + "\n/premove clear:true clears them."}, Private: true}
+		return Reply{Message: Message{Text: "Your premoves (the opponent's move, then your answer):\n" + premoveText(cur) + "\n/premove clear:true clears them."}, Private: true}
 	}
 	if g.State.ToMove() == seat {
 		return refuse("it is your move now: play it; premoves answer the opponent's next moves")
@@ -76,13 +63,9 @@ func (s *Service) premoveCmd(ctx context.Context, inv Invocation) Reply {
 	if err != nil {
 		return refuse("%v; nothing was changed", err)
 	}
-	p := premoves{Game: g.ID, Ply: len(g.Moves), Lines: lines}
-	raw, err := json.Marshal(p)
-	if err != nil {
-		return refuse("%v", err)
-	}
-	if err := s.store.SetChannelSetting(ctx, g.Channel, premoveKey(seat), string(raw)); err != nil {
-		return s.storeRefusal(inv, err)
+	flow(g).Premoves[seat] = lines
+	if err := s.store.Save(ctx, g); err != nil {
+		return s.storeRefusal(inv, s.saveError(err))
 	}
 	return Reply{Message: Message{Text: "Premoves kept (only you see them):\n" + premoveText(lines) + "\nA line whose first move the opponent does not play is dropped."}, Private: true}
 }
@@ -161,55 +144,45 @@ func readPremoves(g rules.Game, text string) ([][]string, error) {
 	return lines, nil
 }
 
-// loadPremoves reads seat's premoves in g; none when they belong to
-// another game.
-func (s *Service) loadPremoves(ctx context.Context, g *store.Game, seat rules.Player) (premoves, error) {
-	raw, err := s.store.ChannelSetting(ctx, g.Channel, premoveKey(seat))
-	if err != nil || raw == "" {
-		return premoves{}, err
-	}
-	var p premoves
-	if json.Unmarshal([]byte(raw), &p) != nil || p.Game != g.ID {
-		return premoves{}, nil
-	}
-	return p, nil
-}
-
 // premoveAnswer plays the answer of the waiting player's premoves to the
-// move just played in g (by seat, the opponent), when a line matches;
-// lines that do not match are dropped. It returns the premove's header
-// for the move's message ("" when none was played) and the premoves left,
-// to keep once g is saved (nil: nothing to change).
-func (s *Service) premoveAnswer(ctx context.Context, g *store.Game, seat rules.Player, now time.Time) (string, *premoves) {
+// move just played in g (by seat, the opponent), when a line matches, and
+// keeps what is left of the matching lines; the others are dropped. It
+// returns the premove's header for the move's message, or "" when none
+// was played.
+func (s *Service) premoveAnswer(g *store.Game, seat rules.Player, now time.Time) string {
 	waiting := seat.Other()
+	lines := flow(g).Premoves[waiting]
+	if len(lines) == 0 {
+		return ""
+	}
+	flow(g).Premoves[waiting] = nil
 	if g.Status != store.Active || g.State.ToMove() != waiting || premovesForbidden(g, waiting) != "" {
-		return "", nil
+		return ""
 	}
-	p, err := s.loadPremoves(ctx, g, waiting)
-	if err != nil || len(p.Lines) == 0 {
-		return "", nil
-	}
-	left := &premoves{Game: g.ID}
 	played := g.Moves[len(g.Moves)-1].Text
 	var answer string
-	for _, l := range p.Lines {
-		if p.Ply == len(g.Moves)-1 && l[0] == played && (answer == "" || answer == l[1]) {
+	var left [][]string
+	for _, l := range lines {
+		if l[0] == played && (answer == "" || answer == l[1]) {
 			answer = l[1]
 			if len(l) > 2 {
-				left.Lines = append(left.Lines, l[2:])
+				left = append(left, l[2:])
 			}
 		}
 	}
+	if answer == "" {
+		return "" // no line matched: all dropped
+	}
 	m, err := g.State.ParseMove(answer)
-	if answer == "" || err != nil {
-		return "", left // no line matched (or the answer is no longer legal): all dropped
+	if err != nil {
+		return "" // no longer legal (a forced pass came between): dropped
 	}
 	text, shown := moveTexts(g.State, m)
 	g.State.Play(m)
 	g.Moves = append(g.Moves, store.Move{Text: text, Seat: waiting, By: g.Players[waiting].UserID, At: now})
 	flow(g).Premoved = append(flow(g).Premoved, len(g.Moves))
-	left.Ply = len(g.Moves) // the index of the opponent's next move
-	return moveHeader(g, waiting, "played by premove", shown), left
+	flow(g).Premoves[waiting] = left
+	return moveHeader(g, waiting, "played by premove", shown)
 }
 
 // premovedList writes move numbers: "moves 12, 14" or "move 3".
@@ -222,19 +195,4 @@ func premovedList(ns []int) string {
 		return "move " + parts[0]
 	}
 	return "moves " + strings.Join(parts, ", ")
-}
-
-// keepPremoves stores what is left of seat's premoves after they answered
-// (or were dropped) in a saved game.
-func (s *Service) keepPremoves(ctx context.Context, g *store.Game, seat rules.Player, left *premoves) {
-	value := ""
-	if len(left.Lines) > 0 && g.Status == store.Active {
-		raw, err := json.Marshal(left)
-		if err == nil {
-			value = string(raw)
-		}
-	}
-	if err := s.store.SetChannelSetting(ctx, g.Channel, premoveKey(seat), value); err != nil {
-		s.log.Warn("premoves left not kept", "channel", g.Channel, "err", err)
-	}
 }
