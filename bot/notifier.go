@@ -182,6 +182,9 @@ func (n *Notifier) Direct(ctx context.Context, note commands.DirectNote) error {
 		Text: fmt.Sprintf("**%s** in <#%s>: %s\nhttps://discord.com/channels/%s/%s", note.Game, note.Channel, note.Text, note.Guild, note.Channel),
 		Key:  note.Key,
 	}
+	if note.Digest {
+		msg.Text = note.Text
+	}
 	err = n.create(ch.ID, outgoing(msg).send(), msg.Key, opt)
 	if restCode(err) == errCannotMessageUser {
 		return fmt.Errorf("direct message to %s: %w", note.UserID, commands.ErrDirectClosed)

@@ -71,6 +71,9 @@ func (s *Service) Tick(ctx context.Context) error {
 		return nil // nobody can move: nobody is timed out
 	}
 	now := s.now()
+	if minute := now.Unix() / 60; s.digestMinute.Swap(minute) != minute {
+		s.sendDigests(ctx, now)
+	}
 	due, err := s.store.Due(ctx, now, store.MaxList)
 	if err != nil {
 		return fmt.Errorf("clock: %w", err)

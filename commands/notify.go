@@ -25,6 +25,9 @@ type DirectNote struct {
 	Game string
 	// Text is what to say, e.g. "your move as X, due ...".
 	Text string
+	// Digest: the note is a daily digest, whose Text names its games
+	// itself (Guild and Channel are one of them).
+	Digest bool
 	// Key makes the note idempotent where the platform allows (as
 	// Message.Key).
 	Key string
@@ -89,6 +92,14 @@ func (s *Service) notifyCmd(ctx context.Context, inv Invocation) Reply {
 		}
 		if err := s.store.SetChannelSetting(ctx, key, notifyDigest, d); err != nil {
 			return s.storeRefusal(inv, err)
+		}
+		if err := s.noteDigest(ctx, inv.User.ID, d != ""); err != nil {
+			return s.storeRefusal(inv, err)
+		}
+	}
+	if len(inv.Options) > 0 && inv.Guild != "" {
+		if err := s.noteGuild(ctx, inv.User.ID, inv.Guild); err != nil {
+			s.log.Warn("server not noted for the digest", "user", inv.User.ID, "err", err)
 		}
 	}
 	p, err := s.person(ctx, inv.User.ID)
@@ -182,22 +193,31 @@ func (s *Service) turnNotice(ctx context.Context, g *store.Game) {
 	}()
 }
 
-// sendDirect sends note if its person asked for direct messages. A
-// refusal by the platform turns the option off and says so in the note's
-// channel, once: the option is off after it.
+// sendDirect sends note: a turn's note if its person asked for direct
+// messages, a digest always. A refusal by the platform turns both off
+// and says so in the note's channel, once: they are off after it.
 func (s *Service) sendDirect(ctx context.Context, note DirectNote) {
-	on, err := s.store.ChannelSetting(ctx, personKey(note.UserID), notifyDM)
-	if err != nil || on != "on" {
-		return
-	}
-	err = s.direct.Direct(ctx, note)
-	switch {
-	case errors.Is(err, ErrDirectClosed):
-		if err := s.store.SetChannelSetting(ctx, personKey(note.UserID), notifyDM, "off"); err != nil {
-			s.log.Error("direct messages not turned off", "user", note.UserID, "err", err)
+	if !note.Digest {
+		on, err := s.store.ChannelSetting(ctx, personKey(note.UserID), notifyDM)
+		if err != nil || on != "on" {
 			return
 		}
-		msg := Message{Text: fmt.Sprintf("%s, direct messages from Arbiter to you are refused (closed in your settings), so /notify dm is off now; allow them, then /notify dm:on.", Mention(note.UserID)),
+	}
+	err := s.direct.Direct(ctx, note)
+	switch {
+	case errors.Is(err, ErrDirectClosed):
+		key := personKey(note.UserID)
+		for _, set := range []func() error{
+			func() error { return s.store.SetChannelSetting(ctx, key, notifyDM, "off") },
+			func() error { return s.store.SetChannelSetting(ctx, key, notifyDigest, "") },
+			func() error { return s.noteDigest(ctx, note.UserID, false) },
+		} {
+			if err := set(); err != nil {
+				s.log.Error("direct messages not turned off", "user", note.UserID, "err", err)
+				return
+			}
+		}
+		msg := Message{Text: fmt.Sprintf("%s, direct messages from Arbiter to you are refused (closed in your settings), so /notify dm and digest are off now; allow them, then /notify dm:on.", Mention(note.UserID)),
 			Mentions: []string{note.UserID}}
 		if err := s.notify.Post(ctx, note.Channel, msg); err != nil {
 			s.log.Warn("closed direct messages not announced", "channel", note.Channel, "err", err)

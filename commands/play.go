@@ -204,6 +204,12 @@ func (s *Service) start(ctx context.Context, inv Invocation, req newGameRequest)
 		return s.storeRefusal(inv, err)
 	}
 	s.follow(ctx, g)
+	for _, id := range humanIDs(g.Players[:]...) {
+		// The daily digest looks for a person's games in the servers noted.
+		if err := s.noteGuild(ctx, id, g.Guild); err != nil {
+			s.log.Warn("server not noted for the digest", "user", id, "err", err)
+		}
+	}
 	title := s.title(g.Name)
 	opts := ""
 	if o := g.Options.String(); o != "" {

@@ -87,6 +87,8 @@ type Service struct {
 	// direct writes to people directly, when the notifier can (nil when
 	// not).
 	direct DirectMessenger
+	// digestMinute is the minute (Unix) the clock last sent digests for.
+	digestMinute atomic.Int64
 }
 
 // New returns the game flow over st, posting later messages through
