@@ -45,6 +45,7 @@ func newWorld(t testing.TB, withRedis bool) *world {
 // newWorldWith is newWorld with a fake Discord configured by opts.
 func newWorldWith(t testing.TB, withRedis bool, opts discordtest.Options) *world {
 	t.Helper()
+	opts.OpenAPI = true
 	srv := discordtest.Start(t, opts)
 	w := &world{t: t, srv: srv, reg: games.Registry(), log: testLogger(t), general: srv.Guild().DefaultChannelID}
 	if withRedis {

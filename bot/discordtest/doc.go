@@ -59,6 +59,11 @@
 //     returns the one there is; a post in it fails with 50007 "Cannot send
 //     messages to this user" (topics/opcodes-and-status-codes.mdx) when the
 //     user closed their DMs (CloseDMs) or shares no server with the bot.
+//   - Discord's OpenAPI description (github.com/discord/discord-api-spec,
+//     specs/openapi.json, kept in testdata): with Options.OpenAPI every
+//     JSON body the bot sends, REST requests and HTTP interaction answers,
+//     is checked against the request schema of its operation (openapi.go
+//     lists the keywords checked); each mismatch is a violation.
 //   - Message formatting (reference.mdx, "Message Formatting"): markup
 //     such as timestamps (<t:UNIX:f>, <t:UNIX:R>) is content like any
 //     other; the fake keeps it as text, as Discord's API does.

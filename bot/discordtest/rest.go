@@ -371,6 +371,9 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	}
 	now := s.nowLocked()
 	call.At = now
+	if aerr == nil && s.opts.OpenAPI {
+		s.checkOpenAPILocked(r.Method, call.Path, q.body)
+	}
 	if aerr == nil {
 		if f := s.takeFaultLocked(q.route.name); f != nil {
 			rep = f.answer(now, hdr, q.route.name)

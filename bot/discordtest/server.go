@@ -24,6 +24,9 @@ type Options struct {
 	// Token is the bot token the fake accepts, with or without the "Bot "
 	// prefix. Empty accepts any token, as long as it is sent.
 	Token string
+	// OpenAPI checks the JSON body of every request against Discord's
+	// OpenAPI description (openapi.go); each mismatch is a violation.
+	OpenAPI bool
 	// AppID is the application's ID, which is also the bot user's ID.
 	// Empty picks a snowflake.
 	AppID string
