@@ -67,16 +67,17 @@ func testLogger(t testing.TB) *slog.Logger {
 
 // procOptions describe one Arbiter process.
 type procOptions struct {
-	gateway      bool          // answer interactions over the gateway
-	workers      int           // bot-turn workers; 0 runs none
-	moveTime     time.Duration // the bot's time a move; default 50ms
-	workerName   string        // default "test"
-	claimTimeout time.Duration // default 30s
-	storeTimeout time.Duration // default the store's 2s
-	deferAfter   time.Duration // default the bot's 1.5s
-	global       bool          // register the commands globally, not in the guild
-	shard        [2]int        // gateway shard id and count; zero count is one shard
-	stuckAfter   time.Duration // the bot's GatewayStuckAfter; default its own
+	gateway      bool             // answer interactions over the gateway
+	workers      int              // bot-turn workers; 0 runs none
+	moveTime     time.Duration    // the bot's time a move; default 50ms
+	workerName   string           // default "test"
+	claimTimeout time.Duration    // default 30s
+	storeTimeout time.Duration    // default the store's 2s
+	deferAfter   time.Duration    // default the bot's 1.5s
+	global       bool             // register the commands globally, not in the guild
+	shard        [2]int           // gateway shard id and count; zero count is one shard
+	stuckAfter   time.Duration    // the bot's GatewayStuckAfter; default its own
+	now          func() time.Time // the game flow's clock; nil for the store's
 }
 
 // proc is one Arbiter process: its store, game flow, bot and loops.
@@ -146,7 +147,7 @@ func (w *world) start(o procOptions) *proc {
 		TableMB:     4,
 		ClockTick:   200 * time.Millisecond,
 		Deadlines:   bot.Timestamp,
-	}, st, w.reg, n, w.log, nil)
+	}, st, w.reg, n, w.log, o.now)
 	p := &proc{w: w, st: st, svc: svc, b: bot.New(bcfg, session, svc), notifier: n, cancel: cancel, runErr: make(chan error, 1), gateway: o.gateway}
 	w.t.Cleanup(p.stop)
 	if err := p.b.Register(ctx); err != nil {

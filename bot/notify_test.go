@@ -3,7 +3,9 @@ package bot_test
 import (
 	"math/rand/v2"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"arbiter/bot/discordtest"
 )
@@ -84,4 +86,37 @@ func TestTurnDirectMessages(t *testing.T) {
 	// The one refused DM is the only request Discord refused: once off,
 	// no DM is tried again.
 	w.onlyForbidden(1)
+}
+
+// TestDigestThroughDiscord: a daily digest comes as a direct message at
+// its time in the person's time zone, listing the games waiting for them.
+// The game flow's clock is set a moment before 08:30 in Berlin.
+func TestDigestThroughDiscord(t *testing.T) {
+	w := newWorld(t, false)
+	var offset atomic.Int64 // the game flow's clock minus the real one
+	at := func(t time.Time) { offset.Store(int64(time.Until(t))) }
+	at(time.Date(2026, 11, 26, 7, 0, 0, 0, time.UTC)) // 08:00 in Berlin
+	p := w.start(procOptions{gateway: true, now: func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }})
+	ann, bob := w.srv.AddUser("Ann"), w.srv.AddUser("Bob")
+	ch := w.general
+	w.private(w.do(ann.ID, ch, "notify", opt("digest", "08:30"), opt("tz", "Europe/Berlin")), "at 08:30 Europe/Berlin")
+	challenge := w.public(w.do(ann.ID, ch, "play", opt("game", "sixes"), opt("opponent", bob.ID), opt("side", "first")))
+	w.public(w.press(bob.ID, challenge.ID, button(t, challenge, "Accept")))
+	time.Sleep(300 * time.Millisecond) // a tick or more at 08:00: no digest yet
+	if n := len(w.dms(ann.ID)); n != 0 {
+		t.Fatalf("%d direct messages before the digest's time", n)
+	}
+	at(time.Date(2026, 11, 26, 7, 30, 0, 0, time.UTC)) // 08:30 in Berlin
+	waitFor(t, "Ann's digest", func() bool { return len(w.dms(ann.ID)) == 1 })
+	d := w.dms(ann.ID)[0]
+	if !strings.Contains(d.Content, "1 game waiting for your move") || !strings.Contains(d.Content, "Sixes in <#"+ch+">") || !strings.Contains(d.Content, ":R>") {
+		t.Errorf("digest %q", d.Content)
+	}
+	if p.game(ch) == nil {
+		t.Fatal("no game")
+	}
+	if got := w.dms(bob.ID); len(got) != 0 {
+		t.Errorf("Bob got %+v", got)
+	}
+	w.noViolations()
 }
