@@ -69,6 +69,13 @@ type Flow struct {
 	VacationUntil [2]time.Time `json:"vacation_until,omitzero"`
 	// NoVacation: the game's tournament allows no vacation.
 	NoVacation bool `json:"no_vacation,omitempty"`
+	// DM says, for each seat, that its player asked for a direct message
+	// at each turn (/notify dm:on), so that a turn of someone who did not
+	// costs no read of their settings.
+	DM [2]bool `json:"dm,omitzero"`
+	// announce is what a change of the game made by changeGames says in
+	// its channel; never stored.
+	announce string
 	// turnStarted says that a turn started in this change of the game,
 	// so that the save that keeps it tells the person to move (follow);
 	// it is never stored, so no later save tells them again.

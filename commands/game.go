@@ -136,7 +136,11 @@ func (s *Service) styledBoard(g *store.Game, view render.View, header, style str
 		}
 		return msg
 	}
-	msg.Buttons = []Button{{ID: buttonID("pick", g), Label: "Pick a move", Style: Primary}, {ID: buttonID("board", g), Label: "Refresh", Style: Secondary}}
+	msg.Buttons = nil
+	if g.Players[g.State.ToMove()].Kind == store.Human {
+		msg.Buttons = []Button{{ID: buttonID("pick", g), Label: "Pick a move", Style: Primary}}
+	}
+	msg.Buttons = append(msg.Buttons, Button{ID: buttonID("board", g), Label: "Refresh", Style: Secondary})
 	if s.drawable(g.Name) {
 		msg.Buttons = append(msg.Buttons, Button{ID: buttonID("draw", g), Label: "Offer draw", Style: Secondary})
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 	_ "time/tzdata" // time zones by name wherever the binary runs
 
+	"arbiter/rules"
 	"arbiter/store"
 )
 
@@ -71,6 +72,12 @@ func (s *Service) notifyCmd(ctx context.Context, inv Invocation) Reply {
 		if err := s.store.SetChannelSetting(ctx, key, notifyDM, dm); err != nil {
 			return s.storeRefusal(inv, err)
 		}
+		if inv.Guild != "" {
+			if err := s.noteGuild(ctx, inv.User.ID, inv.Guild); err != nil {
+				return s.storeRefusal(inv, err)
+			}
+		}
+		s.markDM(ctx, inv.User.ID, dm == "on")
 	}
 	if tz, ok := inv.Options["tz"]; ok {
 		loc, err := zone(tz)
@@ -175,12 +182,9 @@ func parseClock(text string) (int, error) {
 // command that started the turn, once per turn (follow). A refusal by the
 // platform turns the option off, and says so in the game's channel.
 func (s *Service) turnNotice(ctx context.Context, g *store.Game) {
-	if s.direct == nil || g.Status != store.Active || flow(g).Challenge || flow(g).Paused {
-		return
-	}
 	seat := g.State.ToMove()
 	p := g.Players[seat]
-	if p.Kind != store.Human {
+	if s.direct == nil || g.Status != store.Active || flow(g).Challenge || flow(g).Paused || p.Kind != store.Human || !flow(g).DM[seat] {
 		return
 	}
 	note := DirectNote{UserID: p.UserID, Guild: g.Guild, Channel: g.Channel, Game: s.title(g.Name),
@@ -207,6 +211,7 @@ func (s *Service) sendDirect(ctx context.Context, note DirectNote) {
 	switch {
 	case errors.Is(err, ErrDirectClosed):
 		key := personKey(note.UserID)
+		s.markDM(ctx, note.UserID, false)
 		for _, set := range []func() error{
 			func() error { return s.store.SetChannelSetting(ctx, key, notifyDM, "off") },
 			func() error { return s.store.SetChannelSetting(ctx, key, notifyDigest, "") },
@@ -224,5 +229,49 @@ func (s *Service) sendDirect(ctx context.Context, note DirectNote) {
 		}
 	case err != nil:
 		s.log.Warn("direct message not sent", "user", note.UserID, "err", err)
+	}
+}
+
+// markDM notes in every running game of userID, in the servers noted for
+// them, whether they asked for a direct message at each turn (Flow.DM).
+func (s *Service) markDM(ctx context.Context, userID string, on bool) {
+	raw, err := s.store.ChannelSetting(ctx, personKey(userID), notifyGuilds)
+	if err != nil {
+		s.log.Warn("servers of a person not read", "user", userID, "err", err)
+		return
+	}
+	for _, guild := range splitList(raw) {
+		_, err := s.changeGames(ctx, guild, userID, func(g *store.Game, seat rules.Player) bool {
+			if flow(g).DM[seat] == on {
+				return false
+			}
+			flow(g).DM[seat] = on
+			return true
+		})
+		if err != nil {
+			s.log.Warn("games of a person not marked for direct messages", "user", userID, "guild", guild, "err", err)
+		}
+	}
+}
+
+// markNewGame notes in a game about to start which of its people asked
+// for direct messages, and the game's server for their digest.
+func (s *Service) markNewGame(ctx context.Context, g *store.Game) {
+	for seat, p := range g.Players {
+		if p.Kind != store.Human || seat == 1 && p.UserID == g.Players[0].UserID {
+			continue
+		}
+		if err := s.noteGuild(ctx, p.UserID, g.Guild); err != nil {
+			s.log.Warn("server not noted for the digest", "user", p.UserID, "err", err)
+		}
+		dm, err := s.store.ChannelSetting(ctx, personKey(p.UserID), notifyDM)
+		if err != nil {
+			s.log.Warn("direct message setting not read", "user", p.UserID, "err", err)
+		}
+		on := dm == "on"
+		flow(g).DM[seat] = on
+		if g.Players[1-seat].UserID == p.UserID {
+			flow(g).DM[1-seat] = on
+		}
 	}
 }

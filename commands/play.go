@@ -200,16 +200,11 @@ func (s *Service) start(ctx context.Context, inv Invocation, req newGameRequest)
 	} else {
 		s.afterMove(g, now)
 	}
+	s.markNewGame(ctx, g)
 	if err := s.store.Create(ctx, g); err != nil {
 		return s.storeRefusal(inv, err)
 	}
 	s.follow(ctx, g)
-	for _, id := range humanIDs(g.Players[:]...) {
-		// The daily digest looks for a person's games in the servers noted.
-		if err := s.noteGuild(ctx, id, g.Guild); err != nil {
-			s.log.Warn("server not noted for the digest", "user", id, "err", err)
-		}
-	}
 	title := s.title(g.Name)
 	opts := ""
 	if o := g.Options.String(); o != "" {
@@ -246,6 +241,7 @@ func (s *Service) accept(ctx context.Context, inv Invocation) Reply {
 	flow(g).Challenge = false
 	if flow(g).ChallengerSecond {
 		g.Players[0], g.Players[1] = g.Players[1], g.Players[0]
+		flow(g).DM[0], flow(g).DM[1] = flow(g).DM[1], flow(g).DM[0]
 		flow(g).ChallengerSecond = false
 	}
 	g.Deadline = time.Time{}

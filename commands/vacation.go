@@ -171,29 +171,44 @@ func (s *Service) vacationCmd(ctx context.Context, inv Invocation) Reply {
 // channel. It returns how many games changed, and a note on the games
 // whose tournament forbids vacation.
 func (s *Service) eachGameOf(ctx context.Context, inv Invocation, change func(g *store.Game, seat rules.Player) string) (int, string) {
-	running, err := s.store.Running(ctx, inv.Guild)
+	var forbidden []string
+	n, err := s.changeGames(ctx, inv.Guild, inv.User.ID, func(g *store.Game, seat rules.Player) bool {
+		if flow(g).NoVacation {
+			forbidden = append(forbidden, "<#"+g.Channel+">")
+			return false
+		}
+		text := change(g, seat)
+		flow(g).announce = text
+		return text != ""
+	})
 	if err != nil {
 		s.log.Warn("running games not read for a vacation", "guild", inv.Guild, "err", err)
-		return 0, "The games could not be read just now; try again."
+		return n, "Some games could not be read just now; try again."
+	}
+	if len(forbidden) == 0 {
+		return n, ""
+	}
+	return n, fmt.Sprintf("The clock goes on in %s: its tournament allows no vacation.", strings.Join(forbidden, ", "))
+}
+
+// changeGames changes each running game of guild in which userID plays a
+// seat, when change says so, and saves it (again on a conflict: a move
+// came in meanwhile); what change leaves in the game's Flow.announce is
+// posted in its channel once saved. It returns how many games changed.
+func (s *Service) changeGames(ctx context.Context, guild, userID string, change func(g *store.Game, seat rules.Player) bool) (int, error) {
+	running, err := s.store.Running(ctx, guild)
+	if err != nil {
+		return 0, err
 	}
 	n := 0
-	var forbidden []string
 	for _, head := range running {
-		for range 3 { // again on a conflict: a move came in meanwhile
+		for range 3 {
 			g, err := s.store.Load(ctx, head.Channel)
 			if err != nil || g.ID != head.ID || g.Status != store.Active {
 				break
 			}
-			seat, ok := seatOf(g, inv.User.ID)
-			if !ok || g.Players[seat].Kind != store.Human {
-				break
-			}
-			if flow(g).NoVacation {
-				forbidden = append(forbidden, "<#"+g.Channel+">")
-				break
-			}
-			text := change(g, seat)
-			if text == "" {
+			seat, ok := seatOf(g, userID)
+			if !ok || g.Players[seat].Kind != store.Human || !change(g, seat) {
 				break
 			}
 			err = s.store.Save(ctx, g)
@@ -201,20 +216,19 @@ func (s *Service) eachGameOf(ctx context.Context, inv Invocation, change func(g 
 				continue
 			}
 			if err != nil {
-				s.log.Warn("game not changed for a vacation", "channel", g.Channel, "err", err)
+				s.log.Warn("game not changed", "channel", g.Channel, "err", err)
 				break
 			}
 			n++
-			if err := s.notify.Post(ctx, g.Channel, Message{Text: text}); err != nil {
-				s.log.Warn("vacation not announced", "channel", g.Channel, "err", err)
+			if text := flow(g).announce; text != "" {
+				if err := s.notify.Post(ctx, g.Channel, Message{Text: text}); err != nil {
+					s.log.Warn("change not announced", "channel", g.Channel, "err", err)
+				}
 			}
 			break
 		}
 	}
-	if len(forbidden) == 0 {
-		return n, ""
-	}
-	return n, fmt.Sprintf("The clock goes on in %s: its tournament allows no vacation.", strings.Join(forbidden, ", "))
+	return n, nil
 }
 
 // refereeVacation is /referee vacation days:N: the vacation allowance of

@@ -14,8 +14,8 @@ import (
 )
 
 // Discord's OpenAPI description of its HTTP API (v10), from
-// github.com/discord/discord-api-spec (specs/openapi.json, MIT licence in
-// testdata/openapi.LICENSE). With Options.OpenAPI the fake checks the JSON
+// github.com/discord/discord-api-spec (specs/openapi.json as of its commit
+// 74fda0f, MIT licence in testdata/openapi.LICENSE). With Options.OpenAPI the fake checks the JSON
 // body of every request it takes against the request body schema of the
 // operation the spec gives for its path and method, and lists each
 // mismatch as a violation ("openapi: ...").
