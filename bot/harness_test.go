@@ -238,8 +238,17 @@ func (w *world) press(userID, messageID, customID string) discordtest.Message {
 func (w *world) answerTo(in discordtest.Interaction) discordtest.Message {
 	w.t.Helper()
 	ctx := w.ctx()
-	if _, err := w.srv.WaitForResponse(ctx, in.ID); err != nil {
+	resp, err := w.srv.WaitForResponse(ctx, in.ID)
+	if err != nil {
 		w.t.Fatal(err)
+	}
+	if resp.Type == discordtest.CallbackUpdateMessage {
+		// The answer replaced the message of the component used.
+		m, ok := w.srv.Message(resp.MessageID)
+		if !ok {
+			w.t.Fatalf("updated message %s not found", resp.MessageID)
+		}
+		return m
 	}
 	m, err := w.srv.WaitForMessage(ctx, func(m discordtest.Message) bool {
 		// A deferral whose reply changed privacy or pings is edited into a

@@ -22,7 +22,8 @@ func (w *world) choose(userID, messageID, customID, value string) discordtest.Me
 
 // pickMove plays a random legal move of the player to move through the
 // picker under board: the Pick a move button, then the private steps, each
-// a select menu, until the move is played publicly.
+// a select menu shown in place of the step before, until the move is
+// played publicly.
 func (w *world) pickMove(userID string, board discordtest.Message, rng *rand.Rand) discordtest.Message {
 	w.t.Helper()
 	step := w.press(userID, board.ID, button(w.t, board, "Pick a move"))
@@ -35,7 +36,11 @@ func (w *world) pickMove(userID string, board discordtest.Message, rng *rand.Ran
 		if o.Description == "" {
 			w.t.Fatalf("option %q has no description", o.Label)
 		}
-		step = w.choose(userID, step.ID, sels[0].CustomID, o.Value)
+		next := w.choose(userID, step.ID, sels[0].CustomID, o.Value)
+		if next.Ephemeral() && next.ID != step.ID {
+			w.t.Fatalf("the picker's step %d is a new message, not the step it was picked from", picks+1)
+		}
+		step = next
 	}
 	return step
 }

@@ -2,6 +2,8 @@ package commands
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strconv"
@@ -56,7 +58,18 @@ const (
 )
 
 // personKey is the pseudo-channel a person's settings are kept under.
-func personKey(userID string) string { return "person." + userID }
+func personKey(userID string) string { return settingsID("person.", userID) }
+
+// settingsID is prefix+id as a channel id the store takes (store.CheckID):
+// id itself when it fits (a Discord snowflake), else a digest of it (the
+// console's "local:NAME").
+func settingsID(prefix, id string) string {
+	if store.CheckID("setting", prefix+id) == nil {
+		return prefix + id
+	}
+	sum := sha256.Sum256([]byte(id))
+	return prefix + "h" + hex.EncodeToString(sum[:16])
+}
 
 // notify is /notify: show or change how the invoker hears of their turns,
 // in every game in every server: dm:on|off, tz:ZONE, digest:HH:MM|off.

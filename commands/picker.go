@@ -303,7 +303,8 @@ func (s *Service) pick(ctx context.Context, inv Invocation) Reply {
 		reply, _ := s.playMove(ctx, inv, g)
 		return reply
 	}
-	return Reply{Message: pickStep(g, seat, root, node, path), Private: true}
+	// A step after the first replaces the step it was picked from.
+	return Reply{Message: pickStep(g, seat, root, node, path), Private: true, Update: len(path) > 0}
 }
 
 // pickStep is one private step of the picker: what to pick, and a menu of

@@ -39,7 +39,7 @@ const (
 )
 
 // guildKey is the pseudo-channel a server's settings are kept under.
-func guildKey(guild string) string { return "guild." + guild }
+func guildKey(guild string) string { return settingsID("guild.", guild) }
 
 // vacation is one person's vacation standing in a server.
 type vacation struct {
