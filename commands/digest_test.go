@@ -16,7 +16,12 @@ func TestDailyDigest(t *testing.T) {
 	ctx := context.Background()
 	e.refused(ann, "c1", "/notify digest:25:00", "HH:MM")
 	e.refused(ann, "c1", "/notify tz:Mars/Olympus", "time zone")
-	if r := e.do(ann, "c1", "/notify digest:08:30 tz:Europe/Berlin"); !r.Private || !strings.Contains(r.Text, "at 08:30 Europe/Berlin") {
+	// A refused option keeps the others from being set too.
+	e.refused(ann, "c1", "/notify dm:on digest:8:75", "HH:MM")
+	if r := e.do(ann, "c1", "/notify"); !strings.Contains(r.Text, "your turn: off") || !strings.Contains(r.Text, "waiting for you: off") {
+		t.Errorf("after a refused /notify: %q", r.Text)
+	}
+	if r := e.do(ann, "c1", "/notify digest:8:30 tz:Europe/Berlin"); !r.Private || !strings.Contains(r.Text, "at 08:30 Europe/Berlin") {
 		t.Fatalf("/notify answered %q", r.Text)
 	}
 	e.ok(ann, "c1", "/play game:sixes opponent:@bob side:first")

@@ -74,68 +74,71 @@ func settingsID(prefix, id string) string {
 // notify is /notify: show or change how the invoker hears of their turns,
 // in every game in every server: dm:on|off, tz:ZONE, digest:HH:MM|off.
 func (s *Service) notifyCmd(ctx context.Context, inv Invocation) Reply {
-	key := personKey(inv.User.ID)
-	if dm, ok := inv.Options["dm"]; ok {
-		if dm != "on" && dm != "off" {
-			return refuse("dm must be on or off, not %.20q", dm)
-		}
-		if dm == "on" && s.direct == nil {
-			return refuse("direct messages are not available here")
-		}
-		if err := s.store.SetChannelSetting(ctx, key, notifyDM, dm); err != nil {
-			return s.storeRefusal(inv, err)
-		}
-		if inv.Guild != "" {
-			if err := s.noteGuild(ctx, inv.User.ID, inv.Guild); err != nil {
-				return s.storeRefusal(inv, err)
-			}
-		}
-		s.markDM(ctx, inv.User.ID, dm == "on")
+	// Every option is checked before any is kept: a refusal changes nothing.
+	dm, setDM := inv.Options["dm"]
+	if setDM && dm != "on" && dm != "off" {
+		return refuse("dm must be on or off, not %.20q", dm)
 	}
-	if tz, ok := inv.Options["tz"]; ok {
+	if dm == "on" && s.direct == nil {
+		return refuse("direct messages are not available here")
+	}
+	tz, setTZ := inv.Options["tz"]
+	if setTZ {
 		loc, err := zone(tz)
 		if err != nil {
 			return refuse("%v", err)
 		}
-		if err := s.store.SetChannelSetting(ctx, key, notifyTZ, loc.String()); err != nil {
-			return s.storeRefusal(inv, err)
-		}
+		tz = loc.String()
 	}
-	if d, ok := inv.Options["digest"]; ok {
-		if d != "off" {
-			if _, err := parseClock(d); err != nil {
-				return refuse("%v", err)
-			}
+	digest, setDigest := inv.Options["digest"]
+	if setDigest && digest != "off" {
+		at, err := parseClock(digest)
+		if err != nil {
+			return refuse("%v", err)
 		}
-		if d == "off" {
-			d = ""
-		}
-		if err := s.store.SetChannelSetting(ctx, key, notifyDigest, d); err != nil {
-			return s.storeRefusal(inv, err)
-		}
-		if err := s.noteDigest(ctx, inv.User.ID, d != ""); err != nil {
-			return s.storeRefusal(inv, err)
-		}
+		digest = fmt.Sprintf("%02d:%02d", at/60, at%60)
 	}
+	if digest == "off" {
+		digest = ""
+	}
+	key := personKey(inv.User.ID)
 	if len(inv.Options) > 0 && inv.Guild != "" {
 		if err := s.noteGuild(ctx, inv.User.ID, inv.Guild); err != nil {
-			s.log.Warn("server not noted for the digest", "user", inv.User.ID, "err", err)
+			return s.storeRefusal(inv, err)
+		}
+	}
+	if setDM {
+		if err := s.store.SetChannelSetting(ctx, key, notifyDM, dm); err != nil {
+			return s.storeRefusal(inv, err)
+		}
+		s.markDM(ctx, inv.User.ID, dm == "on")
+	}
+	if setTZ {
+		if err := s.store.SetChannelSetting(ctx, key, notifyTZ, tz); err != nil {
+			return s.storeRefusal(inv, err)
+		}
+	}
+	if setDigest {
+		if err := s.store.SetChannelSetting(ctx, key, notifyDigest, digest); err != nil {
+			return s.storeRefusal(inv, err)
+		}
+		if err := s.noteDigest(ctx, inv.User.ID, digest != ""); err != nil {
+			return s.storeRefusal(inv, err)
 		}
 	}
 	p, err := s.person(ctx, inv.User.ID)
 	if err != nil {
 		return s.storeRefusal(inv, err)
 	}
-	dm := "off"
+	dmNow, digestNow := "off", "off"
 	if p.dm {
-		dm = "on"
+		dmNow = "on"
 	}
-	digest := "off"
 	if p.digest != "" {
-		digest = "at " + p.digest + " " + p.tz.String()
+		digestNow = "at " + p.digest + " " + p.tz.String()
 	}
 	return Reply{Message: Message{Text: fmt.Sprintf("Direct messages when it is your turn: %s. Daily digest of the games waiting for you: %s. Time zone: %s.\n"+
-		"/notify dm:on|off, digest:HH:MM|off and tz:Europe/Berlin change them.", dm, digest, p.tz)}, Private: true}
+		"/notify dm:on|off, digest:HH:MM|off and tz:Europe/Berlin change them.", dmNow, digestNow, p.tz)}, Private: true}
 }
 
 // person is what a person asked for with /notify.

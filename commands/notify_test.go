@@ -23,10 +23,15 @@ func TestTurnNotices(t *testing.T) {
 	e.ok(ann, "c1", "/move "+e.randomMove("c1", rng))
 	e.ok(ann, "c2", "/move "+e.randomMove("c2", rng))
 	waitFor(t, "a DM for each of Bob's turns", func() bool { return len(e.posts.directs(bob.ID)) == 2 })
-	for i, ch := range []string{"c1", "c2"} {
-		if n := e.posts.directs(bob.ID)[i]; n.Channel != ch || n.Game != "Sixes" || !strings.Contains(n.Text, "your move as O") {
-			t.Errorf("DM %d: %+v", i, n)
+	channels := map[string]bool{}
+	for _, n := range e.posts.directs(bob.ID) {
+		channels[n.Channel] = true
+		if n.Game != "Sixes" || !strings.Contains(n.Text, "your move as O") {
+			t.Errorf("DM %+v", n)
 		}
+	}
+	if !channels["c1"] || !channels["c2"] {
+		t.Errorf("Bob's DMs are about %v, want c1 and c2", channels)
 	}
 	e.ok(bob, "c1", "/draw")
 	e.ok(bob, "c1", "/move "+e.randomMove("c1", rng))
