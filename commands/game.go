@@ -20,10 +20,17 @@ func (s *Service) load(ctx context.Context, inv Invocation) (*store.Game, *Reply
 		return nil, &r
 	}
 	if inv.Version != 0 && (inv.Version != g.Version || inv.Game != g.ID) {
-		msg := s.boardMessage(g, viewFor(g, inv.User.ID), "That button belongs to an older state of the game; this is the board now.")
-		return nil, &Reply{Message: msg, Private: true}
+		r := s.staleRefusal(g, inv)
+		return nil, &r
 	}
 	return g, nil
+}
+
+// staleRefusal answers a button or menu drawn for an older state of g
+// with the board as it is now.
+func (s *Service) staleRefusal(g *store.Game, inv Invocation) Reply {
+	msg := s.boardMessage(g, viewFor(g, inv.User.ID), "That button belongs to an older state of the game; this is the board now.")
+	return Reply{Message: msg, Private: true}
 }
 
 // seatOf returns the seat of user in g, preferring the seat to move when a
@@ -138,7 +145,7 @@ func (s *Service) styledBoard(g *store.Game, view render.View, header, style str
 	}
 	msg.Buttons = nil
 	if g.Players[g.State.ToMove()].Kind == store.Human {
-		msg.Buttons = []Button{{ID: buttonID("pick", g), Label: "Pick a move", Style: Primary}}
+		msg.Buttons = []Button{{ID: pickID(g), Label: "Pick a move", Style: Primary}}
 	}
 	msg.Buttons = append(msg.Buttons, Button{ID: buttonID("board", g), Label: "Refresh", Style: Secondary})
 	if s.drawable(g.Name) {

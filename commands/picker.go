@@ -271,14 +271,31 @@ func pickPath(root *pickNode, value string) (*pickNode, []int, error) {
 	return n, path, nil
 }
 
+// pickID is the id of the picker's button and menus in g's position:
+// "pick:GAME:POSITION", with positionKey in a button id's version place.
+// A change of the game that is not a move (a draw offer, premoves, a
+// vacation) leaves the picker open; a move, a takeback or a new game
+// makes it stale.
+func pickID(g *store.Game) string { return fmt.Sprintf("pick:%s:%d", g.ID, positionKey(g)) }
+
+// positionKey identifies g's position (its pieces, the side to move and
+// what else decides the legal moves, rules.Game.Hash) as a positive
+// number.
+func positionKey(g *store.Game) int64 { return int64(g.State.Hash()>>2) + 1 }
+
 // pick is the picker: the "Pick a move" button (no pick yet) or a pick
 // from its menu. A button or menu of an older state of the game is
 // refused with the board as it is now (load); only the player to move
 // may pick.
 func (s *Service) pick(ctx context.Context, inv Invocation) Reply {
+	game, position := inv.Game, inv.Version
+	inv.Version = 0 // the picker's id names a position, not a version (pickID)
 	g, r := s.load(ctx, inv)
 	if r != nil {
 		return *r
+	}
+	if g.ID != game || positionKey(g) != position {
+		return s.staleRefusal(g, inv)
 	}
 	seat, refusal := playable(g, inv)
 	switch {
@@ -319,7 +336,7 @@ func pickStep(g *store.Game, seat rules.Player, root, node *pickNode, path []int
 	default:
 		head = fmt.Sprintf("Your move as %s: pick among %s.", g.State.PlayerName(seat), node.label)
 	}
-	menu := &Menu{ID: buttonID("pick", g), Placeholder: "Pick a piece"}
+	menu := &Menu{ID: pickID(g), Placeholder: "Pick a piece"}
 	if len(node.kids) > 0 && node.kids[0].leaf && node != root {
 		menu.Placeholder = "Pick a destination"
 	}

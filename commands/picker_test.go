@@ -2,7 +2,6 @@ package commands_test
 
 import (
 	"context"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -32,9 +31,14 @@ func pickInv(t *testing.T, user commands.User, channel, id, value string) comman
 func TestForgedPicksChangeNothing(t *testing.T) {
 	e := newEnv(t, false)
 	e.ok(ann, "c1", "/play game:hiya opponent:@bob")
-	e.ok(bob, "c1", "/accept")
+	accepted := e.ok(bob, "c1", "/accept")
 	g := e.game("c1")
-	id := "pick:" + g.ID + ":" + itoa(g.Version)
+	id := ""
+	for _, b := range accepted.Buttons {
+		if b.Label == "Pick a move" {
+			id = b.ID
+		}
+	}
 	first := e.svc.Handle(context.Background(), pickInv(t, ann, "c1", id, ""))
 	if !first.Private || first.Menu == nil || len(first.Menu.Options) == 0 {
 		t.Fatalf("Pick a move answered %+v", first)
@@ -47,8 +51,8 @@ func TestForgedPicksChangeNothing(t *testing.T) {
 	}{
 		{"the opponent", bob, id, "0.0", "not yours"},
 		{"a spectator", cat, id, "0.0", "not playing"},
-		{"another game", ann, "pick:999:" + itoa(g.Version), "0.0", "older state"},
-		{"an older version", ann, "pick:" + g.ID + ":1", "0.0", "older state"},
+		{"another game", ann, strings.Replace(id, ":"+g.ID+":", ":999:", 1), "0.0", "older state"},
+		{"another position", ann, "pick:" + g.ID + ":1", "0.0", "older state"},
 		{"a choice off the tree", ann, id, "99.0", "not one of the picker's choices"},
 		{"a negative choice", ann, id, "-1", "not one of the picker's choices"},
 		{"too many picks", ann, id, "0.0.0.0", "not one of the picker's choices"},
@@ -83,4 +87,29 @@ func TestForgedPicksChangeNothing(t *testing.T) {
 	}
 }
 
-func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+// TestPickerOutlivesOtherChanges: a change of the game that is not a move
+// (the opponent's draw offer) leaves the picker open; a move makes it
+// stale.
+func TestPickerOutlivesOtherChanges(t *testing.T) {
+	e := newEnv(t, false)
+	e.ok(ann, "c1", "/play game:sixes opponent:@bob side:first")
+	accepted := e.ok(bob, "c1", "/accept")
+	id := accepted.Buttons[0].ID
+	if accepted.Buttons[0].Label != "Pick a move" {
+		t.Fatalf("buttons %+v", accepted.Buttons)
+	}
+	step := e.svc.Handle(context.Background(), pickInv(t, ann, "c1", id, ""))
+	e.ok(bob, "c1", "/draw")
+	r := e.svc.Handle(context.Background(), pickInv(t, ann, "c1", step.Menu.ID, step.Menu.Options[0].Value))
+	if r.Menu == nil || !strings.Contains(r.Text, "pick where it goes") {
+		t.Fatalf("after a draw offer the picker answered %q", r.Text)
+	}
+	played := e.svc.Handle(context.Background(), pickInv(t, ann, "c1", r.Menu.ID, r.Menu.Options[0].Value))
+	if played.Private || !strings.Contains(played.Text, "played **") {
+		t.Fatalf("the pick answered %q", played.Text)
+	}
+	stale := e.svc.Handle(context.Background(), pickInv(t, ann, "c1", step.Menu.ID, step.Menu.Options[0].Value))
+	if !stale.Private || !strings.Contains(stale.Text, "older state") {
+		t.Errorf("a pick from before the move answered %q", stale.Text)
+	}
+}

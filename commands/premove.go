@@ -17,9 +17,10 @@ import (
 // the opponent's move matches the first move of a line, its answer is
 // played at once, in the same save as the opponent's move; lines that do
 // not match are dropped. Premoves are kept with the game (Flow.Premoves),
-// which no message shows; leaving them saves the game, so the opponent's
-// buttons of the moment before are stale (and answered with the board as
-// it is, as any stale button).
+// which no message shows. Leaving them saves the game: the opponent's
+// Pick a move, tied to the position (pickID), still works; their other
+// buttons of the moment before are answered with the board as it is, as
+// any stale button.
 
 // Limits of /premove's line.
 const (
