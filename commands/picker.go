@@ -62,7 +62,9 @@ type pickNode struct {
 	// its effect, worked out when it is shown.
 	hint string
 	kids []*pickNode
+	// A move: its canonical text too, for when the moves are listed whole.
 	move rules.Move
+	text string
 	leaf bool
 }
 
@@ -79,7 +81,7 @@ func pickTree(g rules.Game) *pickNode {
 	for _, m := range list.Slice() {
 		text := g.FormatMove(m)
 		from, to := splitMoveText(text)
-		leaf := &pickNode{label: text, move: m, leaf: true}
+		leaf := &pickNode{label: text, text: text, move: m, leaf: true}
 		if to == "" {
 			root.kids = append(root.kids, leaf)
 			continue
@@ -103,7 +105,7 @@ func pickTree(g rules.Game) *pickNode {
 		root.kids = grouped(root.kids)
 	}
 	if depth(root) > MaxPicks || !fits(root) {
-		root.kids = chunked(flatten(root, ""))
+		root.kids = chunked(flatten(root))
 	}
 	return root
 }
@@ -152,18 +154,14 @@ func chunked(nodes []*pickNode) []*pickNode {
 	return out
 }
 
-// flatten lists the moves below n with their full text as labels.
-func flatten(n *pickNode, prefix string) []*pickNode {
+// flatten lists the moves below n, labelled with their whole text.
+func flatten(n *pickNode) []*pickNode {
 	if n.leaf {
-		return []*pickNode{{label: strings.TrimSpace(prefix + " " + n.label), move: n.move, leaf: true}}
+		return []*pickNode{{label: n.text, move: n.move, leaf: true}}
 	}
 	var out []*pickNode
 	for _, k := range n.kids {
-		p := prefix
-		if !strings.HasSuffix(k.label, "…") && !k.leaf {
-			p = strings.TrimSpace(prefix + " " + k.label)
-		}
-		out = append(out, flatten(k, p)...)
+		out = append(out, flatten(k)...)
 	}
 	return out
 }

@@ -129,6 +129,21 @@ func TestPickerGroupsLargeSteps(t *testing.T) {
 	if depth(root) > MaxPicks || !fits(root) {
 		t.Fatalf("%d moves chunked: depth %d, fits %v", rules.MaxMoves, depth(root), fits(root))
 	}
+	// The last resort lists whole moves: 40 pieces of 6 destinations each
+	// flatten into runs of moves named in full.
+	var pieces []*pickNode
+	for i := range 40 {
+		p := &pickNode{label: fmt.Sprintf("P%d", i)}
+		for j := range 6 {
+			text := fmt.Sprintf("P%dD%d", i, j)
+			p.kids = append(p.kids, &pickNode{label: fmt.Sprintf("D%d", j), text: text, leaf: true, move: rules.Move(i*6 + j)})
+		}
+		pieces = append(pieces, p)
+	}
+	flat := &pickNode{kids: chunked(flatten(&pickNode{kids: grouped(pieces)}))}
+	if depth(flat) != 2 || !fits(flat) || flat.kids[0].kids[0].label != "P0D0" || countMoves(flat) != 240 {
+		t.Fatalf("flattened: depth %d, fits %v, first %q, %d moves", depth(flat), fits(flat), flat.kids[0].kids[0].label, countMoves(flat))
+	}
 }
 
 // TestSplitMoveText: each game's notation splits into piece and
