@@ -8,6 +8,7 @@ import (
 
 	"arbiter/render"
 	"arbiter/rules"
+	"arbiter/rules/described"
 	"arbiter/rules/games"
 )
 
@@ -26,6 +27,15 @@ type Table struct {
 	// Cross[i][j] is what Standings[i] scored against Standings[j] (e.g.
 	// "1", "½", "0", "1 ½" over two games; "" not yet played).
 	Cross [][]string `json:"cross"`
+	// Reviews link the finished games' analyses, where there are.
+	Reviews []Review `json:"reviews,omitempty"`
+}
+
+// Review links a finished game's analysis: its graph and review page.
+type Review struct {
+	Label string `json:"label"`
+	Graph string `json:"graph"`
+	Page  string `json:"page"`
 }
 
 // LiveGame is a tournament game as its source gives it to the wall.
@@ -100,6 +110,8 @@ func liveWallGame(g LiveGame) WallGame {
 	title := g.State.Name()
 	if d, err := games.Registry().Lookup(title); err == nil {
 		title = d.Title
+	} else if dg, ok := described.Of(g.State); ok {
+		title = dg.Title() // a game of GAMES_DIR
 	}
 	wg := WallGame{ID: g.ID, Title: title, Players: g.Players, Version: g.Version, Ply: g.State.Ply(), Status: "active", Result: g.Result}
 	if g.Result != "" {

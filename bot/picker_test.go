@@ -84,7 +84,7 @@ func TestPickerPlaysWholeGames(t *testing.T) {
 					// A step left open while the move is typed instead is
 					// stale: its pick is refused, privately, with the board.
 					step := w.press(mover, board.ID, button(t, board, "Pick a move"))
-					w.private(step, "pick a piece")
+					w.private(step, "Your move as")
 					board = w.public(w.do(mover, ch, "move", opt("move", randomMove(t, g, rng))))
 					sel := step.Selects()[0]
 					stale := w.choose(mover, step.ID, sel.CustomID, sel.Options[0].Value)

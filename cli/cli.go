@@ -34,6 +34,7 @@ func subcommands() map[string]subcommand {
 		"perft":      {"count move sequences from a position: perft GAME DEPTH [--moves M1;M2] [--set k=v] [--divide] [--bench]", runPerft},
 		"status":     {"play moves and print the board and result: status GAME [--moves M1;M2] [--set k=v]", runStatus},
 		"match":      {"play a match between two players: match GAME --p1 SPEC --p2 SPEC [--games N] [--movetime D] [--set k=v] [--seed S] [--json]", runMatch},
+		"analyse":    {"the engine's review of a game: analyse GAME --moves M1;M2 [--set k=v] | analyse FILE, [--movetime D] [--depth N] [--json] [--plot FILE.png] [--html OUT.html]", runAnalyse},
 		"tournament": {"a tournament between players of a game: tournament GAME --player NAME=SPEC... [--format F] [--games N] [--concurrency N] [--out DIR] [--resume]", runTournament},
 		"export":     {"a course period's grades as CSV from the archived games: export grades --guild G [--from D] [--to D] [--out DIR]", runExport},
 		"engine":     {"serve Arbiter's engine over the engine protocol on stdin/stdout: engine [GAME] [--level L] [--hash MB] [--seed S]", runEngine},
@@ -42,6 +43,7 @@ func subcommands() map[string]subcommand {
 		"bridge":     {"play your own program from this machine: bridge --server URL --token T -- COMMAND [ARGS]", runBridge},
 		"loadtest":   {"drive the command path with many channels and measure it: loadtest [--channels N] [--bots B] [--clients C] [--duration D] [--store embedded|redis|cluster] [--plot FILE.png]", runLoadtest},
 		"worker":     {"think about bot turns for the bot, against its REDIS_URL: worker [--name NAME] [--workers N]", runWorker},
+		"games":      {"the games Arbiter knows, and a check of a game description file: games list | games check FILE [--set k=v] [--seed S]", runGames},
 		"store":      {"move everything between stores: store export FILE | store import FILE (into an empty store; see docs/storage.md)", runStore},
 	}
 }

@@ -327,15 +327,20 @@ func (s *Service) pick(ctx context.Context, inv Invocation) Reply {
 func pickStep(g *store.Game, seat rules.Player, root, node *pickNode, path []int) Message {
 	var head string
 	switch {
+	case node == root && allLeaves(root):
+		head = fmt.Sprintf("Your move as %s: %s to pick from.", g.State.PlayerName(seat), plural(countMoves(root), "legal move"))
 	case node == root:
 		head = fmt.Sprintf("Your move as %s: pick a piece (%s in all).", g.State.PlayerName(seat), plural(countMoves(root), "legal move"))
-	case len(node.kids) > 0 && node.kids[0].leaf:
+	case allLeaves(node):
 		head = fmt.Sprintf("Your move as %s, %s: pick where it goes.", g.State.PlayerName(seat), node.label)
 	default:
 		head = fmt.Sprintf("Your move as %s: pick among %s.", g.State.PlayerName(seat), node.label)
 	}
 	menu := &Menu{ID: pickID(g), Placeholder: "Pick a piece"}
-	if len(node.kids) > 0 && node.kids[0].leaf && node != root {
+	switch {
+	case node == root && allLeaves(root):
+		menu.Placeholder = "Pick your move"
+	case node != root && allLeaves(node):
 		menu.Placeholder = "Pick a destination"
 	}
 	prefix := ""
@@ -354,6 +359,17 @@ func pickStep(g *store.Game, seat rules.Player, root, node *pickNode, path []int
 		})
 	}
 	return Message{Text: head, Menu: menu}
+}
+
+// allLeaves reports whether n's choices are all moves (a square where a
+// piece is placed, Upthrust's "G1"), not pieces or groups.
+func allLeaves(n *pickNode) bool {
+	for _, k := range n.kids {
+		if !k.leaf {
+			return false
+		}
+	}
+	return len(n.kids) > 0
 }
 
 // countMoves counts the moves below n.

@@ -37,12 +37,21 @@ type CommandSpec struct {
 	Subcommands []CommandSpec
 }
 
+// maxChoices is the most choices Discord takes for one option.
+const maxChoices = 25
+
 // CommandSet returns every command Arbiter offers, with gameNames as the
-// choices of the game options.
+// choices of the game options (none past maxChoices games: then the game
+// is typed).
 func CommandSet(gameNames []string) []CommandSpec {
-	gameChoices := make([]Choice, len(gameNames))
-	for i, n := range gameNames {
-		gameChoices[i] = Choice{Name: n, Value: n}
+	// Discord takes at most 25 choices for an option; with more games
+	// (described ones from GAMES_DIR) the game is typed, and a name that
+	// is no game is answered with the list of games.
+	var gameChoices []Choice
+	if len(gameNames) <= maxChoices {
+		for _, n := range gameNames {
+			gameChoices = append(gameChoices, Choice{Name: n, Value: n})
+		}
 	}
 	game := func(required bool) OptionSpec {
 		return OptionSpec{Name: "game", Description: "which game", Type: OptString, Required: required, Choices: gameChoices}
@@ -92,6 +101,9 @@ func CommandSet(gameNames []string) []CommandSpec {
 		{Name: "undo", Description: "take back your last move: with the opponent's consent, or against the bot in unrated games"},
 		{Name: "history", Description: "the moves of this game or an archived one, with its record and replay", Options: []OptionSpec{
 			{Name: "game", Description: "an archived game's id (from /games)", Type: OptString},
+		}},
+		{Name: "analyse", Description: "the engine's analysis of a finished game: graph, accuracy, the worst moves", Options: []OptionSpec{
+			{Name: "game", Description: "an archived game's id (default: the last game here)", Type: OptString},
 		}},
 		{Name: "rules", Description: "the rules of a game", Options: []OptionSpec{game(true)}},
 		{Name: "help", Description: "how to play with Arbiter"},
