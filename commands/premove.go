@@ -183,7 +183,7 @@ func (s *Service) premoveAnswer(g *store.Game, seat rules.Player, now time.Time)
 	g.Moves = append(g.Moves, store.Move{Text: text, Seat: waiting, By: g.Players[waiting].UserID, At: now})
 	flow(g).Premoved = append(flow(g).Premoved, len(g.Moves))
 	flow(g).Premoves[waiting] = left
-	return moveHeader(g, waiting, "played by premove", shown)
+	return moveHeader(g, s.boardOf(g, publicView), waiting, "played by premove", shown)
 }
 
 // premovedList writes move numbers: "moves 12, 14" or "move 3".
