@@ -249,5 +249,5 @@ func (s *Service) refereeVacation(ctx context.Context, inv Invocation) Reply {
 	if err := s.store.SetChannelSetting(ctx, guildKey(inv.Guild), vacationDays, strconv.Itoa(days)); err != nil {
 		return s.storeRefusal(inv, err)
 	}
-	return Reply{Message: Message{Text: fmt.Sprintf("%s sets everyone's vacation in this server to %s.", inv.User.Name, plural(days, "day"))}}
+	return Reply{Message: Message{Text: fmt.Sprintf("%s sets everyone's vacation in this server to %s.", EscapeMarkdown(inv.User.Name), plural(days, "day"))}}
 }
