@@ -14,9 +14,13 @@ import (
 	"arbiter/store"
 )
 
-// updatePicker rewrites the picker's golden files:
-// go test -run TestPickerGolden -update ./commands
-var updatePicker = flag.Bool("update", false, "rewrite the golden files in testdata/picker")
+// updating reports whether the golden files are to be rewritten: the
+// package's -update flag (go test ./commands -run TestPickerGolden
+// -update), which the package's external tests declare.
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
 
 // TestPickerGolden: the picker's private steps (the pieces, then one
 // piece's destinations with their effects) for a position of each game
@@ -55,7 +59,7 @@ func TestPickerGolden(t *testing.T) {
 				writeStep(&b, pickStep(g, state.ToMove(), root, root.kids[best], []int{best}))
 			}
 			path := filepath.Join("testdata", "picker", name+".golden")
-			if *updatePicker {
+			if updating() {
 				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 					t.Fatal(err)
 				}
@@ -65,7 +69,7 @@ func TestPickerGolden(t *testing.T) {
 			}
 			want, err := os.ReadFile(path)
 			if err != nil {
-				t.Fatalf("%v (go test -run TestPickerGolden -update ./commands writes it)", err)
+				t.Fatalf("%v (go test ./commands -run TestPickerGolden -update writes it)", err)
 			}
 			if b.String() != string(want) {
 				t.Errorf("picker of %s:\n%s\nwant (%s):\n%s", name, b.String(), path, want)
