@@ -376,7 +376,9 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	}
 	now := s.nowLocked()
 	call.At = now
-	if aerr == nil && s.opts.OpenAPI {
+	// The spec describes JSON bodies; the OAuth2 token endpoint takes a
+	// form (topics/oauth2.mdx) and is not in it: handleOAuthToken checks it.
+	if aerr == nil && s.opts.OpenAPI && q.route.name != RouteOAuthToken {
 		s.checkOpenAPILocked(r.Method, call.Path, q.body)
 	}
 	if aerr == nil {
