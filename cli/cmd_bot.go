@@ -117,7 +117,7 @@ func runBot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	defer waitMetrics()
 	wait := runLoops(loopCtx, svc, n > 0)
-	defer serveAPI(loopCtx, cfg.APIAddr, svc, log)()
+	defer serveAPI(loopCtx, cfg, svc, log)()
 	if *httpAddr != "" {
 		err = serveInteractions(ctx, *httpAddr, b, log, &listening)
 	} else {
