@@ -489,6 +489,124 @@ func TestPlayPageStaleClickAndKeyboard(t *testing.T) {
 	w.noViolations()
 }
 
+// TestPlayPageResignDrawTakeback clicks the page's Take back, Offer draw
+// and Resign buttons in a real browser at a phone's size, each through the
+// page's confirmation, against a person in the fake Discord: "No" changes
+// nothing; "Yes" acts as the slash command would, the channel shows it,
+// and the page shows the outcome.
+func TestPlayPageResignDrawTakeback(t *testing.T) {
+	w := newWorldWith(t, false, discordtest.Options{Token: token})
+	p := w.start(procOptions{gateway: true})
+	w.servePlayPage(p, false)
+	ann, bob := w.srv.AddUser("Ann"), w.srv.AddUser("Bob")
+	ch := w.general
+	start := func() string {
+		w.public(w.do(ann.ID, ch, "play", opt("game", "sixes"), opt("opponent", bob.ID), opt("side", "first")))
+		w.public(w.do(bob.ID, ch, "accept"))
+		return p.game(ch).ID
+	}
+	id := start()
+	ctx := chrome(t, 360, 740)
+	w.openBoard(t, ctx, ann.ID, ch)
+	rng := rand.New(rand.NewPCG(3, 4))
+	annMoves := func() {
+		g, moves := pageMoves(t, p, ch, ann.ID)
+		waitVersion(t, ctx, g.Version)
+		clickMove(t, ctx, moves[rng.IntN(len(moves))], false)
+		waitFor(t, "Ann's move", func() bool { return p.game(ch).Version > g.Version })
+	}
+	// ask presses one of the page's buttons and answers its confirmation;
+	// with "No", nothing changes and nothing is posted.
+	ask := func(button, question string, yes bool) {
+		t.Helper()
+		before, posts := p.game(ch).Version, len(w.srv.Messages(ch))
+		var text string
+		run(t, ctx, "press "+button, chromedp.Click("#"+button, chromedp.ByQuery), chromedp.WaitVisible("#confirm", chromedp.ByQuery),
+			chromedp.Text("#confirm-text", &text, chromedp.ByQuery))
+		if text != question {
+			t.Errorf("%s asks %q; want %q", button, text, question)
+		}
+		if yes {
+			run(t, ctx, "confirm "+button, chromedp.Click("#confirm-yes", chromedp.ByQuery), chromedp.WaitNotVisible("#confirm", chromedp.ByQuery))
+			return
+		}
+		run(t, ctx, "decline "+button, chromedp.Click("#confirm-no", chromedp.ByQuery), chromedp.WaitNotVisible("#confirm", chromedp.ByQuery),
+			chromedp.Poll(`document.getElementById("message").textContent === "Nothing was changed."`, nil, chromedp.WithPollingInterval(20*time.Millisecond)))
+		if g := p.game(ch); g == nil || g.Version != before || len(w.srv.Messages(ch)) != posts {
+			t.Errorf("answering No to %q changed the game or posted", question)
+		}
+	}
+	// pageSays waits until the page's element id holds want.
+	pageSays := func(id, want string) {
+		t.Helper()
+		run(t, ctx, fmt.Sprintf("#%s says %q", id, want), chromedp.Poll(fmt.Sprintf(`document.getElementById(%q).textContent.includes(%q)`, id, want), nil,
+			chromedp.WithPollingInterval(20*time.Millisecond)))
+	}
+	// posted waits until the channel shows a public message of the bot's
+	// saying want.
+	posted := func(want string) {
+		t.Helper()
+		waitFor(t, fmt.Sprintf("the channel to show %q", want), func() bool {
+			for _, m := range w.srv.Messages(ch) {
+				if m.AuthorID == w.srv.AppID() && !m.Ephemeral() && !m.Deleted && strings.Contains(m.Content, want) {
+					return true
+				}
+			}
+			return false
+		})
+	}
+
+	// Ann takes back her move, with Bob's consent by /undo.
+	annMoves()
+	ask("undo", "Ask to take back your last move?", false)
+	ask("undo", "Ask to take back your last move?", true)
+	posted("(Ann) asks to take back their last move")
+	pageSays("message", "asks to take back")
+	w.public(w.do(bob.ID, ch, "undo"))
+	posted("last move is taken back")
+	g := p.game(ch)
+	waitVersion(t, ctx, g.Version)
+	if len(g.Moves) != 0 {
+		t.Fatalf("after the takeback %d moves remain", len(g.Moves))
+	}
+	pageSays("status", "Your move")
+
+	// Bob asks by /undo to take back his; Ann allows it on the page.
+	annMoves()
+	w.public(w.do(bob.ID, ch, "move", opt("move", randomMove(t, p.game(ch), rng))))
+	w.public(w.do(bob.ID, ch, "undo"))
+	pageSays("status", "A takeback is asked for.")
+	pageSays("undo", "Allow takeback")
+	ask("undo", "Allow the takeback?", true)
+	waitFor(t, "Bob's move taken back", func() bool { return len(p.game(ch).Moves) == 1 })
+	posted("(Bob)'s last move is taken back")
+
+	// Ann offers a draw on the page; Bob accepts by /draw.
+	ask("draw", "Offer a draw?", false)
+	ask("draw", "Offer a draw?", true)
+	posted("(Ann) offers a draw")
+	w.public(w.do(bob.ID, ch, "draw"))
+	posted("accepts the draw")
+	pageSays("status", "Game over")
+	if end, err := p.st.LoadArchived(context.Background(), w.srv.Guild().ID, id); err != nil || end.Result != rules.Draw {
+		t.Fatalf("after the draw the game is %+v (%v)", end, err)
+	}
+
+	// A new game: Ann resigns on the page.
+	id = start()
+	w.openBoard(t, ctx, ann.ID, ch)
+	waitVersion(t, ctx, p.game(ch).Version)
+	ask("resign", "Resign this game? The other side wins.", false)
+	ask("resign", "Resign this game? The other side wins.", true)
+	posted("(Ann) resigns")
+	pageSays("status", "Game over: Bob won")
+	end, err := p.st.LoadArchived(context.Background(), w.srv.Guild().ID, id)
+	if err != nil || end.Result != rules.P2Wins || !strings.Contains(end.Reason, "resigned") {
+		t.Fatalf("after the resignation the game is %+v (%v)", end, err)
+	}
+	w.noViolations()
+}
+
 func sign(n int) int {
 	if n < 0 {
 		return -1
