@@ -515,26 +515,15 @@ func TestPlayPageResignDrawTakeback(t *testing.T) {
 		clickMove(t, ctx, moves[rng.IntN(len(moves))], false)
 		waitFor(t, "Ann's move", func() bool { return p.game(ch).Version > g.Version })
 	}
-	// ask presses one of the page's buttons and answers its confirmation;
-	// with "No", nothing changes and nothing is posted.
-	ask := func(button, question string, yes bool) {
-		t.Helper()
-		before, posts := p.game(ch).Version, len(w.srv.Messages(ch))
-		var text string
-		run(t, ctx, "press "+button, chromedp.Click("#"+button, chromedp.ByQuery), chromedp.WaitVisible("#confirm", chromedp.ByQuery),
-			chromedp.Text("#confirm-text", &text, chromedp.ByQuery))
-		if text != question {
-			t.Errorf("%s asks %q; want %q", button, text, question)
+	// saying counts the bot's public messages in the channel saying want.
+	saying := func(want string) int {
+		n := 0
+		for _, m := range w.srv.Messages(ch) {
+			if m.AuthorID == w.srv.AppID() && !m.Ephemeral() && !m.Deleted && strings.Contains(m.Content, want) {
+				n++
+			}
 		}
-		if yes {
-			run(t, ctx, "confirm "+button, chromedp.Click("#confirm-yes", chromedp.ByQuery), chromedp.WaitNotVisible("#confirm", chromedp.ByQuery))
-			return
-		}
-		run(t, ctx, "decline "+button, chromedp.Click("#confirm-no", chromedp.ByQuery), chromedp.WaitNotVisible("#confirm", chromedp.ByQuery),
-			chromedp.Poll(`document.getElementById("message").textContent === "Nothing was changed."`, nil, chromedp.WithPollingInterval(20*time.Millisecond)))
-		if g := p.game(ch); g == nil || g.Version != before || len(w.srv.Messages(ch)) != posts {
-			t.Errorf("answering No to %q changed the game or posted", question)
-		}
+		return n
 	}
 	// pageSays waits until the page's element id holds want.
 	pageSays := func(id, want string) {
@@ -542,26 +531,41 @@ func TestPlayPageResignDrawTakeback(t *testing.T) {
 		run(t, ctx, fmt.Sprintf("#%s says %q", id, want), chromedp.Poll(fmt.Sprintf(`document.getElementById(%q).textContent.includes(%q)`, id, want), nil,
 			chromedp.WithPollingInterval(20*time.Millisecond)))
 	}
+	// ask presses one of the page's buttons and answers its confirmation.
+	// "No" changes nothing and posts nothing; "Yes" posts one message
+	// saying answer in the channel, and the page says it too.
+	ask := func(button, question, answer string, yes bool) {
+		t.Helper()
+		before, posts := p.game(ch).Version, saying(answer)
+		var text string
+		run(t, ctx, "press "+button, chromedp.Click("#"+button, chromedp.ByQuery), chromedp.WaitVisible("#confirm", chromedp.ByQuery),
+			chromedp.Text("#confirm-text", &text, chromedp.ByQuery))
+		if text != question {
+			t.Errorf("%s asks %q; want %q", button, text, question)
+		}
+		if !yes {
+			run(t, ctx, "decline "+button, chromedp.Click("#confirm-no", chromedp.ByQuery), chromedp.WaitNotVisible("#confirm", chromedp.ByQuery))
+			pageSays("message", "Nothing was changed.")
+			if g := p.game(ch); g == nil || g.Version != before || saying(answer) != posts {
+				t.Errorf("answering No to %q changed the game or posted %q", question, answer)
+			}
+			return
+		}
+		run(t, ctx, "confirm "+button, chromedp.Click("#confirm-yes", chromedp.ByQuery), chromedp.WaitNotVisible("#confirm", chromedp.ByQuery))
+		waitFor(t, fmt.Sprintf("the channel to show %q", answer), func() bool { return saying(answer) == posts+1 })
+		pageSays("message", answer)
+	}
 	// posted waits until the channel shows a public message of the bot's
 	// saying want.
 	posted := func(want string) {
 		t.Helper()
-		waitFor(t, fmt.Sprintf("the channel to show %q", want), func() bool {
-			for _, m := range w.srv.Messages(ch) {
-				if m.AuthorID == w.srv.AppID() && !m.Ephemeral() && !m.Deleted && strings.Contains(m.Content, want) {
-					return true
-				}
-			}
-			return false
-		})
+		waitFor(t, fmt.Sprintf("the channel to show %q", want), func() bool { return saying(want) > 0 })
 	}
 
 	// Ann takes back her move, with Bob's consent by /undo.
 	annMoves()
-	ask("undo", "Ask to take back your last move?", false)
-	ask("undo", "Ask to take back your last move?", true)
-	posted("(Ann) asks to take back their last move")
-	pageSays("message", "asks to take back")
+	ask("undo", "Ask to take back your last move?", "(Ann) asks to take back their last move", false)
+	ask("undo", "Ask to take back your last move?", "(Ann) asks to take back their last move", true)
 	w.public(w.do(bob.ID, ch, "undo"))
 	posted("last move is taken back")
 	g := p.game(ch)
@@ -577,14 +581,14 @@ func TestPlayPageResignDrawTakeback(t *testing.T) {
 	w.public(w.do(bob.ID, ch, "undo"))
 	pageSays("status", "A takeback is asked for.")
 	pageSays("undo", "Allow takeback")
-	ask("undo", "Allow the takeback?", true)
-	waitFor(t, "Bob's move taken back", func() bool { return len(p.game(ch).Moves) == 1 })
-	posted("(Bob)'s last move is taken back")
+	ask("undo", "Allow the takeback?", "(Bob)'s last move is taken back", true)
+	if g := p.game(ch); len(g.Moves) != 1 {
+		t.Fatalf("after Bob's takeback %d moves remain; want 1", len(g.Moves))
+	}
 
 	// Ann offers a draw on the page; Bob accepts by /draw.
-	ask("draw", "Offer a draw?", false)
-	ask("draw", "Offer a draw?", true)
-	posted("(Ann) offers a draw")
+	ask("draw", "Offer a draw?", "(Ann) offers a draw", false)
+	ask("draw", "Offer a draw?", "(Ann) offers a draw", true)
 	w.public(w.do(bob.ID, ch, "draw"))
 	posted("accepts the draw")
 	pageSays("status", "Game over")
@@ -596,9 +600,8 @@ func TestPlayPageResignDrawTakeback(t *testing.T) {
 	id = start()
 	w.openBoard(t, ctx, ann.ID, ch)
 	waitVersion(t, ctx, p.game(ch).Version)
-	ask("resign", "Resign this game? The other side wins.", false)
-	ask("resign", "Resign this game? The other side wins.", true)
-	posted("(Ann) resigns")
+	ask("resign", "Resign this game? The other side wins.", "(Ann) resigns", false)
+	ask("resign", "Resign this game? The other side wins.", "(Ann) resigns", true)
 	pageSays("status", "Game over: Bob won")
 	end, err := p.st.LoadArchived(context.Background(), w.srv.Guild().ID, id)
 	if err != nil || end.Result != rules.P2Wins || !strings.Contains(end.Reason, "resigned") {
