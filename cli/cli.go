@@ -30,19 +30,19 @@ type subcommand struct {
 func subcommands() map[string]subcommand {
 	return map[string]subcommand{
 		"default":    {"the console without DISCORD_TOKEN, else the bot", runDefault},
-		"console":    {"play in a terminal: commands from standard input, one a line (/play game:sixes, /move a1 c1, /as NAME)", runConsole},
-		"perft":      {"count move sequences from a position: perft GAME DEPTH [--moves M1;M2] [--set k=v] [--divide] [--bench]", runPerft},
-		"status":     {"play moves and print the board and result: status GAME [--moves M1;M2] [--set k=v]", runStatus},
-		"match":      {"play a match between two players: match GAME --p1 SPEC --p2 SPEC [--games N] [--movetime D] [--set k=v] [--seed S] [--json]", runMatch},
-		"tournament": {"a tournament between players of a game: tournament GAME --player NAME=SPEC... [--format F] [--games N] [--concurrency N] [--out DIR] [--resume]", runTournament},
+		"console":    {"play in a terminal, the slash commands from standard input, one a line (/play game:sixes, /move a1 c1, /as NAME): console [--user NAME]", runConsole},
+		"perft":      {"count move sequences from a position: perft GAME DEPTH [--moves \"M1;M2\"] [--set k=v]... [--divide] [--bench]", runPerft},
+		"status":     {"play moves and print the board and result: status GAME [--moves \"M1;M2\"] [--set k=v]...", runStatus},
+		"match":      {"play a match between two players: match GAME --p1 SPEC --p2 SPEC [--games N] [--movetime D] [--grace D] [--set k=v]... [--seed S] [--sprt \"elo0=0 elo1=20 alpha=0.05 beta=0.05\"] [--json]", runMatch},
+		"tournament": {"a tournament between players of a game: tournament GAME --player NAME=SPEC... [--format roundrobin|gauntlet|swiss|knockout] [--rounds N] [--games N] [--movetime D] [--set k=v]... [--openings random:PLIES|FILE] [--concurrency N] [--seed S] [--out DIR] [--resume] [--no-gif] [--web ADDR]", runTournament},
 		"export":     {"a course period's grades as CSV from the archived games: export grades --guild G [--from D] [--to D] [--out DIR]", runExport},
 		"engine":     {"serve Arbiter's engine over the engine protocol on stdin/stdout: engine [GAME] [--level L] [--hash MB] [--seed S]", runEngine},
 		"bench":      {"measure perft and search speed, depth in 1 s and move-time overruns: bench [--json]", runBench},
 		"bot":        {"run Arbiter on Discord (needs DISCORD_TOKEN): bot [--http ADDR] [--workers N]", runBot},
-		"bridge":     {"play your own program from this machine: bridge --server URL --token T -- COMMAND [ARGS]", runBridge},
-		"loadtest":   {"drive the command path with many channels and measure it: loadtest [--channels N] [--bots B] [--clients C] [--duration D] [--store embedded|redis|cluster] [--plot FILE.png]", runLoadtest},
+		"bridge":     {"play your own program from this machine through the class's server: bridge --server URL [--token T] -- COMMAND [ARGS]", runBridge},
+		"loadtest":   {"drive the command path with many channels and measure it: loadtest [--channels N] [--bots B] [--clients C] [--duration D] [--bot-time D] [--workers N] [--store embedded|redis|cluster] [--plot FILE.png] [--cpuprofile FILE]", runLoadtest},
 		"worker":     {"think about bot turns for the bot, against its REDIS_URL: worker [--name NAME] [--workers N]", runWorker},
-		"store":      {"move everything between stores: store export FILE | store import FILE (into an empty store; see docs/storage.md)", runStore},
+		"store":      {"move everything between stores (import: into an empty store): store export FILE | store import FILE", runStore},
 	}
 }
 

@@ -30,7 +30,8 @@ func runBot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bot", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	httpAddr := fs.String("http", "", "serve Discord's interactions at this address (e.g. :8080) instead of over the gateway")
-	nWorkers := fs.Int("workers", -1, "bot-turn workers in this process (default ENGINE_WORKERS, else one per core; 0: leave them to `arbiter worker`)")
+	var nWorkers workerCount
+	fs.Var(&nWorkers, "workers", "`N` bot turns thought about at once in this process (default ENGINE_WORKERS, else one per core); 0 runs none, leaving them to worker processes")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -76,10 +77,7 @@ func runBot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "arbiter bot: %v\n", err)
 		return 2
 	}
-	n := workers(cfg)
-	if *nWorkers >= 0 {
-		n = *nWorkers
-	}
+	n := nWorkers.count(cfg)
 	svc := gameFlow(cfg, st, reg, session, log, n, fmt.Sprintf("bot-%s-shard%d", hostname(), cfg.ShardID), true)
 	b := bot.New(bcfg, session, svc)
 	if cfg.DiscordAppID != "" {

@@ -25,13 +25,13 @@ type config struct {
 	RedisPartitions  int           // REDIS_PARTITIONS: bot-turn streams and deadline sets (default 1; 16 on a cluster); never lower it
 	RedisWait        int           // REDIS_WAIT_REPLICAS: replicas each save waits for (WAIT); 0 acknowledges on the master alone
 	DataDir          string        // DATA_DIR: the embedded store's folder, default ./data
-	RefereeRole      string        // REFEREE_ROLE: the role whose members may /referee
+	RefereeRole      string        // REFEREE_ROLE: the name of the role whose members may /referee, default referee
 	EngineWorkers    int           // ENGINE_WORKERS: bot-turn workers, default one per core
 	ShardID          int           // SHARD_ID
 	ShardCount       int           // SHARD_COUNT
 	LogLevel         slog.Level    // LOG_LEVEL: debug, info, warn or error
 	BotMoveTime      time.Duration // BOT_MOVE_TIME: overrides each game's bot time per move
-	TurnTime         time.Duration // TURN_TIME: a person's default time per move, default 2d
+	TurnTime         time.Duration // TURN_TIME: a person's default time per move, default 48h
 	APIAddr          string        // API_ADDR: serve the programs' API and the live wall here; unset: off
 	StoreStartEmpty  bool          // STORE_START_EMPTY=1: move a damaged embedded database aside and start empty
 	StoreBackupEvery time.Duration // STORE_BACKUP_EVERY: how often the embedded store copies itself to DATA_DIR/backup
@@ -51,10 +51,11 @@ func loadConfig() (config, error) {
 		DevGuildID:       os.Getenv("DEV_GUILD_ID"),
 		RedisURL:         os.Getenv("REDIS_URL"),
 		DataDir:          envOr("DATA_DIR", "./data"),
-		RefereeRole:      os.Getenv("REFEREE_ROLE"),
+		RefereeRole:      envOr("REFEREE_ROLE", "referee"),
 		APIAddr:          os.Getenv("API_ADDR"),
 		StoreStartEmpty:  os.Getenv("STORE_START_EMPTY") == "1",
 		ShardCount:       1,
+		TurnTime:         48 * time.Hour,
 	}
 	var errs []error
 	intVar := func(name string, dst *int) {
