@@ -27,7 +27,7 @@ type BridgeConfig struct {
 	// Token is the person's program token (/token); it is never printed.
 	Token string
 	// Command is the program, run under /bin/sh -c for each game, speaking
-	// the engine protocol (docs/engine-protocol.md).
+	// the engine protocol (docs/reference/engine-protocol.md).
 	Command string
 	// Out shows what the bridge does, one line per event.
 	Out io.Writer

@@ -6,14 +6,14 @@
 // program token (from /token). The server sends the state of every game
 // the program has a seat in, whenever it changes; the bridge answers with
 // actions (accept a challenge, move, resign). Every message is a JSON
-// object with a "type"; docs/api.md lists them all.
+// object with a "type"; docs/reference/api.md lists them all.
 //
 // The wall: /wall/GUILD is a read-only page showing every game going on
 // in a server, updated through server-sent events as moves land;
 // TournamentWall serves the same page for a tournament.
 //
 // Invariants a change must keep: a program acts only on the games it has a
-// seat in, with its own token; the message types and fields of docs/api.md
+// seat in, with its own token; the message types and fields of docs/reference/api.md
 // are a contract with students' bridges (add, never rename); the wall is
 // read-only and shows nothing private; every action goes through package
 // commands, so the game flow's rules and the store's records are the same
@@ -35,7 +35,7 @@ const Version = 1
 const MaxMessage = 4096
 
 // Message is one message on the stream, either way. Type says which
-// fields matter; docs/api.md describes each.
+// fields matter; docs/reference/api.md describes each.
 type Message struct {
 	Type string `json:"type"`
 	// ID, on a program's action, is echoed as Ref on its answer.

@@ -228,7 +228,7 @@ func (st *stream) act(kind int, data []byte) Message {
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&m); err != nil {
-		return no("bad_json", "not a JSON message as docs/api.md describes: "+err.Error())
+		return no("bad_json", "not a JSON message as docs/reference/api.md describes: "+err.Error())
 	}
 	if dec.More() {
 		return no("bad_json", "one JSON object per message")

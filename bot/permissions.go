@@ -18,7 +18,7 @@ type permission struct {
 }
 
 // needed is every permission Arbiter needs, the one list that the invite
-// link (InvitePermissions), the README's table and the bot's own checks
+// link (InvitePermissions), docs/reference/permissions.md and the bot's own checks
 // are made from.
 var needed = []permission{
 	{discordgo.PermissionViewChannel, "View Channel", "see the course channel at all: without it every post fails (a private channel needs it for the bot's role)"},
@@ -48,7 +48,7 @@ func InviteURL(appID string) string {
 		"&scope=bot+applications.commands&permissions=" + strconv.FormatInt(InvitePermissions(), 10)
 }
 
-// PermissionsTable is the README's table of the permissions: one row per
+// PermissionsTable is docs/reference/permissions.md's table of the permissions: one row per
 // permission, its name and why it is needed.
 func PermissionsTable() string {
 	var b strings.Builder

@@ -14,7 +14,7 @@ import (
 
 // runStore is `arbiter store export FILE` and `arbiter store import FILE`:
 // everything the configured store holds (games, archive, ratings, settings,
-// queued bot turns) to a file in the export format of docs/storage.md, or
+// queued bot turns) to a file in the export format of docs/reference/export-formats.md, or
 // from one into an empty store. With REDIS_URL set it is Redis, else the
 // embedded store under DATA_DIR (stop the bot first: the directory is
 // locked to one process).

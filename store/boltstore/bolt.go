@@ -5,7 +5,7 @@
 // every index is updated in the transaction that changes what it indexes,
 // so indexes are exact; and a database of the previous layout still opens
 // (boltFormat, migrated when opened; a newer layout is refused; see
-// store's MIGRATIONS.md). See docs/storage.md for its figures.
+// store's MIGRATIONS.md). See docs/explanation/storage.md for its figures.
 //
 // # Layout
 //
@@ -114,7 +114,7 @@ type damagedFile struct {
 }
 
 func (e *damagedFile) Error() string {
-	return fmt.Sprintf("the database file %s is damaged (%v): restore it from a backup (see docs/storage.md), "+
+	return fmt.Sprintf("the database file %s is damaged (%v): restore it from a backup (see docs/how-to/backup-restore.md), "+
 		"or set STORE_START_EMPTY=1 to move it aside and start with an empty store", e.path, e.cause)
 }
 
@@ -467,7 +467,7 @@ func (s *Bolt) update(ctx context.Context, what string, fn func(tx *bolt.Tx) err
 func (s *Bolt) damagedPage(what string, err *error) {
 	if p := recover(); p != nil {
 		s.log.Error("store: the database file is damaged", "file", s.path, "panic", p)
-		*err = fmt.Errorf("%s: the database file %s is damaged (%v): stop Arbiter and restore it from a backup (see docs/storage.md), "+
+		*err = fmt.Errorf("%s: the database file %s is damaged (%v): stop Arbiter and restore it from a backup (see docs/how-to/backup-restore.md), "+
 			"or start with STORE_START_EMPTY=1 to move it aside and start with an empty store", what, s.path, p)
 	}
 }
