@@ -20,6 +20,7 @@ import (
 	"arbiter/store"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gorilla/websocket"
 )
 
 // runBot is `arbiter bot`: Arbiter on Discord, over the gateway or, with
@@ -27,6 +28,19 @@ import (
 // the deadline clock too, unless --workers 0 leaves the turns to `arbiter
 // worker` processes. SIGINT or SIGTERM stops it cleanly (exit 0).
 func runBot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return runBotAt(ctx, args, stderr, discordAt{})
+}
+
+// discordAt is where the bot finds Discord: zero is Discord itself; tests
+// aim the HTTP client and the websocket dialer at a fake
+// (bot/discordtest).
+type discordAt struct {
+	client *http.Client
+	dialer *websocket.Dialer
+}
+
+// runBotAt is runBot reaching Discord through at.
+func runBotAt(ctx context.Context, args []string, stderr io.Writer, at discordAt) int {
 	fs := flag.NewFlagSet("bot", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	httpAddr := fs.String("http", "", "serve Discord's interactions at this address (e.g. :8080) instead of over the gateway")
@@ -71,6 +85,8 @@ func runBot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		ShardCount: cfg.ShardCount,
 		PublicKey:  key,
 		Logger:     log,
+		HTTPClient: at.client,
+		Dialer:     at.dialer,
 	}
 	session, err := bot.NewSession(bcfg)
 	if err != nil {
