@@ -58,7 +58,7 @@
 // # Permissions
 //
 // One list (permissions.go) names every permission the bot needs and why;
-// the invite link's integer (InvitePermissions) and the README's table are
+// the invite link's integer (InvitePermissions) and docs/reference/permissions.md are
 // made from it. A command whose game goes on with the bot's posts
 // (/play, /rematch, /accept, /move, /undo, /draw) is first checked against
 // the permissions Discord sends with the interaction (app_permissions) and

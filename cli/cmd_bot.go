@@ -59,7 +59,7 @@ func runBotAt(ctx context.Context, args []string, stderr io.Writer, at discordAt
 		return 2
 	}
 	if cfg.DiscordToken == "" {
-		fmt.Fprintln(stderr, "arbiter bot: DISCORD_TOKEN is not set: give the bot's token from the Discord developer portal (see .env.example and the README)")
+		fmt.Fprintln(stderr, "arbiter bot: DISCORD_TOKEN is not set: give the bot's token from the Discord developer portal (see .env.example and docs/tutorials/first-server.md)")
 		return 2
 	}
 	var key ed25519.PublicKey

@@ -290,3 +290,34 @@ func TestReferenceSettings(t *testing.T) {
 	}
 	checkGenerated(t, settingsReference, doc.Bytes())
 }
+
+// TestREADMETestCommand: the README's test command is the one .ci/run
+// runs, verbatim, and the README's first screen gives both set-up
+// commands.
+func TestREADMETestCommand(t *testing.T) {
+	ci, err := os.ReadFile("../.ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const marker = "# README's test command, verbatim:\n"
+	_, rest, ok := strings.Cut(string(ci), marker)
+	if !ok {
+		t.Fatalf(".ci/run has no line %q", strings.TrimSpace(marker))
+	}
+	command, _, _ := strings.Cut(rest, "\n")
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, setup, ok := strings.Cut(string(readme), "```sh\n")
+	if !ok {
+		t.Fatal("README.md has no sh block")
+	}
+	setup, _, _ = strings.Cut(setup, "```")
+	if !strings.Contains(setup, "\ngo run .  ") && !strings.HasPrefix(setup, "go run .  ") {
+		t.Errorf("README's first commands do not run Arbiter with `go run .`:\n%s", setup)
+	}
+	if !strings.Contains(setup, "\n"+command+"  ") {
+		t.Errorf("README's test command is not .ci/run's %q:\n%s", command, setup)
+	}
+}
