@@ -13,8 +13,8 @@
 // TournamentWall serves the same page for a tournament.
 //
 // Invariants a change must keep: a program acts only on the games it has a
-// seat in, with its own token; the message types and fields of docs/reference/api.md
-// are a contract with students' bridges (add, never rename); the wall is
+// seat in, with its own token; the message types and fields of
+// docs/reference/api.md are a contract with students' bridges (add, never rename); the wall is
 // read-only and shows nothing private; every action goes through package
 // commands, so the game flow's rules and the store's records are the same
 // as on Discord.
