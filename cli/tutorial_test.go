@@ -259,6 +259,9 @@ func typeCommand(ctx context.Context, t *testing.T, srv *discordtest.Server, gui
 	if answer.Ephemeral() != private {
 		t.Fatalf("%q was answered %s: %q", line, map[bool]string{true: "privately (a refusal?)", false: "publicly"}[answer.Ephemeral()], answer.Content)
 	}
+	if inv.Command == "diagnose" && !strings.Contains(answer.Content, "View Channel") {
+		t.Fatalf("%q did not list the permissions: %q", line, answer.Content)
+	}
 	if inv.Command != "move" {
 		return
 	}
