@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"arbiter/commands"
+	"arbiter/internal/testkit"
 	"arbiter/rules/games"
 
 	"github.com/bwmarrin/discordgo"
@@ -27,19 +28,7 @@ var update = flag.Bool("update", false, "rewrite the generated references in doc
 // writes it with -update.
 func checkGenerated(t *testing.T, path string, got []byte) {
 	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v: run `go test -run TestReference -update ./bot` to write it", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s is out of date with the code: run `go test -run TestReference -update ./bot` and commit it", path)
-	}
+	testkit.Generated(t, path, got, *update, "go test -run TestReference -update ./bot")
 }
 
 // synopsis is a command's usage line: /NAME [SUB] then each option as

@@ -18,6 +18,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"arbiter/internal/testkit"
 )
 
 // The generated references: docs/reference/cli.md from the subcommands'
@@ -35,19 +37,7 @@ const (
 // writes it with -update.
 func checkGenerated(t *testing.T, path string, got []byte) {
 	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v: run `go test -run TestReference -update ./cli` to write it", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s is out of date with the code: run `go test -run TestReference -update ./cli` and commit it", path)
-	}
+	testkit.Generated(t, path, got, *update, "go test -run TestReference -update ./cli")
 }
 
 // flagLine is a flag's first line in a flag set's usage text.
