@@ -391,6 +391,9 @@ func TestTutorialFirstProgram(t *testing.T) {
 	if sums[0].Players[0].Kind != store.Program && sums[0].Players[1].Kind != store.Program {
 		t.Errorf("the game was not the program's: %+v", sums[0].Players)
 	}
+	if !strings.Contains(bridgeOut.String(), "connected to "+hs.URL+" as alice (program)") {
+		t.Errorf("the bridge did not say whose program it plays as:\n%s", bridgeOut.String())
+	}
 	if token != "" && strings.Contains(bridgeOut.String(), token) {
 		t.Error("the bridge printed its token")
 	}
