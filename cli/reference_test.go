@@ -311,3 +311,50 @@ func TestREADMETestCommand(t *testing.T) {
 		t.Errorf("README's test command is not .ci/run's %q:\n%s", command, setup)
 	}
 }
+
+// testName is a Go test, benchmark or fuzz target as the docs name one.
+var testName = regexp.MustCompile(`\b(Test|Benchmark|Fuzz)[A-Z][A-Za-z0-9_]*`)
+
+// TestDocsNameExistingTests: every test, benchmark and fuzz target that
+// README.md and docs/ name is a function of the module's tests (or the
+// prefix of some, as `go test -run` takes it), so that a renamed test
+// does not leave a proof nobody can run.
+func TestDocsNameExistingTests(t *testing.T) {
+	var funcs []string
+	var docs []string
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && path != ".." {
+			return filepath.SkipDir
+		}
+		switch {
+		case strings.HasSuffix(path, "_test.go"):
+			raw, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			for _, m := range regexp.MustCompile(`(?m)^func ((?:Test|Benchmark|Fuzz)\w*)\(`).FindAllSubmatch(raw, -1) {
+				funcs = append(funcs, string(m[1]))
+			}
+		case strings.HasSuffix(path, ".md") && (path == "../README.md" || strings.HasPrefix(path, "../docs/")):
+			docs = append(docs, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, doc := range docs {
+		raw, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range testName.FindAllString(string(raw), -1) {
+			if !slices.ContainsFunc(funcs, func(f string) bool { return strings.HasPrefix(f, name) }) {
+				t.Errorf("%s names %s, which no test of the module is", doc, name)
+			}
+		}
+	}
+}
