@@ -35,6 +35,9 @@ type BridgeConfig struct {
 	ProgramErr io.Writer
 	// Retry is the longest wait between reconnection attempts; default 10s.
 	Retry time.Duration
+	// Registry is the games the bridge knows; nil for games.Registry().
+	// Give the server's described games (GAMES_DIR) to play them.
+	Registry *rules.Registry
 }
 
 // ErrRefused is returned by RunBridge when the server refuses the token:
@@ -53,7 +56,11 @@ func RunBridge(ctx context.Context, cfg BridgeConfig) error {
 	if err != nil {
 		return err
 	}
-	b := &bridge{cfg: cfg, reg: games.Registry(), runners: map[string]*runner{}}
+	reg := cfg.Registry
+	if reg == nil {
+		reg = games.Registry()
+	}
+	b := &bridge{cfg: cfg, reg: reg, runners: map[string]*runner{}}
 	defer b.stopAll()
 	wait := 500 * time.Millisecond
 	for ctx.Err() == nil {

@@ -8,6 +8,7 @@ import (
 
 	"arbiter/render"
 	"arbiter/rules"
+	"arbiter/rules/described"
 	"arbiter/rules/games"
 )
 
@@ -100,6 +101,8 @@ func liveWallGame(g LiveGame) WallGame {
 	title := g.State.Name()
 	if d, err := games.Registry().Lookup(title); err == nil {
 		title = d.Title
+	} else if dg, ok := described.Of(g.State); ok {
+		title = dg.Title() // a game of GAMES_DIR
 	}
 	wg := WallGame{ID: g.ID, Title: title, Players: g.Players, Version: g.Version, Ply: g.State.Ply(), Status: "active", Result: g.Result}
 	if g.Result != "" {

@@ -10,7 +10,6 @@ import (
 
 	"arbiter/engine"
 	"arbiter/rules"
-	"arbiter/rules/games"
 )
 
 // runBench is `arbiter bench [--json]`: for each game, perft and search
@@ -24,13 +23,13 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		return 2
 	}
-	reg := games.Registry()
+	reg := gameRegistry(stderr)
 	names := reg.Names()
 	if len(rest) > 0 {
 		names = rest
 	}
 	cfg := engine.DefaultBench()
-	fmt.Fprintf(stdout, "%-9s %12s %12s %9s %9s %12s\n", "game", "perft n/s", "search n/s", "depth 1s", "mid 1s",
+	fmt.Fprintf(stdout, "%-12s %12s %12s %9s %9s %12s\n", "game", "perft n/s", "search n/s", "depth 1s", "mid 1s",
 		fmt.Sprintf("overrun/%d", cfg.ShortSearches))
 	rows := map[string]engine.BenchRow{}
 	for _, name := range names {
@@ -54,7 +53,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return 1
 		}
 		rows[def.Name] = row
-		fmt.Fprintf(stdout, "%-9s %12.0f %12.0f %9d %9d %+10.1fms\n", def.Name, row.PerftNPS, row.SearchNPS,
+		fmt.Fprintf(stdout, "%-12s %12.0f %12.0f %9d %9d %+10.1fms\n", def.Name, row.PerftNPS, row.SearchNPS,
 			row.Depth1s, row.Depth1sMid, row.MaxOverrunMS)
 	}
 	fmt.Fprintf(stdout, "(overrun: the worst time beyond the move time over %d searches of %v each; negative: always early)\n", cfg.ShortSearches, cfg.ShortTime)

@@ -38,7 +38,7 @@ func runBridge(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "arbiter bridge: give your program after --, e.g. arbiter bridge --server URL --token T -- python3 myprog.py")
 		return 2
 	}
-	err := api.RunBridge(ctx, api.BridgeConfig{Server: *server, Token: *token, Command: shellJoin(command), Out: stdout, ProgramErr: stderr})
+	err := api.RunBridge(ctx, api.BridgeConfig{Server: *server, Token: *token, Command: shellJoin(command), Out: stdout, ProgramErr: stderr, Registry: gameRegistry(stderr)})
 	switch {
 	case errors.Is(err, api.ErrRefused):
 		fmt.Fprintf(stderr, "arbiter bridge: %v\n", err)

@@ -8,7 +8,6 @@ import (
 	"os"
 
 	"arbiter/engine"
-	"arbiter/rules/games"
 )
 
 // runEngine is `arbiter engine [GAME] [--level L] [--hash MB] [--seed S]`: Arbiter's
@@ -28,7 +27,7 @@ func runEngine(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "usage: arbiter engine [GAME] [--level 1..5] [--hash MB] [--seed S]  (speaks docs/reference/engine-protocol.md on stdin/stdout)")
 		return 2
 	}
-	reg := games.Registry()
+	reg := gameRegistry(stderr)
 	game := ""
 	if len(rest) == 1 {
 		def, err := reg.Lookup(rest[0])

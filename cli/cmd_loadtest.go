@@ -17,7 +17,6 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 
 	"arbiter/loadtest"
-	"arbiter/rules/games"
 	"arbiter/store/open"
 	"arbiter/store/redisstore"
 )
@@ -53,7 +52,7 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	redisstore.RouteClientLogs(log)
-	reg := games.Registry()
+	reg := cfg.registry(stderr)
 	scfg := cfg.storeConfig(log, reg)
 	switch *storeKind {
 	case "embedded":

@@ -12,7 +12,6 @@ import (
 
 	"arbiter/engine"
 	"arbiter/rules"
-	"arbiter/rules/games"
 	"arbiter/tournament"
 )
 
@@ -67,8 +66,9 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return 2
 		}
 	}
+	reg := gameRegistry(stderr)
 	cfg := engine.MatchConfig{
-		Registry: games.Registry(),
+		Registry: reg,
 		Game:     rest[0],
 		Options:  rules.Options(set),
 		P1:       *p1,
@@ -85,7 +85,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		cfg.Until = func(w, d, l int) bool { return sprt.Decide(w, d, l) != 0 }
 	}
 	for _, spec := range []string{*p1, *p2} {
-		if _, err := tournament.NewPlayer(spec, engine.PlayerOptions{Registry: games.Registry(), TableMB: 1}); err != nil {
+		if _, err := tournament.NewPlayer(spec, engine.PlayerOptions{Registry: reg, TableMB: 1}); err != nil {
 			fmt.Fprintf(stderr, "arbiter match: %v\n", err)
 			return 2
 		}

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"arbiter/rules"
-	"arbiter/rules/games"
 )
 
 // runPerft is `arbiter perft GAME DEPTH [--moves "M1;M2"] [--set k=v]...
@@ -47,7 +46,7 @@ func runPerft(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "arbiter perft: depth %q: give a whole number from 0 to 64\n", rest[1])
 		return 2
 	}
-	g, err := pos.game(rest[0])
+	g, err := pos.game(gameRegistry(stderr), rest[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "arbiter perft: %v\n", err)
 		return 2
@@ -86,8 +85,7 @@ func (p *positionFlags) register(fs *flag.FlagSet) {
 // game starts the named game with the options and plays the moves. Upthrust
 // uses colours=gb unless the options say otherwise, so that counts and
 // positions are the same on every run.
-func (p *positionFlags) game(name string) (rules.Game, error) {
-	reg := games.Registry()
+func (p *positionFlags) game(reg *rules.Registry, name string) (rules.Game, error) {
 	def, err := reg.Lookup(name)
 	if err != nil {
 		return nil, err

@@ -27,7 +27,7 @@ func runStatus(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: arbiter status GAME [--moves \"M1;M2;...\"] [--set key=value]...")
 		return 2
 	}
-	g, err := pos.game(rest[0])
+	g, err := pos.game(gameRegistry(stderr), rest[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "arbiter status: %v\n", err)
 		return 2

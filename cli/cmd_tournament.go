@@ -16,7 +16,6 @@ import (
 	"golang.org/x/term"
 
 	"arbiter/rules"
-	"arbiter/rules/games"
 	"arbiter/tournament"
 )
 
@@ -65,7 +64,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return fail("--resume needs --out DIR")
 	}
 	cfg := tournament.Config{
-		Registry: games.Registry(), Game: rest[0], Options: rules.Options(set), Players: players, Format: f,
+		Registry: gameRegistry(stderr), Game: rest[0], Options: rules.Options(set), Players: players, Format: f,
 		Rounds: *rounds, Games: *n, MoveTime: time.Duration(moveTime), Concurrency: *concurrency,
 		OutDir: *out, Resume: *resume, NoGIF: *noGIF,
 	}

@@ -36,6 +36,7 @@ type config struct {
 	StoreStartEmpty  bool          // STORE_START_EMPTY=1: move a damaged embedded database aside and start empty
 	StoreBackupEvery time.Duration // STORE_BACKUP_EVERY: how often the embedded store copies itself to DATA_DIR/backup
 	CachedGames      int           // CACHED_GAMES: games a process keeps as it saved them, so a move needs no read (default 2048)
+	GamesDir         string        // GAMES_DIR: more described games (*.yaml) to load at start
 }
 
 // loadConfig reads the configuration. A malformed value is an error naming
@@ -54,6 +55,7 @@ func loadConfig() (config, error) {
 		RefereeRole:      envOr("REFEREE_ROLE", "referee"),
 		APIAddr:          os.Getenv("API_ADDR"),
 		StoreStartEmpty:  os.Getenv("STORE_START_EMPTY") == "1",
+		GamesDir:         os.Getenv("GAMES_DIR"),
 		ShardCount:       1,
 		TurnTime:         48 * time.Hour,
 	}

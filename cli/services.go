@@ -24,13 +24,34 @@ import (
 // openStore opens the store the configuration names (its Redis, or the
 // embedded store under DATA_DIR) with the games' registry.
 func openStore(ctx context.Context, cfg config, log *slog.Logger) (store.Store, *rules.Registry, error) {
-	reg := games.Registry()
+	reg, errs := games.WithDir(cfg.GamesDir)
+	for _, err := range errs {
+		log.Error("a game file in GAMES_DIR is refused; the other games load", "err", err)
+	}
 	redisstore.RouteClientLogs(log)
 	st, err := open.Store(ctx, cfg.storeConfig(log, reg))
 	if err != nil {
 		return nil, nil, err
 	}
 	return st, reg, nil
+}
+
+// registry returns the games: the built-in and shipped ones and those in
+// GAMES_DIR. A file there that fails to load is reported on stderr with
+// its line and column, and the other games still load.
+func (cfg config) registry(stderr io.Writer) *rules.Registry {
+	reg, errs := games.WithDir(cfg.GamesDir)
+	for _, err := range errs {
+		fmt.Fprintf(stderr, "arbiter: GAMES_DIR: %v (refused; the other games load)\n", err)
+	}
+	return reg
+}
+
+// gameRegistry is registry for the subcommands that need no other
+// configuration: a malformed variable they do not use is no error for them.
+func gameRegistry(stderr io.Writer) *rules.Registry {
+	cfg, _ := loadConfig()
+	return cfg.registry(stderr)
 }
 
 // storeConfig is the store's configuration.

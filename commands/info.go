@@ -137,8 +137,22 @@ func (s *Service) rules(_ context.Context, inv Invocation) Reply {
 
 // help is /help.
 func (s *Service) help(_ context.Context, _ Invocation) Reply {
+	var titles []string
+	for _, d := range s.reg.Definitions() {
+		titles = append(titles, d.Title)
+	}
+	// Past a dozen (games described in files), the rest are counted, so
+	// that the help stays within a message.
+	const named = 12
+	if n := len(titles); n > named {
+		titles = append(titles[:named-1], fmt.Sprintf("%d more games", n-named+1))
+	}
+	games := strings.Join(titles, ", ")
+	if n := len(titles); n > 1 {
+		games = strings.Join(titles[:n-1], ", ") + " and " + titles[n-1]
+	}
 	return Reply{Private: true, Message: Message{Text: strings.Join([]string{
-		"**Arbiter** referees HiQUE, Upthrust, Hi-Ya! and Sixes, and plays them too.",
+		"**Arbiter** referees " + games + ", and plays them too (/rules game:... gives each game's rules).",
 		"/play game:sixes: play the bot (level:1-5, side:first|second|random); add opponent:@someone to challenge a person, who can /accept or /decline.",
 		"/move move:c4 d4: play a move in the game's notation (the list autocompletes); /moves [from:square] lists the legal ones.",
 		"/board [style:text|emoji|image] [view:mine|first|second], /resign, /draw (offer or accept), /undo (with the opponent's consent; against the bot, unrated games only), /rematch.",

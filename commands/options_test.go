@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -47,4 +48,28 @@ func FuzzCheckOptions(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCommandSetWithManyGames: past Discord's 25 choices the game option
+// takes typed names instead of choices, so that registration still works.
+func TestCommandSetWithManyGames(t *testing.T) {
+	gameOption := func(names []string) OptionSpec {
+		for _, c := range CommandSet(names) {
+			if c.Name == "play" {
+				return c.Options[0]
+			}
+		}
+		t.Fatal("no /play")
+		return OptionSpec{}
+	}
+	var names []string
+	for i := range 26 {
+		names = append(names, fmt.Sprintf("game%d", i))
+	}
+	if o := gameOption(names[:25]); len(o.Choices) != 25 {
+		t.Errorf("25 games: %d choices, want 25", len(o.Choices))
+	}
+	if o := gameOption(names); o.Name != "game" || len(o.Choices) != 0 {
+		t.Errorf("26 games: %d choices, want none", len(o.Choices))
+	}
 }

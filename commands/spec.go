@@ -37,12 +37,21 @@ type CommandSpec struct {
 	Subcommands []CommandSpec
 }
 
+// maxChoices is the most choices Discord takes for one option.
+const maxChoices = 25
+
 // CommandSet returns every command Arbiter offers, with gameNames as the
-// choices of the game options.
+// choices of the game options (none past maxChoices games: then the game
+// is typed).
 func CommandSet(gameNames []string) []CommandSpec {
-	gameChoices := make([]Choice, len(gameNames))
-	for i, n := range gameNames {
-		gameChoices[i] = Choice{Name: n, Value: n}
+	// Discord takes at most 25 choices for an option; with more games
+	// (described ones from GAMES_DIR) the game is typed, and a name that
+	// is no game is answered with the list of games.
+	var gameChoices []Choice
+	if len(gameNames) <= maxChoices {
+		for _, n := range gameNames {
+			gameChoices = append(gameChoices, Choice{Name: n, Value: n})
+		}
 	}
 	game := func(required bool) OptionSpec {
 		return OptionSpec{Name: "game", Description: "which game", Type: OptString, Required: required, Choices: gameChoices}

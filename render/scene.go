@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"arbiter/rules"
+	"arbiter/rules/described"
 	"arbiter/rules/hique"
 	"arbiter/rules/hiya"
 	"arbiter/rules/sixes"
@@ -211,7 +212,12 @@ func sceneOf(g rules.Game, opt Options) (*scene, error) {
 		if g == nil {
 			return nil, fmt.Errorf("render: no game")
 		}
-		return nil, fmt.Errorf("render: no drawing for game %q", g.Name())
+		d, ok := described.Of(g)
+		if !ok {
+			return nil, fmt.Errorf("render: no drawing for game %q", g.Name())
+		}
+		s = describedScene(d)
+		bottom, seats = d.Seated()
 	}
 	for _, p := range []rules.Player{rules.P1, rules.P2} {
 		s.status.sides[p].title = g.PlayerName(p)

@@ -1,4 +1,6 @@
-// Package games builds the registry of every game Arbiter knows.
+// Package games builds the registry of every game Arbiter knows: the four
+// written in Go and the described ones (the files Arbiter ships, and an
+// instructor's own from a directory).
 //
 // Invariants a change must keep: it is the one place that names every
 // game, so that engine, render, store and commands take a registry and name
@@ -7,19 +9,76 @@
 package games
 
 import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	shipped "arbiter/games"
 	"arbiter/rules"
+	"arbiter/rules/described"
 	"arbiter/rules/hique"
 	"arbiter/rules/hiya"
 	"arbiter/rules/sixes"
 	"arbiter/rules/upthrust"
 )
 
-// Registry returns a new registry of HiQUE, Upthrust, Hi-Ya! and Sixes.
-func Registry() *rules.Registry {
-	return rules.NewRegistry(
+// builtIn returns the games written in Go.
+func builtIn() []rules.Definition {
+	return []rules.Definition{
 		hique.Definition(),
 		upthrust.Definition(),
 		hiya.Definition(),
 		sixes.Definition(),
-	)
+	}
+}
+
+// Shipped returns the described games Arbiter ships: Breakthrough,
+// Othello and Connect Four. The files are embedded and tested, so an
+// error here is a defect of the build; it panics.
+func Shipped() []*described.Spec {
+	specs, errs := described.LoadFS(shipped.Files)
+	if len(errs) > 0 {
+		panic(fmt.Sprintf("games: a shipped game description is broken: %v", errors.Join(errs...)))
+	}
+	return specs
+}
+
+// Registry returns a new registry of HiQUE, Upthrust, Hi-Ya!, Sixes and
+// the shipped described games.
+func Registry() *rules.Registry {
+	r, _ := WithDir("")
+	return r
+}
+
+// WithDir returns the registry of Registry plus the described games in
+// dir (files ending in .yaml; "" for none). A file that fails to load, or
+// whose game's name is taken, is left out and its error returned; the
+// other games still load.
+func WithDir(dir string) (*rules.Registry, []error) {
+	defs := builtIn()
+	for _, s := range Shipped() {
+		defs = append(defs, s.Definition())
+	}
+	if dir == "" {
+		return rules.NewRegistry(defs...), nil
+	}
+	specs, errs := described.LoadFS(os.DirFS(dir))
+	for _, s := range specs {
+		if taken(defs, s.Name) {
+			errs = append(errs, fmt.Errorf("%s: %w: %s is a game already; rename it", filepath.Join(dir, s.File), described.ErrNameTaken, s.Name))
+			continue
+		}
+		defs = append(defs, s.Definition())
+	}
+	return rules.NewRegistry(defs...), errs
+}
+
+func taken(defs []rules.Definition, name string) bool {
+	for _, d := range defs {
+		if d.Name == name {
+			return true
+		}
+	}
+	return false
 }

@@ -3,7 +3,10 @@ package games_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -26,7 +29,7 @@ func playRandom(g rules.Game, rng *rand.Rand, n int) rules.Game {
 
 func TestRegistryLookup(t *testing.T) {
 	reg := games.Registry()
-	if got := strings.Join(reg.Names(), ","); got != "hique,upthrust,hiya,sixes" {
+	if got := strings.Join(reg.Names(), ","); got != "hique,upthrust,hiya,sixes,breakthrough,connect4,othello" {
 		t.Fatalf("Names() = %s", got)
 	}
 	for _, name := range []string{"hique", "HiQUE", " Sixes ", "hi-ya!", "hiya"} {
@@ -35,7 +38,7 @@ func TestRegistryLookup(t *testing.T) {
 		}
 	}
 	_, err := reg.Lookup("chess")
-	if err == nil || !strings.Contains(err.Error(), "the games are hique, upthrust, hiya, sixes") {
+	if err == nil || !strings.Contains(err.Error(), "the games are hique, upthrust, hiya, sixes, breakthrough, connect4, othello") {
 		t.Errorf("Lookup(chess) error = %v", err)
 	}
 	for _, d := range reg.Definitions() {
@@ -170,7 +173,7 @@ func TestNoDraws(t *testing.T) {
 // unfinished game, and it matches their outcome's scores at the start;
 // Hi-Ya! has none.
 func TestScorers(t *testing.T) {
-	want := map[string]string{"hique": "timing option", "upthrust": "points", "sixes": "pieces"}
+	want := map[string]string{"hique": "timing option", "upthrust": "points", "sixes": "pieces", "othello": "pieces"}
 	reg := games.Registry()
 	for _, name := range reg.Names() {
 		g, err := reg.New(name, nil)
@@ -192,5 +195,39 @@ func TestScorers(t *testing.T) {
 		if out := g.Outcome(); out.HasScores && out.Scores != scores {
 			t.Errorf("%s: Standing %v, Outcome scores %v", name, scores, out.Scores)
 		}
+	}
+}
+
+// TestWithDir loads an instructor's directory: a good file joins the
+// registry, a bad one is refused with its line and column, a file that
+// takes a game's name is refused, and every other game still loads.
+func TestWithDir(t *testing.T) {
+	dir := t.TempDir()
+	good := "name: tictactoe\nplayers: [{name: X}, {name: O}]\nrules: Three in a row wins.\nboard: {columns: 3, rows: 3}\npieces: [{name: mark}]\nstart: []\nmoves: [{kind: place}]\nend: [{when: in-a-row, length: 3, result: win}, {when: board-full, result: draw}]\n"
+	files := map[string]string{
+		"tictactoe.yaml": good,
+		"broken.yaml":    strings.Replace(good, "name: tictactoe", "name: broken", 1) + "evaluation: {mobility: lots}\n",
+		"sixes.yaml":     strings.Replace(good, "name: tictactoe", "name: sixes", 1),
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reg, errs := games.WithDir(dir)
+	if got := strings.Join(reg.Names(), ","); got != "hique,upthrust,hiya,sixes,breakthrough,connect4,othello,tictactoe" {
+		t.Errorf("Names() = %s", got)
+	}
+	msgs := fmt.Sprint(errs)
+	for _, want := range []string{"broken.yaml:9:24: mobility \"lots\" must be a whole number", "sixes.yaml: game name already taken: sixes is a game already"} {
+		if !strings.Contains(msgs, want) {
+			t.Errorf("errors %s lack %q", msgs, want)
+		}
+	}
+	if len(errs) != 2 {
+		t.Errorf("%d errors, want 2: %v", len(errs), errs)
+	}
+	if _, err := reg.New("tictactoe", nil); err != nil {
+		t.Error(err)
 	}
 }

@@ -1,0 +1,165 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// run runs arbiter with args and returns its exit status and outputs.
+func run(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errs bytes.Buffer
+	code := Main(context.Background(), args, &out, &errs)
+	return code, out.String(), errs.String()
+}
+
+// TestGamesCheckShipped: every shipped description passes games check with
+// the published perft figures and a random game that ends.
+func TestGamesCheckShipped(t *testing.T) {
+	for file, perft := range map[string]string{
+		"../games/breakthrough.yaml": "perft 1 22\nperft 2 484\nperft 3 11132\n",
+		"../games/othello.yaml":      "perft 1 4\nperft 2 12\nperft 3 56\n",
+		"../games/connect4.yaml":     "perft 1 7\nperft 2 49\nperft 3 343\n",
+	} {
+		code, out, errs := run(t, "games", "check", file)
+		if code != 0 || !strings.Contains(out, perft) || !strings.Contains(out, "random game (seed 1): ") {
+			t.Errorf("games check %s: exit %d\n%s%s", file, code, out, errs)
+		}
+	}
+}
+
+// TestGamesCheckRefuses: a file with an error, or one that takes a game's
+// name, exits 1 with the file's line and column.
+func TestGamesCheckRefuses(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("testdata/games/clobber.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, tc := range map[string]struct{ old, new, want string }{
+		"bad.yaml":   {"  - {kind: step, directions: orthogonal, to: enemy}", "  - {kind: step, directions: sideways, to: enemy}", "bad.yaml:22:30: direction \"sideways\""},
+		"taken.yaml": {"name: clobber", "name: sixes", "the name sixes is taken"},
+		"loops.yaml": {"  - {checkered: true}\nmoves:\n  - {kind: step, directions: orthogonal, to: enemy}",
+			"  - {player: 1, at: [1, 1]}\n  - {player: 2, at: [2, 2]}\nmoves:\n  - {kind: step, directions: orthogonal, to: empty}", "did not end in 10000 moves"},
+	} {
+		file := filepath.Join(dir, name)
+		if err := os.WriteFile(file, []byte(strings.Replace(string(data), tc.old, tc.new, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, out, errs := run(t, "games", "check", file)
+		if code != 1 || !strings.Contains(errs, tc.want) {
+			t.Errorf("games check %s: exit %d, stderr %q, want 1 and %q\n%s", name, code, errs, tc.want, out)
+		}
+	}
+}
+
+// TestGamesCheckRefusesTooManyMoves: a game whose positions have more
+// legal moves than a move list holds is refused.
+func TestGamesCheckRefusesTooManyMoves(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "wide.yaml")
+	text := "name: wide\nplayers: [{name: A}, {name: B}]\nrules: r\nboard: {columns: 16, rows: 16}\n" +
+		"pieces: [{name: a}, {name: b}]\nstart: []\nmoves: [{kind: place, piece: a}, {kind: drop, piece: b}]\n" +
+		"end: [{when: board-full, result: draw}]\n"
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := run(t, "games", "check", file)
+	if code != 1 || !strings.Contains(errs, "more than 256 legal moves") {
+		t.Errorf("games check: exit %d, stderr %q\n%s", code, errs, out)
+	}
+}
+
+// TestGamesDir: GAMES_DIR's games are known to games list, perft and
+// status; a bad file there is reported with its line and column and the
+// other games still load.
+func TestGamesDir(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("testdata/games/clobber.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "clobber.yaml"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := strings.Replace(string(data), "name: clobber", "name: broken", 1) + "score: most\n"
+	if err := os.WriteFile(filepath.Join(dir, "broken.yaml"), []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GAMES_DIR", dir)
+	code, out, errs := run(t, "games", "list")
+	if code != 0 || !strings.Contains(out, "clobber      Clobber        White against Black; described in clobber.yaml; options columns=5 rows=6") ||
+		!strings.Contains(out, "breakthrough Breakthrough") || !strings.Contains(errs, "broken.yaml:28:8: score \"most\": write one of pieces") {
+		t.Errorf("games list: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, _ := run(t, "perft", "clobber", "2"); code != 0 || out != "2116\n" {
+		t.Errorf("perft clobber 2: exit %d, %q", code, out)
+	}
+	if code, out, _ := run(t, "perft", "othello", "4", "--set", "size=6"); code != 0 || out != "244\n" {
+		t.Errorf("perft othello 4 size=6: exit %d, %q", code, out)
+	}
+	if code, out, errs := run(t, "status", "clobber", "--moves", "a1 a2;b1 c1"); code != 0 || !strings.Contains(out, "Last: Black b1 c1, removing White's piece at c1") {
+		t.Errorf("status clobber: exit %d\n%s%s", code, out, errs)
+	}
+}
+
+// TestTutorialGame: Clobber, written from the tutorial
+// (docs/tutorials/write-a-game.md) alone, loads from GAMES_DIR, passes
+// games check and plays a match.
+func TestTutorialGame(t *testing.T) {
+	code, out, errs := run(t, "games", "check", "testdata/games/clobber.yaml")
+	if code != 0 || !strings.Contains(out, "perft 1 49\n") {
+		t.Fatalf("games check: exit %d\n%s%s", code, out, errs)
+	}
+	t.Setenv("GAMES_DIR", "testdata/games")
+	code, out, errs = run(t, "match", "clobber", "--p1", "arbiter:2", "--p2", "random", "--games", "2", "--movetime", "20ms", "--seed", "5")
+	if code != 0 || !strings.Contains(out, "arbiter:2 vs random: 2 games, ") {
+		t.Fatalf("match clobber: exit %d\n%s%s", code, out, errs)
+	}
+}
+
+// TestTutorialExamples follows docs/tutorials/write-a-game.md: each YAML
+// file it shows (a block starting "# NAME.yaml") passes games check with
+// the figures the tutorial gives, and its example error is what Arbiter
+// says.
+func TestTutorialExamples(t *testing.T) {
+	doc, err := os.ReadFile("../docs/tutorials/write-a-game.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	files := map[string]string{}
+	for _, block := range strings.Split(string(doc), "```yaml\n")[1:] {
+		body, _, _ := strings.Cut(block, "```")
+		first, _, _ := strings.Cut(body, "\n")
+		name := strings.TrimPrefix(first, "# ")
+		files[name] = body
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, want := range map[string]string{
+		"tictactoe.yaml": "tictactoe: Tic-tac-toe, X against O\nperft 1 9\nperft 2 72\nperft 3 504\nrandom game (seed 1): 8 moves, O wins: O made 3 in a row\nmoves: c2; b2; a2; a1; b1; c1; b3; a3\n",
+		"hexapawn.yaml":  "hexapawn: Hexapawn, White against Black, options size=3\nperft 1 3\n",
+	} {
+		code, out, errs := run(t, "games", "check", filepath.Join(dir, name))
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("games check %s: exit %d, want %q\n%s%s", name, code, want, out, errs)
+		}
+	}
+	if code, out, errs := run(t, "games", "check", filepath.Join(dir, "hexapawn.yaml"), "--set", "size=5"); code != 0 {
+		t.Errorf("games check hexapawn.yaml --set size=5: exit %d\n%s%s", code, out, errs)
+	}
+	bad := filepath.Join(dir, "tictactoe.yaml")
+	if err := os.WriteFile(bad, []byte(strings.Replace(files["tictactoe.yaml"], "kind: place", "kind: put", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := run(t, "games", "check", bad)
+	want := `tictactoe.yaml:17:12: kind "put": write one of place, drop, step, slide, jump`
+	if code != 1 || !strings.Contains(errs, want) || !strings.Contains(string(doc), want) {
+		t.Errorf("the tutorial's error: exit %d, stderr %q, want %q (also in the tutorial)", code, errs, want)
+	}
+}

@@ -1,0 +1,136 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"arbiter/rules"
+	"arbiter/rules/described"
+)
+
+// Default looks of a described game's players when its file gives none.
+var (
+	describedEmoji  = [2]string{"🔴", "🔵"}
+	describedColour = [2][3]uint8{{0xC4, 0x3B, 0x2F}, {0x2E, 0x64, 0xB5}}
+	describedANSI   = [2]string{"1;31", "1;36"}
+)
+
+// describedScene draws a game described in a file: its grid as the
+// notation numbers it, each player's pieces in the file's text, emoji and
+// colour (red and blue when it gives none).
+func describedScene(g *described.Game) *scene {
+	cols, rows := g.Size()
+	s := newScene(g.Title(), grid, cols, rows)
+	s.palette = scenePalette{
+		emptyText:  [4]string{square: "."},
+		emptyEmoji: [4]string{square: "⬜"},
+		fromEmoji:  "🟩",
+		hitEmoji:   "💥",
+		board:      rgb(0xE9, 0xE6, 0xDC),
+		boardAlt:   rgb(0xDA, 0xD5, 0xC6),
+		frame:      rgb(0x5E, 0x58, 0x4C),
+	}
+	if c, ok, emoji := g.BoardLook(); ok || emoji != "" {
+		if ok {
+			s.palette.board, s.palette.boardAlt = rgb(c[0], c[1], c[2]), rgb(c[0], c[1], c[2])
+		}
+		if emoji != "" {
+			s.palette.emptyEmoji[square] = emoji
+		}
+	}
+	kinds := g.PieceNames()
+	style := make([][2]uint8, len(kinds))
+	for _, p := range []rules.Player{rules.P1, rules.P2} {
+		emoji := g.PlayerEmoji(p)
+		if emoji == "" {
+			emoji = describedEmoji[p]
+		}
+		c, ok := g.PlayerColour(p)
+		if !ok {
+			c = describedColour[p]
+		}
+		fill := rgb(c[0], c[1], c[2])
+		ink, stroke := rgb(0xFF, 0xFF, 0xFF), rgb(c[0]/2, c[1]/2, c[2]/2)
+		if int(c[0])*299+int(c[1])*587+int(c[2])*114 > 150000 {
+			ink, stroke = rgb(0x20, 0x20, 0x20), rgb(0x50, 0x50, 0x50)
+		}
+		for k := range kinds {
+			style[k][p] = s.addPiece(pieceStyle{text: g.PieceText(k, p), ansi: describedANSI[p], emoji: emoji,
+				shape: disc, fill: fill, stroke: stroke, ink: ink, letter: g.PieceLetter(k), size: 0.74})
+		}
+	}
+	for c := range cols {
+		s.colLabels[c] = g.ColumnLabel(c)
+	}
+	for r := range rows {
+		s.rowLabels[r] = g.RowLabel(r)
+		for c := range cols {
+			if p, k, ok := g.At(c, r); ok {
+				s.at(c, r).piece = style[k][p]
+			}
+		}
+	}
+	for _, p := range []rules.Player{rules.P1, rules.P2} {
+		side := sideStatus{figures: plural(g.Pieces(p), "piece")}
+		for k := range kinds {
+			side.pieces = append(side.pieces, style[k][p])
+		}
+		s.status.sides[p] = side
+	}
+	if len(kinds) > 1 {
+		var names []string
+		for k, name := range kinds {
+			names = append(names, g.PieceText(k, rules.P1)+" "+g.PieceText(k, rules.P2)+" "+name)
+		}
+		s.textKey = []string{strings.Join(names, ", ")}
+	}
+	if prev, ok := described.Of(previous(g)); ok {
+		describedLastMove(s, g, prev)
+	}
+	return s
+}
+
+// describedLastMove marks the last move's squares and what it changed
+// besides: pieces removed and pieces that changed hands (flipped).
+func describedLastMove(s *scene, g, prev *described.Game) {
+	hist := g.History()
+	m := hist[len(hist)-1]
+	mover := prev.ToMove()
+	text := g.PlayerName(mover) + " " + prev.FormatMove(m)
+	fc, fr, tc, tr, hasFrom, ok := g.MoveSquares(m)
+	if !ok {
+		s.status.last = text
+		return
+	}
+	if hasFrom {
+		s.at(fc, fr).mark = fromMark
+	}
+	s.at(tc, tr).mark = toMark
+	var removed [2][]string
+	flipped := 0
+	cols, rows := g.Size()
+	for r := range rows {
+		for c := range cols {
+			if (c == tc && r == tr) || (hasFrom && c == fc && r == fr) {
+				continue
+			}
+			was, _, had := prev.At(c, r)
+			is, _, has := g.At(c, r)
+			switch {
+			case had && !has:
+				s.at(c, r).mark = hitMark
+				removed[was] = append(removed[was], g.ColumnLabel(c)+g.RowLabel(r))
+			case had && has && was != is:
+				flipped++
+			}
+		}
+	}
+	if was, _, had := prev.At(tc, tr); had && was != mover {
+		removed[was] = append(removed[was], g.ColumnLabel(tc)+g.RowLabel(tr))
+	}
+	text += removals(g, "piece", removed, mover.Other(), mover)
+	if flipped > 0 {
+		text += fmt.Sprintf(", turning %s", plural(flipped, "piece"))
+	}
+	s.status.last = text
+}

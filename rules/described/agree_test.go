@@ -1,0 +1,203 @@
+package described_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	shipped "arbiter/games"
+	"arbiter/rules"
+	"arbiter/rules/described"
+)
+
+// shippedSpec loads one of the shipped descriptions.
+func shippedSpec(t testing.TB, name string) *described.Spec {
+	t.Helper()
+	data, err := shipped.Files.ReadFile(name + described.Ext)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := described.Load(name+described.Ext, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func newDescribed(t testing.TB, name string, opts rules.Options) *described.Game {
+	t.Helper()
+	g, err := shippedSpec(t, name).New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// variant is one option setting of a game with its hand-written twin.
+type variant struct {
+	game  string
+	opts  rules.Options
+	ref   func() refGame
+	depth int // perft depth compared in full; under -short two less
+}
+
+func variants() []variant {
+	var vs []variant
+	for size := 5; size <= 8; size++ {
+		vs = append(vs, variant{"breakthrough", rules.Options{"size": fmt.Sprint(size)},
+			func() refGame { return newBreakthrough(size) }, 5})
+	}
+	for _, size := range []int{4, 6, 8} {
+		depth := map[int]int{4: 10, 6: 7, 8: 7}[size]
+		vs = append(vs, variant{"othello", rules.Options{"size": fmt.Sprint(size)},
+			func() refGame { return newOthello(size) }, depth})
+	}
+	for _, c := range [][3]int{{7, 6, 4}, {4, 4, 3}, {5, 4, 4}, {10, 10, 6}, {8, 7, 5}} {
+		vs = append(vs, variant{"connect4", rules.Options{"columns": fmt.Sprint(c[0]), "rows": fmt.Sprint(c[1]), "connect": fmt.Sprint(c[2])},
+			func() refGame { return newConnect4(c[0], c[1], c[2]) }, 6})
+	}
+	return vs
+}
+
+// TestPerftTables checks the described games' perft against published
+// figures.
+func TestPerftTables(t *testing.T) {
+	for _, tc := range []struct {
+		game string
+		opts rules.Options
+		want []uint64
+	}{
+		{"breakthrough", nil, []uint64{22, 484, 11132, 256036}},
+		{"othello", nil, []uint64{4, 12, 56, 244, 1396, 8200, 55092}},
+		{"connect4", nil, []uint64{7, 49, 343, 2401, 16807, 117649}},
+	} {
+		g := newDescribed(t, tc.game, tc.opts)
+		for d, want := range tc.want {
+			if got := rules.Perft(g, d+1); got != want {
+				t.Errorf("%s perft(%d) = %d, want %d", tc.game, d+1, got, want)
+			}
+		}
+	}
+}
+
+// TestPerftAgrees checks perft of every variant against the hand-written
+// twin, depth by depth.
+func TestPerftAgrees(t *testing.T) {
+	for _, v := range variants() {
+		depth := v.depth
+		if testing.Short() {
+			depth -= 2
+		}
+		g := newDescribed(t, v.game, v.opts)
+		ref := v.ref()
+		for d := 1; d <= depth; d++ {
+			got, want := rules.Perft(g, d), perftN(ref, d)
+			if got != want {
+				t.Errorf("%s %s: perft(%d) = %d, hand-written %d", v.game, v.opts, d, got, want)
+				break
+			}
+		}
+	}
+}
+
+// moveTexts returns the legal moves as sorted text and the moves in the
+// same order.
+func moveTexts(g refGame, list *rules.MoveList) ([]string, []rules.Move) {
+	g.Moves(list)
+	type pair struct {
+		text string
+		m    rules.Move
+	}
+	ps := make([]pair, list.N)
+	for i, m := range list.Slice() {
+		ps[i] = pair{g.FormatMove(m), m}
+	}
+	slices.SortFunc(ps, func(a, b pair) int {
+		if a.text < b.text {
+			return -1
+		}
+		if a.text > b.text {
+			return 1
+		}
+		return 0
+	})
+	texts, moves := make([]string, len(ps)), make([]rules.Move, len(ps))
+	for i, p := range ps {
+		texts[i], moves[i] = p.text, p.m
+	}
+	return texts, moves
+}
+
+// TestRandomGamesAgree plays random games of every variant in both
+// implementations: the legal moves (as text), the status after each move
+// and the result must agree throughout; each described game's Undo must
+// bring back the start and its hash must follow the position.
+func TestRandomGamesAgree(t *testing.T) {
+	games := 1000
+	if testing.Short() {
+		games = 60
+	}
+	for _, v := range variants() {
+		rng := rand.New(rand.NewPCG(uint64(len(v.game)), 7))
+		start := newDescribed(t, v.game, v.opts)
+		var la, lb rules.MoveList
+		results := map[rules.Result]int{}
+		for i := range games {
+			g := start.Clone().(*described.Game)
+			ref := v.ref()
+			hashes := map[string]uint64{}
+			for ply := 0; ; ply++ {
+				ta, ma := moveTexts(g, &la)
+				tb, mb := moveTexts(ref, &lb)
+				if !slices.Equal(ta, tb) {
+					t.Fatalf("%s %s game %d ply %d: moves %v, hand-written %v", v.game, v.opts, i, ply, ta, tb)
+				}
+				if ra, rb := g.Status(), ref.Status(); ra != rb {
+					t.Fatalf("%s %s game %d ply %d: status %v, hand-written %v", v.game, v.opts, i, ply, ra, rb)
+				}
+				key := fmt.Sprint(g.ToMove(), boardKey(g))
+				if h, ok := hashes[key]; ok && h != g.Hash() {
+					t.Fatalf("%s game %d ply %d: the same position has two hashes", v.game, i, ply)
+				}
+				hashes[key] = g.Hash()
+				if len(ma) == 0 {
+					results[g.Status()]++
+					break
+				}
+				k := rng.IntN(len(ma))
+				parsed, err := g.ParseMove(ta[k])
+				if err != nil || parsed != ma[k] {
+					t.Fatalf("%s game %d ply %d: ParseMove(%q) = %v, %v; want %v", v.game, i, ply, ta[k], parsed, err, ma[k])
+				}
+				g.Play(ma[k])
+				ref.Play(mb[k])
+			}
+			for g.Ply() > 0 {
+				g.Undo()
+			}
+			if g.Hash() != start.Hash() || boardKey(g) != boardKey(start) {
+				t.Fatalf("%s game %d: undoing every move does not bring back the start (hash %x, was %x)", v.game, i, g.Hash(), start.Hash())
+			}
+		}
+		t.Logf("%s %s: %d games, results %v", v.game, v.opts, games, results)
+	}
+}
+
+// boardKey writes the cells of g.
+func boardKey(g *described.Game) string {
+	cols, rows := g.Size()
+	b := make([]byte, 0, cols*rows)
+	for r := range rows {
+		for c := range cols {
+			p, k, ok := g.At(c, r)
+			switch {
+			case !ok:
+				b = append(b, '.')
+			default:
+				b = append(b, byte('A'+2*k+int(p)))
+			}
+		}
+	}
+	return string(b)
+}

@@ -1,0 +1,84 @@
+package described
+
+import "arbiter/rules"
+
+// Size returns the board's columns and rows.
+func (g *Game) Size() (cols, rows int) { return g.c.w, g.c.h }
+
+// At returns the piece on the square at column col and row row (both from
+// 0, row 0 at the top as drawn): its owner and kind (an index into
+// PieceNames), and false for an empty square or one off the board.
+func (g *Game) At(col, row int) (owner rules.Player, kind int, ok bool) {
+	if col < 0 || col >= g.c.w || row < 0 || row >= g.c.h {
+		return rules.P1, 0, false
+	}
+	v := g.cells[row*g.c.w+col]
+	if v == 0 {
+		return rules.P1, 0, false
+	}
+	return rules.Player((v - 1) & 1), int((v - 1) >> 1), true
+}
+
+// Pieces returns how many pieces p has on the board.
+func (g *Game) Pieces(p rules.Player) int { return int(g.total[p&1]) }
+
+// PieceNames returns the kinds of piece, as the description names them.
+func (g *Game) PieceNames() []string { return pieceNames(g.spec) }
+
+// PieceText returns the one-character text of p's piece of kind k.
+func (g *Game) PieceText(k int, p rules.Player) string { return g.spec.pieces[k].Text[p&1] }
+
+// PieceLetter returns the letter drawn on kind k's pieces in images, "" for
+// none.
+func (g *Game) PieceLetter(k int) string { return g.spec.pieces[k].Letter }
+
+// PlayerColour returns p's colour from the description, and false when it
+// gives none.
+func (g *Game) PlayerColour(p rules.Player) ([3]uint8, bool) {
+	c, err := parseColour(g.spec.players[p&1].Colour)
+	return c, err == nil
+}
+
+// PlayerEmoji returns p's emoji from the description, "" when it gives none.
+func (g *Game) PlayerEmoji(p rules.Player) string { return g.spec.players[p&1].Emoji }
+
+// MoveSquares returns the columns and rows (from 0, row 0 at the top) a
+// move left and reached; hasFrom is false for a move that puts a new
+// piece on the board, and ok false for a pass or a value that is no move.
+func (g *Game) MoveSquares(m rules.Move) (fromCol, fromRow, toCol, toRow int, hasFrom, ok bool) {
+	if m == movePass {
+		return 0, 0, 0, 0, false, false
+	}
+	from, to, rule := unpack(m)
+	if m >= 1<<22 || rule >= len(g.c.gens[0]) || to >= g.c.n || from >= g.c.n {
+		return 0, 0, 0, 0, false, false
+	}
+	if from >= 0 {
+		fromCol, fromRow, hasFrom = from%g.c.w, from/g.c.w, true
+	}
+	return fromCol, fromRow, to % g.c.w, to / g.c.w, hasFrom, true
+}
+
+// Seated reports whether the game has sides that face each other (pieces
+// that move forward, and no drops), and which player sits at the bottom
+// of the board as drawn: the one whose forward is up.
+func (g *Game) Seated() (bottom rules.Player, ok bool) {
+	if g.c.hasDrop || !g.c.moveOK || g.spec.players[0].forward == g.spec.players[1].forward {
+		return rules.P1, false
+	}
+	if g.spec.players[1].forward == dirNorth {
+		return rules.P2, true
+	}
+	return rules.P1, true
+}
+
+// Title returns the game's title.
+func (g *Game) Title() string { return g.spec.Title }
+
+// BoardLook returns the description's colour of the squares and emoji of
+// an empty square; ok is false for the colour when it gives none, and the
+// emoji is "" then.
+func (g *Game) BoardLook() (colour [3]uint8, ok bool, emoji string) {
+	c, err := parseColour(g.spec.boardColour)
+	return c, err == nil, g.spec.boardEmoji
+}

@@ -1,0 +1,358 @@
+package described
+
+import (
+	"fmt"
+
+	"arbiter/rules"
+)
+
+// compiled is a description with its options' values: the tables every
+// game with those values shares. Nothing in it changes after build.
+type compiled struct {
+	w, h, n int // columns, rows, squares (n = w*h); square = row*w + col, row 0 at the top
+	words   int // 64-bit words of a square set
+
+	nb    [8][maxCells]int16  // the neighbour in each direction, -1 off the board
+	rowOf [maxCells]int16     // each square's row index (square / w, without dividing)
+	mask  [4]uint64           // the board's squares
+	adj   [maxCells][4]uint64 // the squares next to each square
+	// On boards of at most 64 squares, shifting a square set by
+	// shiftBy[d] (left if positive) and masking it with shiftMask[d]
+	// moves every square one step in direction d.
+	shiftBy   [8]int
+	shiftMask [8]uint64
+	// cls[p][v] is what a cell holding v is to player p: toEmpty,
+	// toFriend or toEnemy.
+	cls  [2][16]uint8
+	zob  [16][maxCells]uint64 // hash keys by cell value and square
+	side uint64               // hash key of player 2 to move
+
+	start     [maxCells]uint8
+	startHash uint64
+
+	gens     [2][]gen // each player's move rules, in the description's order
+	pass     bool     // a player without a move passes
+	hasPlace bool     // some rule places (notation: a square)
+	hasDrop  bool     // some rule drops (notation: a column)
+	moveOK   bool     // some rule moves a piece (notation: two squares)
+
+	reach      []reachEnd
+	inARow     int // 0 for none
+	inARowRes  resultKind
+	noPieces   bool
+	noPieceRes resultKind
+	noMovesRes resultKind // loss when the description says nothing
+	boardFull  bool
+	fullRes    resultKind
+	turns      int // 0 for none
+	turnsRes   resultKind
+
+	material                           [maxKinds]int
+	mobility, advance, centre, corners int
+	adv                                [2][maxCells]int16 // rows from the player's own edge
+	centrality                         [maxCells]int16
+	corner                             [4]uint64
+}
+
+// gen is one move rule for one player.
+type gen struct {
+	rule       uint8
+	kind       moveKind
+	piece      int8 // -1: any
+	to, over   uint8
+	capture    bool
+	chain      bool
+	outflank   outflank
+	must       bool
+	rng        int   // slide: most squares, 0 for no limit
+	dirs       []dir // absolute, for this player
+	promoteRow int   // row index, -1 for none
+	promoteTo  uint8 // cell value (with the owner) of the promoted piece
+}
+
+// reachEnd is a reach ending: a player's piece arriving on a row.
+type reachEnd struct {
+	row    [2]int // row index for each player
+	piece  int8   // -1: any
+	result resultKind
+}
+
+// cellValue is the value of a cell holding player p's piece of kind k.
+func cellValue(k int, p rules.Player) uint8 { return uint8(1 + 2*k + int(p)) }
+
+// build compiles s with the named values env.
+func build(s *Spec, env map[string]int) (*compiled, error) {
+	eval := func(e *expr, what string) (int, error) {
+		v, err := e.eval(env)
+		if err != nil {
+			return 0, fmt.Errorf("%s: %w", what, err)
+		}
+		return v, nil
+	}
+	c := &compiled{}
+	var err error
+	if c.w, err = eval(s.columns, "columns"); err != nil {
+		return nil, err
+	}
+	if c.h, err = eval(s.rows, "rows"); err != nil {
+		return nil, err
+	}
+	if c.w < 1 || c.w > maxSide || c.h < 1 || c.h > maxSide {
+		return nil, fmt.Errorf("the board is %d columns by %d rows; each must be from 1 to %d", c.w, c.h, maxSide)
+	}
+	c.n = c.w * c.h
+	c.words = (c.n + 63) / 64
+	for sq := range c.n {
+		c.mask[sq/64] |= 1 << (sq % 64)
+		col, row := sq%c.w, sq/c.w
+		c.rowOf[sq] = int16(row)
+		for d := range 8 {
+			x, y := col+dirDX[d], row+dirDY[d]
+			c.nb[d][sq] = -1
+			if x >= 0 && x < c.w && y >= 0 && y < c.h {
+				t := y*c.w + x
+				c.nb[d][sq] = int16(t)
+				c.adj[sq][t/64] |= 1 << (t % 64)
+			}
+		}
+	}
+	for d := range 8 {
+		c.shiftBy[d] = dirDY[d]*c.w + dirDX[d]
+		c.shiftMask[d] = c.mask[0]
+		for sq := range min(c.n, 64) {
+			col := sq % c.w
+			if dirDX[d] == 1 && col == 0 || dirDX[d] == -1 && col == c.w-1 {
+				c.shiftMask[d] &^= 1 << sq
+			}
+		}
+	}
+	for p := range 2 {
+		for v := range 16 {
+			switch {
+			case v == 0:
+				c.cls[p][v] = toEmpty
+			case (v-1)&1 == p:
+				c.cls[p][v] = toFriend
+			default:
+				c.cls[p][v] = toEnemy
+			}
+		}
+	}
+	seed := rules.Mix64(uint64(len(s.Name)) ^ 0x5DEECE66D)
+	for v := 1; v < 16; v++ {
+		for sq := range c.n {
+			seed = rules.Mix64(seed + 0x9E3779B97F4A7C15)
+			c.zob[v][sq] = seed
+		}
+	}
+	c.side = rules.Mix64(seed ^ 0xA5A5A5A5)
+
+	if err := c.buildStart(s, eval); err != nil {
+		return nil, err
+	}
+	if err := c.buildGens(s, eval); err != nil {
+		return nil, err
+	}
+	if err := c.buildEnds(s, eval); err != nil {
+		return nil, err
+	}
+	if c.turns > 0 {
+		c.startHash ^= c.turnKey(0)
+	}
+	c.buildEval(s)
+	return c, nil
+}
+
+// square returns the square of column and row numbered from 1 as in the
+// notation, or -1 off the board.
+func (c *compiled) square(col, row int, fromTop bool) int {
+	if col < 1 || col > c.w || row < 1 || row > c.h {
+		return -1
+	}
+	r := c.h - row
+	if fromTop {
+		r = row - 1
+	}
+	return r*c.w + col - 1
+}
+
+// rowIndex turns a row numbered as in the notation into a row index (0 at
+// the top), or -1 off the board.
+func (c *compiled) rowIndex(row int, fromTop bool) int {
+	if row < 1 || row > c.h {
+		return -1
+	}
+	if fromTop {
+		return row - 1
+	}
+	return c.h - row
+}
+
+func (c *compiled) buildStart(s *Spec, eval func(*expr, string) (int, error)) error {
+	for i, st := range s.start {
+		for _, re := range st.rows {
+			row, err := eval(re, "start row")
+			if err != nil {
+				return err
+			}
+			r := c.rowIndex(row, s.rowsFromTop)
+			if r < 0 {
+				return fmt.Errorf("start entry %d: row %d is off the board (rows 1 to %d)", i+1, row, c.h)
+			}
+			for col := range c.w {
+				c.start[r*c.w+col] = cellValue(st.piece, rules.Player(st.player))
+			}
+		}
+		for _, at := range st.at {
+			col, err := eval(at[0], "start column")
+			if err != nil {
+				return err
+			}
+			row, err := eval(at[1], "start row")
+			if err != nil {
+				return err
+			}
+			sq := c.square(col, row, s.rowsFromTop)
+			if sq < 0 {
+				return fmt.Errorf("start entry %d: square [%d, %d] is off the board (%d columns, %d rows)", i+1, col, row, c.w, c.h)
+			}
+			c.start[sq] = cellValue(st.piece, rules.Player(st.player))
+		}
+		if st.checkered {
+			for col := 1; col <= c.w; col++ {
+				for row := 1; row <= c.h; row++ {
+					c.start[c.square(col, row, s.rowsFromTop)] = cellValue(st.piece, rules.Player((col+row)&1))
+				}
+			}
+		}
+	}
+	for sq := range c.n {
+		if v := c.start[sq]; v != 0 {
+			c.startHash ^= c.zob[v][sq]
+		}
+	}
+	return nil
+}
+
+// turnKey is the hash key of n moves played, for games with a turn limit.
+func (c *compiled) turnKey(n int) uint64 { return rules.Mix64(c.side + uint64(n)) }
+
+func (c *compiled) buildGens(s *Spec, eval func(*expr, string) (int, error)) error {
+	for i, r := range s.rules {
+		for p := range 2 {
+			g := gen{rule: uint8(i), kind: r.kind, piece: int8(r.piece), to: r.to, over: r.over,
+				capture: r.capture, chain: r.chain, outflank: r.outflank, must: r.mustOutflank,
+				promoteRow: -1}
+			g.dirs = resolveDirs(r.dirs, s.players[p].forward)
+			if r.rangeE != nil {
+				v, err := eval(r.rangeE, "range")
+				if err != nil {
+					return err
+				}
+				g.rng = max(v, 0)
+			}
+			if r.promote {
+				row := c.farRow(s.players[p].forward)
+				if r.promoteRow != nil {
+					v, err := eval(r.promoteRow, "promote row")
+					if err != nil {
+						return err
+					}
+					row = c.rowIndex(v, s.rowsFromTop)
+				}
+				g.promoteRow = row
+				g.promoteTo = cellValue(r.promoteTo, rules.Player(p))
+			}
+			c.gens[p] = append(c.gens[p], g)
+		}
+		switch r.kind {
+		case kindPlace:
+			c.hasPlace = true
+		case kindDrop:
+			c.hasDrop = true
+		default:
+			c.moveOK = true
+		}
+	}
+	return nil
+}
+
+// farRow is the row index a player moving towards fw moves towards: the
+// top row for north, the bottom for south, -1 for a sideways forward.
+func (c *compiled) farRow(fw dir) int {
+	switch fw {
+	case dirNorth, dirNorthEast, dirNorthWest:
+		return 0
+	case dirSouth, dirSouthEast, dirSouthWest:
+		return c.h - 1
+	}
+	return -1
+}
+
+func (c *compiled) buildEnds(s *Spec, eval func(*expr, string) (int, error)) error {
+	c.noMovesRes = resLoss
+	for _, e := range s.ends {
+		switch e.when {
+		case whenReach:
+			re := reachEnd{piece: int8(e.piece), result: e.result}
+			for p := range 2 {
+				re.row[p] = c.farRow(s.players[p].forward)
+				if e.row != nil {
+					v, err := eval(e.row, "reach row")
+					if err != nil {
+						return err
+					}
+					re.row[p] = c.rowIndex(v, s.rowsFromTop)
+				}
+			}
+			c.reach = append(c.reach, re)
+		case whenInARow:
+			v, err := eval(e.count, "in-a-row length")
+			if err != nil {
+				return err
+			}
+			if v < 2 {
+				return fmt.Errorf("in-a-row length %d: it must be 2 or more", v)
+			}
+			c.inARow, c.inARowRes = v, e.result
+		case whenNoPieces:
+			c.noPieces, c.noPieceRes = true, e.result
+		case whenNoMoves:
+			c.noMovesRes = e.result
+			c.pass = e.result == resPass
+		case whenBoardFull:
+			c.boardFull, c.fullRes = true, e.result
+		case whenTurns:
+			v, err := eval(e.count, "turns count")
+			if err != nil {
+				return err
+			}
+			if v < 1 {
+				return fmt.Errorf("turns count %d: it must be 1 or more", v)
+			}
+			c.turns, c.turnsRes = v, e.result
+		}
+	}
+	return nil
+}
+
+func (c *compiled) buildEval(s *Spec) {
+	copy(c.material[:], s.eval.material)
+	c.mobility, c.advance, c.centre, c.corners = s.eval.mobility, s.eval.advance, s.eval.centre, s.eval.corners
+	for sq := range c.n {
+		col, row := sq%c.w, sq/c.w
+		for p := range 2 {
+			switch c.farRow(s.players[p].forward) {
+			case 0:
+				c.adv[p][sq] = int16(c.h - 1 - row)
+			case c.h - 1:
+				c.adv[p][sq] = int16(row)
+			}
+		}
+		// Centrality: how far in from the nearest edge, in rows and columns.
+		c.centrality[sq] = int16(min(col, c.w-1-col) + min(row, c.h-1-row))
+	}
+	for _, sq := range []int{0, c.w - 1, c.n - c.w, c.n - 1} {
+		c.corner[sq/64] |= 1 << (sq % 64)
+	}
+}

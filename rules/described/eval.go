@@ -1,0 +1,63 @@
+package described
+
+import "math/bits"
+
+// Evaluate scores the position for the player to move, in hundredths of a
+// piece, from the description's weights:
+//   - material: each kind of piece's weight (default 100) for each piece
+//     more than the opponent;
+//   - mobility: the weight for each legal move more than the opponent
+//     (each side counted as if it were to move; passes not counted);
+//   - advance: the weight for each row a piece stands from its owner's
+//     own edge (games whose players move forward), own minus the
+//     opponent's;
+//   - centre: the weight for each step in from the nearest edges, summed
+//     over pieces, own minus the opponent's;
+//   - corners: the weight for each corner held more than the opponent.
+//
+// It allocates nothing; mobility costs a move generation for each side.
+func (g *Game) Evaluate() int {
+	c := g.c
+	p := g.toMove
+	score := g.Material()
+	if c.mobility != 0 {
+		g.generate(p, &g.scratch, false)
+		n := g.scratch.N
+		g.generate(p^1, &g.scratch, false)
+		score += c.mobility * (n - g.scratch.N)
+	}
+	if c.advance != 0 || c.centre != 0 {
+		var sum [2]int
+		for q := range 2 {
+			for w := range c.words {
+				b := g.occ[q][w]
+				for b != 0 {
+					sq := w<<6 | bits.TrailingZeros64(b)
+					b &= b - 1
+					sum[q] += c.advance*int(c.adv[q][sq]) + c.centre*int(c.centrality[sq])
+				}
+			}
+		}
+		score += sum[p] - sum[p^1]
+	}
+	if c.corners != 0 {
+		n := 0
+		for w := range c.words {
+			n += bits.OnesCount64(g.occ[p][w]&c.corner[w]) - bits.OnesCount64(g.occ[p^1][w]&c.corner[w])
+		}
+		score += c.corners * n
+	}
+	return score
+}
+
+// Material scores the pieces for the player to move, by the description's
+// material weights.
+func (g *Game) Material() int {
+	c := g.c
+	p := g.toMove
+	score := 0
+	for k := range g.spec.pieces {
+		score += c.material[k] * int(g.count[p][k]-g.count[p^1][k])
+	}
+	return score
+}

@@ -1,0 +1,357 @@
+// Package described reads a game described in a file (YAML: board,
+// pieces, start position, move kinds, endings, evaluation weights; see
+// docs/reference/game-format.md) and compiles it into a rules.Game.
+//
+// Parse checks a description and reports what is wrong at its line and
+// column; Spec.New starts a game with the options' values. Each set of
+// option values is compiled once into tables (neighbours in each
+// direction, hash keys, each player's move generators) that every game
+// with those values shares, so move generation, Play and Undo work on
+// fixed arrays and allocate nothing per move.
+package described
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"arbiter/rules"
+	"gopkg.in/yaml.v3"
+)
+
+// Limits of a description.
+const (
+	maxSide  = 16 // columns and rows
+	maxCells = maxSide * maxSide
+	maxKinds = 7  // kinds of piece: a cell holds 1+2*kind+owner in 4 bits
+	maxRules = 31 // move rules: a move holds its rule's index in 5 bits
+)
+
+// dir is one of the eight directions on the board as drawn, clockwise from
+// north (up).
+type dir uint8
+
+const (
+	dirNorth dir = iota
+	dirNorthEast
+	dirEast
+	dirSouthEast
+	dirSouth
+	dirSouthWest
+	dirWest
+	dirNorthWest
+)
+
+var (
+	absNames = [8]string{"north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest"}
+	dirDX    = [8]int{0, 1, 1, 1, 0, -1, -1, -1}
+	dirDY    = [8]int{-1, -1, 0, 1, 1, 1, 0, -1}
+	// relNames are directions relative to a player's forward, by the
+	// number of eighths of a turn clockwise from it.
+	relNames = [8]string{"forward", "forward-right", "right", "backward-right", "backward", "backward-left", "left", "forward-left"}
+	// groups are sets of directions by name.
+	groups = map[string][]dir{
+		"orthogonal": {dirNorth, dirEast, dirSouth, dirWest},
+		"diagonal":   {dirNorthEast, dirSouthEast, dirSouthWest, dirNorthWest},
+		"all":        {0, 1, 2, 3, 4, 5, 6, 7},
+	}
+)
+
+// dirWords lists every word a direction may be written as.
+func dirWords() []string {
+	w := append(slices.Clone(absNames[:]), relNames[:]...)
+	return append(w, "orthogonal", "diagonal", "all")
+}
+
+// resolveDirs turns direction words into absolute directions for a player
+// whose forward is fw, without repeats.
+func resolveDirs(words []string, fw dir) []dir {
+	var out []dir
+	add := func(d dir) {
+		if !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	for _, w := range words {
+		if i := slices.Index(absNames[:], w); i >= 0 {
+			add(dir(i))
+		} else if i := slices.Index(relNames[:], w); i >= 0 {
+			add((fw + dir(i)) % 8)
+		} else {
+			for _, d := range groups[w] {
+				add(d)
+			}
+		}
+	}
+	return out
+}
+
+// moveKind is what a move rule does.
+type moveKind uint8
+
+const (
+	kindPlace moveKind = iota // a new piece on an empty square
+	kindDrop                  // a new piece into a column, falling to its lowest empty square
+	kindStep                  // a piece one square in a direction
+	kindSlide                 // a piece any number of empty squares in a direction
+	kindJump                  // a piece over a neighbour to the empty square behind
+)
+
+var kindNames = [...]string{"place", "drop", "step", "slide", "jump"}
+
+func kindOf(s string) moveKind { return moveKind(max(0, slices.Index(kindNames[:], s))) }
+
+// What a target square may hold, as a bit mask.
+const (
+	toEmpty  uint8 = 1
+	toFriend uint8 = 2
+	toEnemy  uint8 = 4
+)
+
+// outflank is what a move does to lines of enemy pieces it closes off
+// with a friendly piece.
+type outflank uint8
+
+const (
+	outflankNone    outflank = iota
+	outflankFlip             // they become the mover's
+	outflankCapture          // they are removed
+)
+
+func outflankOf(s string) outflank {
+	if s == "capture" {
+		return outflankCapture
+	}
+	return outflankFlip
+}
+
+// endWhen is an ending's condition.
+type endWhen uint8
+
+const (
+	whenReach endWhen = iota
+	whenInARow
+	whenNoPieces
+	whenNoMoves
+	whenBoardFull
+	whenTurns
+)
+
+var whenNames = [...]string{"reach", "in-a-row", "no-pieces", "no-moves", "board-full", "turns"}
+
+func whenOf(s string) endWhen { return endWhen(max(0, slices.Index(whenNames[:], s))) }
+
+// resultKind is what an ending means for the player it is about.
+type resultKind uint8
+
+const (
+	resWin resultKind = iota
+	resLoss
+	resDraw
+	resPass
+	resScore
+)
+
+var resultNames = [...]string{"win", "loss", "draw", "pass", "score"}
+
+func resultOf(s string) resultKind { return resultKind(max(0, slices.Index(resultNames[:], s))) }
+
+// Spec is a parsed game description. It is safe for concurrent use: games
+// started from it share compiled tables, built once for each set of
+// option values.
+type Spec struct {
+	File     string        // the file it was read from, as given to Parse
+	Name     string        // registry name: "breakthrough"
+	Title    string        // as people write it: "Breakthrough"
+	Rules    string        // the rules in words, for players
+	MoveTime time.Duration // the engine's default time a move
+
+	players       [2]playerDef
+	options       []optionDef
+	lets          []letDef
+	columns, rows *expr
+	rowsFromTop   bool
+	boardColour   string // "#rrggbb" or ""
+	boardEmoji    string // an empty square's emoji, or ""
+	pieces        []pieceDef
+	start         []startDef
+	rules         []ruleDef
+	ends          []endDef
+	scoreByPieces bool
+	eval          evalDef
+
+	mu       sync.Mutex
+	compiled map[string]*compiled // by Options.String()
+}
+
+type playerDef struct {
+	Name    string
+	Colour  string // "#rrggbb" or ""
+	Emoji   string
+	forward dir
+}
+
+type optionDef struct {
+	Key      string
+	Default  int
+	Min, Max int
+	Values   []int
+	Help     string
+}
+
+type letDef struct {
+	name string
+	e    *expr
+}
+
+type pieceDef struct {
+	Name   string
+	Text   [2]string // text glyph of player 1's and player 2's piece
+	Letter string    // drawn on image boards, "" for none
+}
+
+type startDef struct {
+	player    int
+	piece     int
+	rows      []*expr
+	at        [][2]*expr
+	checkered bool
+}
+
+type ruleDef struct {
+	kind         moveKind
+	piece        int // -1: any piece
+	dirs         []string
+	to           uint8
+	over         uint8
+	capture      bool
+	chain        bool
+	rangeE       *expr
+	outflank     outflank
+	mustOutflank bool
+	promote      bool
+	promoteRow   *expr // nil: the far row
+	promoteTo    int
+}
+
+type endDef struct {
+	node   *yaml.Node
+	when   endWhen
+	result resultKind
+	row    *expr // reach: nil for the far row
+	piece  int   // reach: -1 for any
+	count  *expr // in-a-row's length, turns' count
+}
+
+type evalDef struct {
+	material                           []int
+	mobility, advance, centre, corners int
+}
+
+// OptionSpecs returns the game's options for the registry.
+func (s *Spec) OptionSpecs() []rules.OptionSpec {
+	out := make([]rules.OptionSpec, 0, len(s.options))
+	for _, o := range s.options {
+		spec := rules.OptionSpec{Key: o.Key, Default: strconv.Itoa(o.Default), Min: o.Min, Max: o.Max, Help: o.Help}
+		for _, v := range o.Values {
+			spec.Values = append(spec.Values, strconv.Itoa(v))
+		}
+		if spec.Help == "" {
+			spec.Help = o.Key
+		}
+		out = append(out, spec)
+	}
+	return out
+}
+
+// Players returns the players' names, player 1 first.
+func (s *Spec) Players() [2]string { return [2]string{s.players[0].Name, s.players[1].Name} }
+
+// Definition describes the game to the registry.
+func (s *Spec) Definition() rules.Definition {
+	return rules.Definition{
+		Name:     s.Name,
+		Title:    s.Title,
+		Players:  s.Players(),
+		Options:  s.OptionSpecs(),
+		MoveTime: s.MoveTime,
+		Summary:  s.Rules,
+		New: func(opts rules.Options) (rules.Game, error) {
+			g, err := s.New(opts)
+			switch {
+			case err != nil:
+				return nil, err
+			case s.scoreByPieces:
+				return Scored{g}, nil
+			}
+			return g, nil
+		},
+	}
+}
+
+// New starts a game from the start position. opts may be partial or nil:
+// missing options take their defaults. Values that make no board (too
+// large, a start square off the board) are errors.
+func (s *Spec) New(opts rules.Options) (*Game, error) {
+	full, err := rules.Resolve(s.Name, s.OptionSpecs(), opts)
+	if err != nil {
+		return nil, err
+	}
+	c, err := s.compile(full)
+	if err != nil {
+		return nil, err
+	}
+	g := &Game{
+		spec:  s,
+		c:     c,
+		opts:  full,
+		hist:  make([]rules.Move, 0, 2*c.n+16),
+		saved: make([]savedState, 0, 2*c.n+16),
+		undo:  make([]uint16, 0, 8*c.n+64),
+	}
+	for sq := range c.n {
+		if v := c.start[sq]; v != 0 {
+			g.put(sq, v)
+		}
+	}
+	g.empties = c.n - int(g.total[0]+g.total[1])
+	g.hash = c.startHash
+	return g, nil
+}
+
+// compile returns the tables for the option values full, building them on
+// first use.
+func (s *Spec) compile(full rules.Options) (*compiled, error) {
+	key := full.String()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c, ok := s.compiled[key]; ok {
+		return c, nil
+	}
+	env := map[string]int{}
+	for _, o := range s.options {
+		v, err := strconv.Atoi(full[o.Key])
+		if err != nil {
+			return nil, fmt.Errorf("%s=%s: not a whole number", o.Key, full[o.Key])
+		}
+		env[o.Key] = v
+	}
+	for _, l := range s.lets {
+		v, err := l.e.eval(env)
+		if err != nil {
+			return nil, fmt.Errorf("let %s: %w", l.name, err)
+		}
+		env[l.name] = v
+	}
+	c, err := build(s, env)
+	if err != nil {
+		return nil, fmt.Errorf("%s with %s: %w", s.Name, key, err)
+	}
+	if s.compiled == nil {
+		s.compiled = map[string]*compiled{}
+	}
+	s.compiled[key] = c
+	return c, nil
+}
