@@ -29,6 +29,10 @@ func (c *classTournament) Snapshot(ctx context.Context) (Tournament, error) {
 	for _, st := range v.Standings {
 		t.Table.Standings = append(t.Table.Standings, Standing{Rank: st.Rank, Name: st.Name, Points: st.Points, Played: st.Played})
 	}
+	for _, g := range v.Reviewable {
+		base := "/wall/" + c.guild + "/analysis/" + g.ID
+		t.Table.Reviews = append(t.Table.Reviews, Review{Label: g.Label, Graph: base, Page: base + "/page"})
+	}
 	ours := map[string]bool{}
 	for _, ch := range v.Channels {
 		ours[ch] = true
@@ -57,6 +61,44 @@ func tickEvery(d time.Duration, ch chan<- struct{}) {
 		case ch <- struct{}{}:
 		default:
 		}
+	}
+}
+
+// analysisGraph serves a finished game's analysis graph
+// (/wall/GUILD/analysis/ID), putting the analysis in line the first time
+// it is asked for.
+func (s *Server) analysisGraph(w http.ResponseWriter, r *http.Request) {
+	s.analysisFile(w, r, "image/png", s.svc.AnalysisGraph)
+}
+
+// analysisPage serves a finished game's review page
+// (/wall/GUILD/analysis/ID/page), as analysisGraph its graph.
+func (s *Server) analysisPage(w http.ResponseWriter, r *http.Request) {
+	s.analysisFile(w, r, "text/html; charset=utf-8", s.svc.AnalysisPage)
+}
+
+// analysisFile serves what get returns for the path's game.
+func (s *Server) analysisFile(w http.ResponseWriter, r *http.Request, contentType string,
+	get func(ctx context.Context, guild, id string) ([]byte, error)) {
+	guild, id := r.PathValue("guild"), r.PathValue("id")
+	if !guildPattern.MatchString(guild) || !guildPattern.MatchString(id) {
+		http.Error(w, "no such game", http.StatusNotFound)
+		return
+	}
+	data, err := get(r.Context(), guild, id)
+	switch {
+	case err == nil:
+		w.Header().Set("Content-Type", contentType)
+		w.Header().Set("Cache-Control", "max-age=3600")
+		_, _ = w.Write(data)
+	case errors.Is(err, commands.ErrAnalysisQueued):
+		w.Header().Set("Retry-After", "60")
+		http.Error(w, "the analysis of this game is being made; reload in a minute", http.StatusAccepted)
+	case errors.Is(err, store.ErrNotFound):
+		http.Error(w, "no finished game with that id here, or its tournament round is still being played", http.StatusNotFound)
+	default:
+		s.log.Warn("wall: analysis not made", "game", id, "err", err)
+		http.Error(w, "the analysis cannot be made right now; try again later", http.StatusServiceUnavailable)
 	}
 }
 

@@ -58,6 +58,7 @@ func New(svc *commands.Service, opt Options) *Server {
 //	GET /api/v1/me       who the token is for (JSON)
 //	GET /api/v1/stream   the program's websocket
 //	GET /wall/GUILD/     the live wall page; /wall/GUILD/events its events
+//	GET /wall/GUILD/analysis/ID  a finished game's analysis graph (PNG); /page its review page
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/v1/me", s.me)
@@ -72,6 +73,8 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /wall/{guild}/events", s.wallEvents)
 	mux.HandleFunc("GET /wall/{guild}/tournament/{channel}/", s.tournamentWall)
 	mux.HandleFunc("GET /wall/{guild}/tournament/{channel}/events", s.tournamentWall)
+	mux.HandleFunc("GET /wall/{guild}/analysis/{id}", s.analysisGraph)
+	mux.HandleFunc("GET /wall/{guild}/analysis/{id}/page", s.analysisPage)
 	return mux
 }
 

@@ -27,6 +27,15 @@ type Table struct {
 	// Cross[i][j] is what Standings[i] scored against Standings[j] (e.g.
 	// "1", "½", "0", "1 ½" over two games; "" not yet played).
 	Cross [][]string `json:"cross"`
+	// Reviews link the finished games' analyses, where there are.
+	Reviews []Review `json:"reviews,omitempty"`
+}
+
+// Review links a finished game's analysis: its graph and review page.
+type Review struct {
+	Label string `json:"label"`
+	Graph string `json:"graph"`
+	Page  string `json:"page"`
 }
 
 // LiveGame is a tournament game as its source gives it to the wall.

@@ -8,52 +8,25 @@ import (
 	"image/png"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"arbiter/api"
+	"arbiter/internal/testkit"
 	"arbiter/rules"
 	"arbiter/rules/games"
 
 	"github.com/chromedp/chromedp"
 )
 
-// browser starts Debian's chromium, headless, for one test. It skips the
-// test when chromium is not installed, except under CI (.ci/run installs
-// it), where it fails.
-func browser(t *testing.T) context.Context {
-	t.Helper()
-	path, err := exec.LookPath("chromium")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("chromium is not installed, and CI must test the wall in a real browser (.ci/run installs it)")
-		}
-		t.Skip("chromium is not installed (apt-get install chromium): skipping the browser test")
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.WindowSize(1920, 1080),
-		chromedp.Flag("disable-gpu", true))
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancel(); cancelAlloc() })
-	// The first Run starts the browser, bound to ctx (not to a shorter one).
-	if err := chromedp.Run(ctx); err != nil {
-		t.Fatalf("start chromium: %v", err)
-	}
-	return ctx
-}
+// browser and within are testkit's, named short for these tests.
+func browser(t *testing.T) context.Context { return testkit.Browser(t) }
 
-// within runs actions in the browser, failing the test after limit.
 func within(t *testing.T, ctx context.Context, limit time.Duration, what string, actions ...chromedp.Action) {
 	t.Helper()
-	c, cancel := context.WithTimeout(ctx, limit)
-	defer cancel()
-	if err := chromedp.Run(c, actions...); err != nil {
-		t.Fatalf("%s: not within %s: %v", what, limit, err)
-	}
+	testkit.Within(t, ctx, limit, what, actions...)
 }
 
 // TestWallShowsMovesLive: the guild's wall loads in a real browser with

@@ -16,6 +16,7 @@ import (
 	"arbiter/bot"
 	"arbiter/bot/discordtest"
 	"arbiter/commands"
+	"arbiter/engine"
 	"arbiter/rules"
 	"arbiter/rules/games"
 	"arbiter/store"
@@ -76,6 +77,7 @@ type procOptions struct {
 	global       bool          // register the commands globally, not in the guild
 	shard        [2]int        // gateway shard id and count; zero count is one shard
 	stuckAfter   time.Duration // the bot's GatewayStuckAfter; default its own
+	analysis     engine.Limits // an /analyse position's search; default the service's
 }
 
 // proc is one Arbiter process: its store, game flow, bot and loops.
@@ -138,12 +140,13 @@ func (w *world) start(o procOptions) *proc {
 	}
 	n := bot.NewNotifier(session, w.log)
 	svc := commands.New(commands.Config{
-		RefereeRole: "referee",
-		BotMoveTime: o.moveTime,
-		Workers:     max(o.workers, 1),
-		WorkerName:  o.workerName,
-		TableMB:     4,
-		ClockTick:   200 * time.Millisecond,
+		RefereeRole:    "referee",
+		BotMoveTime:    o.moveTime,
+		Workers:        max(o.workers, 1),
+		WorkerName:     o.workerName,
+		TableMB:        4,
+		ClockTick:      200 * time.Millisecond,
+		AnalysisLimits: o.analysis,
 	}, st, w.reg, n, w.log, nil)
 	p := &proc{w: w, st: st, svc: svc, b: bot.New(bcfg, session, svc), notifier: n, cancel: cancel, runErr: make(chan error, 1), gateway: o.gateway}
 	w.t.Cleanup(p.stop)

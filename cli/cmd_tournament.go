@@ -15,11 +15,12 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"arbiter/engine"
 	"arbiter/rules"
 	"arbiter/tournament"
 )
 
-const tournamentUsage = "usage: arbiter tournament GAME --player NAME=SPEC --player NAME=SPEC... [--format roundrobin|gauntlet|swiss|knockout] [--rounds N] [--games N] [--movetime D] [--concurrency N] [--openings random:PLIES|FILE] [--out DIR] [--resume] [--seed S] [--set key=value]... [--no-gif] [--web ADDR]"
+const tournamentUsage = "usage: arbiter tournament GAME --player NAME=SPEC --player NAME=SPEC... [--format roundrobin|gauntlet|swiss|knockout] [--rounds N] [--games N] [--movetime D] [--concurrency N] [--openings random:PLIES|FILE] [--out DIR] [--resume] [--seed S] [--set key=value]... [--no-gif] [--web ADDR] [--analyse [--analyse-movetime D]]"
 
 // runTournament is `arbiter tournament`: a tournament between players of a
 // game, with a progress bar on a terminal and a line a game when piped,
@@ -40,6 +41,9 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	resume := fs.Bool("resume", false, "continue the tournament in --out without replaying finished games")
 	seed := fs.String("seed", "", "seed of the openings and the players' random choices (default: from the clock, or the one in --out on --resume)")
 	noGIF := fs.Bool("no-gif", false, "write no GIF replays")
+	analyse := fs.Bool("analyse", false, "after the games, the engine's review of each game into --out (games/ID.analysis.json, .png, .html) and analysis.csv")
+	analyseTime := durationFlag(200 * time.Millisecond)
+	fs.Var(&analyseTime, "analyse-movetime", "search time a position for --analyse")
 	web := fs.String("web", "", "serve a live wall of the games and standings at this address, e.g. localhost:8080")
 	var set optionFlags
 	fs.Var(&set, "set", "a game option as key=value (repeatable)")
@@ -62,6 +66,9 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	if *resume && *out == "" {
 		return fail("--resume needs --out DIR")
+	}
+	if *analyse && *out == "" {
+		return fail("--analyse needs --out DIR")
 	}
 	cfg := tournament.Config{
 		Registry: gameRegistry(stderr), Game: rest[0], Options: rules.Options(set), Players: players, Format: f,
@@ -122,6 +129,13 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		fmt.Fprintf(stderr, "arbiter tournament: stopped: %v\n", err)
 		return 1
+	}
+	if *analyse {
+		lim := engine.Limits{MoveTime: time.Duration(analyseTime)}
+		if err := analyseTournament(ctx, cfg.Registry, *out, sum.Results, lim, stdout); err != nil {
+			fmt.Fprintf(stderr, "arbiter tournament: --analyse: %v\n", err)
+			return 1
+		}
 	}
 	return 0
 }

@@ -161,7 +161,7 @@ func ParseButton(id string) (cmd, game string, version int64, err error) {
 		return "", "", 0, fmt.Errorf("button %q: no game version", id)
 	}
 	switch parts[0] {
-	case "accept", "decline", "board", "draw", "resign", "resign-confirm", "cancel", "rematch", "undo":
+	case "accept", "decline", "board", "draw", "resign", "resign-confirm", "cancel", "rematch", "undo", "analyse":
 		return parts[0], parts[1], version, nil
 	}
 	return "", "", 0, fmt.Errorf("button %q: unknown action", id)

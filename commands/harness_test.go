@@ -82,6 +82,12 @@ type env struct {
 // turns are played (at a short move time).
 func newEnv(t testing.TB, workers bool, opts ...redistest.Options) *env {
 	t.Helper()
+	return newEnvWith(t, workers, nil, opts...)
+}
+
+// newEnvWith is newEnv with tweak changing the service's configuration.
+func newEnvWith(t testing.TB, workers bool, tweak func(*commands.Config), opts ...redistest.Options) *env {
+	t.Helper()
 	o := redistest.Options{TCP: true}
 	if len(opts) > 0 {
 		o = opts[0]
@@ -96,7 +102,11 @@ func newEnv(t testing.TB, workers bool, opts ...redistest.Options) *env {
 		t.Fatalf("open store: %v", err)
 	}
 	p := &posts{}
-	svc := commands.New(commands.Config{RefereeRole: "referee", BotMoveTime: 60 * time.Millisecond, Workers: 2, TableMB: 4}, st, reg, p, log, clk.Now)
+	cfg := commands.Config{RefereeRole: "referee", BotMoveTime: 60 * time.Millisecond, Workers: 2, TableMB: 4}
+	if tweak != nil {
+		tweak(&cfg)
+	}
+	svc := commands.New(cfg, st, reg, p, log, clk.Now)
 	var wg sync.WaitGroup
 	if workers {
 		wg.Go(func() { svc.RunWorkers(ctx) })

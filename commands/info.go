@@ -95,7 +95,11 @@ func (s *Service) history(ctx context.Context, inv Invocation) Reply {
 	if render.DiscordLength(text) > 1900 {
 		text = clip(text, 1700) + " (the whole record is attached)"
 	}
-	return Reply{Message: Message{Text: text, Files: files}}
+	var buttons []Button
+	if g.Status == store.Finished {
+		buttons = []Button{{ID: fmt.Sprintf("analyse:%s:%d", g.ID, g.Version), Label: "Analyse", Style: Secondary}}
+	}
+	return Reply{Message: Message{Text: text, Files: files, Buttons: buttons}}
 }
 
 // numberedMoves writes the move list numbered by turn: "1. 4 2 4 8 | 4 12 4 10".
@@ -156,7 +160,7 @@ func (s *Service) help(_ context.Context, _ Invocation) Reply {
 		"/play game:sixes: play the bot (level:1-5, side:first|second|random); add opponent:@someone to challenge a person, who can /accept or /decline.",
 		"/move move:c4 d4: play a move in the game's notation (the list autocompletes); /moves [from:square] lists the legal ones.",
 		"/board [style:text|emoji|image] [view:mine|first|second], /resign, /draw (offer or accept), /undo (with the opponent's consent; against the bot, unrated games only), /rematch.",
-		"/history [game:id], /games, /stats [user], /leaderboard game:..., /rules game:..., /help (this).",
+		"/history [game:id], /analyse [game:id] (the engine's review of a finished game), /games, /stats [user], /leaderboard game:..., /rules game:..., /help (this).",
 		"Each move has a deadline (time:45s, 10m, 2d; default 2d): a reminder comes at half time and near the end; then the game is lost on time (or, with options:\"timeout=adjudicate\", decided by the game's scoring).",
 		"Your own program: /token new gives you a token (shown once) for `arbiter bridge`, /token revoke ends it; /play ... program:true challenges a classmate's program, myprogram:true lets yours play for you.",
 		"Referees: /referee start|abort|adjudicate|extend|pause|resume|export; /settings board:text|emoji|image (how boards are drawn in this channel); /diagnose (what the bot may do here, in Discord).",

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"arbiter/engine"
 	"arbiter/render"
 	"arbiter/rules"
 	"arbiter/store"
@@ -55,6 +56,12 @@ type Config struct {
 	// them, so that a /move needs no read of the store (see move);
 	// default 2048, negative for none.
 	CachedGames int
+	// AnalysisLimits bound the search of each position of an /analyse
+	// (default a second a position).
+	AnalysisLimits engine.Limits
+	// AnalysisQueue is the most games waiting for /analyse or being
+	// analysed; default 8.
+	AnalysisQueue int
 }
 
 // Service runs the game flow over a store. It is safe for concurrent use.
@@ -78,8 +85,13 @@ type Service struct {
 	cached *gameCache
 	// routes maps command names to their handlers; specs is the command
 	// set of the registry's games (a registry does not change).
-	routes map[string]handler
-	specs  []CommandSpec
+	// analyses is /analyse's queue and results (analyse.go).
+	analyses *analyses
+	// workersRun counts the RunWorkers under way: /analyse needs them.
+	workersRun atomic.Int64
+	gate       idleGate // analyses run only while no worker has a bot turn (analyse.go)
+	routes     map[string]handler
+	specs      []CommandSpec
 }
 
 // New returns the game flow over st, posting later messages through
@@ -115,7 +127,7 @@ func New(cfg Config, st store.Store, reg *rules.Registry, notify Notifier, log *
 	}
 	cached := newGameCache(cfg.CachedGames)
 	s := &Service{store: forgetfulStore{Store: st, games: cached}, reg: reg, notify: notify, cfg: cfg, log: log, now: now,
-		replays: newReplays(), cached: cached}
+		replays: newReplays(), cached: cached, analyses: newAnalyses(cfg.AnalysisQueue)}
 	if now == nil {
 		s.now = s.storeNow
 	}
@@ -147,6 +159,7 @@ func (s *Service) handlers() map[string]handler {
 		"draw":        s.draw,
 		"undo":        s.undo,
 		"history":     s.history,
+		"analyse":     s.analyse,
 		"rules":       s.rules,
 		"help":        s.help,
 		"games":       s.games,

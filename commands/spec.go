@@ -88,6 +88,9 @@ func CommandSet(gameNames []string) []CommandSpec {
 		{Name: "history", Description: "the moves of this game or an archived one, with its record and replay", Options: []OptionSpec{
 			{Name: "game", Description: "an archived game's id (from /games)", Type: OptString},
 		}},
+		{Name: "analyse", Description: "the engine's analysis of a finished game: graph, accuracy, the worst moves", Options: []OptionSpec{
+			{Name: "game", Description: "an archived game's id (default: the last game here)", Type: OptString},
+		}},
 		{Name: "rules", Description: "the rules of a game", Options: []OptionSpec{game(true)}},
 		{Name: "help", Description: "how to play with Arbiter"},
 		{Name: "games", Description: "the games in this server, running and finished"},

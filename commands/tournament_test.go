@@ -185,6 +185,19 @@ func TestTournamentRoundRobin(t *testing.T) {
 
 // seatUser is the user of the game in ch who is to move (turn -1) or not
 // (turn 1); dan is not one of the harness's people.
+// fourPlayerTournament has the referee cat create a tournament in T with
+// the options of create, ann, bob, cat and dan join, and cat start it; it
+// returns dan and the channels of round 1's games.
+func (e *env) fourPlayerTournament(T, create string) (commands.User, []string) {
+	e.t.Helper()
+	dan := commands.User{ID: "400", Name: "dan"}
+	e.ok(cat, T, "/tournament create "+create)
+	for _, u := range []commands.User{ann, bob, cat, dan} {
+		e.ok(u, T, "/tournament join")
+	}
+	return dan, linkedGames(e.ok(cat, T, "/tournament start").Text, T)
+}
+
 func (e *env) seatUser(ch string, turn int, dan commands.User) commands.User {
 	e.t.Helper()
 	g := e.game(ch)
@@ -208,14 +221,9 @@ func (e *env) seatUser(ch string, turn int, dan commands.User) commands.User {
 // round unfinished: this test fails every run).
 func TestTournamentRoundEndsOnce(t *testing.T) {
 	e := newEnv(t, false)
-	dan := commands.User{ID: "400", Name: "dan"}
 	const T = "race"
-	e.ok(cat, T, "/tournament create game:hiya format:gauntlet")
-	for _, u := range []commands.User{ann, bob, cat, dan} {
-		e.ok(u, T, "/tournament join")
-	}
 	// A gauntlet: ann meets the others one a round, one game a round.
-	chans := linkedGames(e.ok(cat, T, "/tournament start").Text, T)
+	dan, chans := e.fourPlayerTournament(T, "game:hiya format:gauntlet")
 	if len(chans) != 1 {
 		t.Fatalf("round 1 of a gauntlet: %v", chans)
 	}

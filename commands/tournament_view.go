@@ -18,6 +18,15 @@ type TournamentView struct {
 	Cross [][]string
 	// Channels are the channels of its games started so far.
 	Channels []string
+	// Reviewable are its finished games whose round is over, which may be
+	// analysed (AnalysisGraph).
+	Reviewable []TournamentGame
+}
+
+// TournamentGame is a finished game of a tournament.
+type TournamentGame struct {
+	ID    string // its archive id
+	Label string // "round 1: ann against bob"
 }
 
 // TournamentStanding is one line of a tournament's standings.
@@ -50,6 +59,12 @@ func (s *Service) TournamentView(ctx context.Context, channel string) (Tournamen
 	for _, g := range t.Games {
 		if g.Channel != "" {
 			v.Channels = append(v.Channels, g.Channel)
+		}
+	}
+	for _, g := range t.Games {
+		if g.ID != "" && g.Second >= 0 && t.roundOver(g.Round) {
+			v.Reviewable = append(v.Reviewable, TournamentGame{ID: g.ID,
+				Label: fmt.Sprintf("round %d: %s against %s", g.Round, names[t.Players[g.First].ID], names[t.Players[g.Second].ID])})
 		}
 	}
 	results := t.gameResults()

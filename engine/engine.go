@@ -33,6 +33,15 @@ func (e *Engine) Search(ctx context.Context, g rules.Game, lim Limits) Info {
 	return info
 }
 
+// Reset forgets what earlier searches learnt (the transposition table, the
+// killer moves and the history), so that the next search depends only on
+// its position and limits: with a depth limit alone, the same result every
+// time.
+func (e *Engine) Reset() {
+	e.tt.Clear()
+	e.searcher.reset()
+}
+
 // search searches g; with exactRoot it also returns an exact score for
 // every root move.
 func (e *Engine) search(ctx context.Context, g rules.Game, lim Limits, exactRoot bool) (Info, []rootScore) {

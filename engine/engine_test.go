@@ -223,3 +223,34 @@ func TestBenchMeasuresEveryGame(t *testing.T) {
 		}
 	}
 }
+
+// TestResetMakesASearchRepeatable: after Reset, a depth-limited search
+// finds what a fresh engine finds, nodes counted alike, whatever the
+// engine searched before.
+func TestResetMakesASearchRepeatable(t *testing.T) {
+	reg := games.Registry()
+	for _, name := range reg.Names() {
+		g, err := reg.New(name, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(4, 5))
+		var list rules.MoveList
+		for range 6 {
+			g.Moves(&list)
+			g.Play(list.Moves[rng.IntN(list.N)])
+		}
+		lim := Limits{Depth: 5}
+		fresh := NewEngine(4).Search(context.Background(), g, lim)
+		used := NewEngine(4)
+		start, _ := reg.New(name, nil)
+		used.Search(context.Background(), start, lim)
+		used.Search(context.Background(), g, Limits{Depth: 3})
+		used.Reset()
+		again := used.Search(context.Background(), g, lim)
+		if again.Move != fresh.Move || again.Score != fresh.Score || again.Nodes != fresh.Nodes {
+			t.Errorf("%s: after Reset %s %d in %d nodes, fresh %s %d in %d nodes", name,
+				g.FormatMove(again.Move), again.Score, again.Nodes, g.FormatMove(fresh.Move), fresh.Score, fresh.Nodes)
+		}
+	}
+}

@@ -165,6 +165,12 @@ type rootScore struct {
 	Score int
 }
 
+// reset forgets the move-ordering memory kept from one search to the next.
+func (s *Searcher[G]) reset() {
+	s.killers = [MaxPly + 1][2]rules.Move{}
+	s.history = [2][1 << historyBits]int32{}
+}
+
 // begin resets the per-search state.
 func (s *Searcher[G]) begin(ctx context.Context, lim Limits, start time.Time) {
 	s.ctx = ctx

@@ -117,6 +117,9 @@ func (r *runner) writeGame(res *GameResult, g rules.Game, names [2]string, seats
 	case rules.Draw.String():
 		out.Result = rules.Draw
 	}
+	if own := g.Outcome(); own.Result != rules.Ongoing {
+		out = own // ended by its rules: the record keeps the scores too, as ParseRecord checks
+	}
 	opt := render.Options{Players: names, Result: &out}
 	text := render.Record(g, opt,
 		render.Tag{Key: "Event", Value: fmt.Sprintf("%s tournament, round %d", r.cfg.Format, res.Round)},

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"arbiter/internal/testkit"
+	"arbiter/render"
 	"arbiter/rules"
 	"arbiter/rules/games"
 )
@@ -177,6 +178,9 @@ func TestFilesOfATournament(t *testing.T) {
 		rec, err := os.ReadFile(filepath.Join(dir, r.Record))
 		if err != nil {
 			t.Fatal(err)
+		}
+		if _, err := render.ParseRecord(games.Registry(), string(rec)); err != nil {
+			t.Errorf("record %s does not read back: %v", r.Record, err)
 		}
 		if !strings.Contains(string(rec), "# Transcript of s") || !strings.Contains(string(rec), "Computer moves the piece at") {
 			t.Errorf("record %s keeps no transcript:\n%s", r.Record, rec)

@@ -1,7 +1,8 @@
 // Package testkit holds the test harness pieces that the tests of several
 // packages share: a buffer safe for a process or goroutine writing while the
 // test reads it, the building of a Go program the tests then run as a
-// real process, and the check of a file generated from the code.
+// real process, a headless chromium for pages, and the check of a file
+// generated from the code.
 //
 // Invariants a change must keep: it is imported by tests only (never by the
 // packages they test, so no binary carries it); it imports nothing of ours,

@@ -1,0 +1,115 @@
+package api_test
+
+import (
+	"bufio"
+	"context"
+	"image/png"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"arbiter/commands"
+)
+
+// TestTournamentWallLinksTheAnalysisGraphs: once a class tournament's
+// round is over, its wall links each game's analysis graph and review
+// page; the first request puts the analysis in line (202), and once the
+// workers have made it the links serve the PNG and the page.
+func TestTournamentWallLinksTheAnalysisGraphs(t *testing.T) {
+	e := newEnv(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { e.svc.RunWorkers(ctx) })
+	t.Cleanup(func() { cancel(); wg.Wait() })
+	ref := func(user commands.User, sub string, opts map[string]string) {
+		t.Helper()
+		inv := commands.Invocation{Guild: guild, Channel: "ta", User: user, Command: "tournament", Sub: sub,
+			Options: opts, Users: map[string]commands.User{}, ManageServer: user == carol}
+		if r := e.svc.Handle(context.Background(), inv); r.Private {
+			t.Fatalf("/tournament %s by %s refused: %s", sub, user.Name, r.Text)
+		}
+	}
+	ref(carol, "create", map[string]string{"game": "sixes"})
+	ref(alice, "join", map[string]string{})
+	ref(bob, "join", map[string]string{})
+	ref(carol, "start", map[string]string{})
+	v, err := e.svc.TournamentView(context.Background(), "ta")
+	if err != nil || len(v.Channels) != 1 {
+		t.Fatalf("tournament view %+v, %v", v, err)
+	}
+	ch := v.Channels[0]
+	g := e.load(ch)
+	mover := alice
+	if g.Players[g.State.ToMove()].UserID == bob.ID {
+		mover = bob
+	}
+	if r := e.do(mover, ch, "resign", ""); r.Private {
+		t.Fatalf("resign: %s", r.Text)
+	}
+
+	evctx, evcancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer evcancel()
+	req, _ := http.NewRequestWithContext(evctx, http.MethodGet, e.http.URL+"/wall/"+guild+"/tournament/ta/events", nil)
+	ev, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ev.Body.Close()
+	link := regexp.MustCompile(`"graph":"(/wall/[^"]+/analysis/[^"]+)","page":"([^"]+)"`)
+	url, pageURL := "", ""
+	for sc := bufio.NewScanner(ev.Body); sc.Scan() && url == ""; {
+		if m := link.FindStringSubmatch(sc.Text()); m != nil && strings.Contains(sc.Text(), `"label":"round 1: `) {
+			url, pageURL = m[1], m[2]
+		}
+	}
+	if url == "" {
+		t.Fatal("the wall never linked the finished game's analysis")
+	}
+	resp, err := http.Get(e.http.URL + url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("first request for the graph: %d, want 202 (put in line)", resp.StatusCode)
+	}
+	for end := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		resp, err := http.Get(e.http.URL + url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode == http.StatusOK {
+			_, err := png.Decode(resp.Body)
+			resp.Body.Close()
+			if err != nil || resp.Header.Get("Content-Type") != "image/png" {
+				t.Fatalf("the graph: %s, %v", resp.Header.Get("Content-Type"), err)
+			}
+			break
+		}
+		resp.Body.Close()
+		if time.Now().After(end) {
+			t.Fatalf("the graph never came: last status %d", resp.StatusCode)
+		}
+	}
+	resp, err = http.Get(e.http.URL + pageURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(page), `<pre id="board0"`) {
+		t.Errorf("the review page: %d\n%.300s", resp.StatusCode, page)
+	}
+	resp, err = http.Get(e.http.URL + "/wall/" + guild + "/analysis/999")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Errorf("an unknown game's graph: %d, want 404", resp.StatusCode)
+	}
+}
