@@ -59,6 +59,9 @@ type Flow struct {
 // FlowBytes returns f as kept with its game (JSON, with its layout).
 func (f *Flow) FlowBytes() ([]byte, error) {
 	f.V = FlowVersion
+	if b, ok := appendFlow(make([]byte, 0, 128), f); ok {
+		return b, nil
+	}
 	return json.Marshal(f)
 }
 

@@ -1,9 +1,14 @@
 package commands
 
 import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
+	"arbiter/render"
 	"arbiter/store"
 )
 
@@ -38,5 +43,73 @@ func TestFlowFromTheStoresBytes(t *testing.T) {
 	}
 	if f := flow(&store.Game{}); f == nil || f.Paused {
 		t.Errorf("a new game's flow: %+v", f)
+	}
+}
+
+// TestFlowEncodingIsJSON: the flow a save writes is, byte for byte, what
+// json.Marshal writes, for flows with any fields set and for values that
+// json.Marshal escapes; the fast writer is used for what the flow writes.
+func TestFlowEncodingIsJSON(t *testing.T) {
+	at := time.Date(2026, 11, 23, 21, 50, 8, 797176769, time.FixedZone("x", 3600))
+	rng := rand.New(rand.NewPCG(4, 2))
+	random := func() *Flow {
+		f := &Flow{}
+		bit := func() bool { return rng.IntN(2) == 0 }
+		f.Challenge, f.ChallengerSecond, f.Rated, f.Adjudicate, f.Paused = bit(), bit(), bit(), bit(), bit()
+		if bit() {
+			f.TurnTime, f.PausedLeft = time.Duration(rng.Int64N(1e12)), -time.Duration(rng.Int64N(1e9))
+		}
+		if bit() {
+			f.PausedWhy, f.Style = "the bot cannot post here", "emoji"
+		}
+		if bit() {
+			f.DrawOffer, f.UndoOffer, f.Reminders = rng.IntN(3), rng.IntN(3), rng.IntN(5)
+		}
+		for range rng.IntN(3) {
+			f.Takebacks = append(f.Takebacks, "move 3 (4 2 4 8) taken back by ann")
+		}
+		if bit() {
+			f.TurnFrom, f.Outage = at.Add(time.Duration(rng.Int64N(1e15))), rng.Int64N(1e13)
+		}
+		return f
+	}
+	check := func(f *Flow, fast bool) {
+		t.Helper()
+		got, err := f.FlowBytes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := json.Marshal(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("FlowBytes writes\n%s\njson.Marshal writes\n%s", got, want)
+		}
+		if _, ok := appendFlow(nil, f); ok != fast {
+			t.Errorf("%s: the reflection-free writer used: %v, want %v", want, ok, fast)
+		}
+	}
+	check(&Flow{}, true)
+	for range 500 {
+		check(random(), true)
+	}
+	check(&Flow{PausedWhy: `"quoted" <b> & more`}, false)
+	check(&Flow{Style: "émoji"}, false)
+	check(&Flow{Takebacks: []string{"ok", "tab\there"}}, false)
+}
+
+// TestWithCodeBlock: a reply's text is the header and the board's code
+// block as strings.TrimSpace(header + "\n" + render.CodeBlock(...)) writes
+// them, whatever the header.
+func TestWithCodeBlock(t *testing.T) {
+	for _, header := range []string{"", " ", "\n\n", "Ann played **4 2 4 8**.", "  lead\n", "a\nb \n"} {
+		for _, colour := range []bool{false, true} {
+			board := " 1 2\n1 . .\n"
+			want := strings.TrimSpace(header + "\n" + render.CodeBlock(board, colour))
+			if got := withCodeBlock(header, board, colour); got != want {
+				t.Errorf("withCodeBlock(%q, colour %v) = %q, want %q", header, colour, got, want)
+			}
+		}
 	}
 }

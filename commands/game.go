@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"arbiter/render"
 	"arbiter/rules"
@@ -97,22 +98,28 @@ func (s *Service) renderOptions(g *store.Game, view render.View) render.Options 
 // boardMessage is a header, the board as text and the buttons that fit the
 // game's state. The next player to move, when a person, is mentioned.
 func (s *Service) boardMessage(g *store.Game, view render.View, header string) Message {
-	return s.styledBoard(g, view, header, flow(g).Style)
+	return s.styledBoard(g, s.boardOf(g, view), header, flow(g).Style)
+}
+
+// boardOf reduces g to a board seen from view, once for every form a reply
+// shows it in.
+func (s *Service) boardOf(g *store.Game, view render.View) *render.Board {
+	return render.NewBoard(g.State, s.renderOptions(g, view))
 }
 
 // boardStyles are the ways a board can be drawn in a message.
 func boardStyles() []string { return []string{"text", "emoji", "image"} }
 
-// styledBoard is boardMessage in a given style: text (a code block, the
-// default), emoji, or image (a PNG attached; text if it cannot be drawn).
-func (s *Service) styledBoard(g *store.Game, view render.View, header, style string) Message {
-	opt := s.renderOptions(g, view)
+// styledBoard is boardMessage with g's board b in a given style: text (a
+// code block, the default), emoji, or image (a PNG attached; text if it
+// cannot be drawn).
+func (s *Service) styledBoard(g *store.Game, b *render.Board, header, style string) Message {
 	var msg Message
 	switch style {
 	case "emoji":
-		msg.Text = strings.TrimSpace(header + "\n" + render.Emoji(g.State, opt))
+		msg.Text = strings.TrimSpace(header + "\n" + b.Emoji())
 	case "image":
-		png, err := render.PNG(g.State, opt)
+		png, err := b.PNG()
 		if err == nil {
 			msg.Text = strings.TrimSpace(header)
 			msg.Files = []File{{Name: "board.png", ContentType: "image/png", Data: png}}
@@ -121,7 +128,7 @@ func (s *Service) styledBoard(g *store.Game, view render.View, header, style str
 		s.log.Error("board image not drawn; sending text", "game", g.Name, "err", err)
 		fallthrough
 	default:
-		msg.Text = strings.TrimSpace(header + "\n" + render.CodeBlock(render.Text(g.State, opt), s.cfg.Colour))
+		msg.Text = withCodeBlock(header, b.Text(), s.cfg.Colour)
 	}
 	if g.Status != store.Active {
 		if g.Status == store.Finished && rematchable(g) {
@@ -142,6 +149,26 @@ func (s *Service) styledBoard(g *store.Game, view render.View, header, style str
 	}
 	msg.Buttons = append(msg.Buttons, Button{ID: buttonID("resign", g), Label: "Resign", Style: Danger})
 	return msg
+}
+
+// withCodeBlock is strings.TrimSpace(header + "\n" + render.CodeBlock(board,
+// colour)), written once instead of copied three times: a move's reply
+// holds a board of about a kilobyte.
+func withCodeBlock(header, board string, colour bool) string {
+	block := render.CodeBlock("", colour) // the fences, around nothing
+	header = strings.TrimLeftFunc(header, unicode.IsSpace)
+	var b strings.Builder
+	b.Grow(len(header) + 1 + len(block) + len(board))
+	if header != "" {
+		b.WriteString(header)
+		b.WriteByte('\n')
+	}
+	start, end, _ := strings.Cut(block, "\n")
+	b.WriteString(start)
+	b.WriteByte('\n')
+	b.WriteString(board)
+	b.WriteString(end) // the block ends with its fence: nothing to trim
+	return b.String()
 }
 
 // buttonID is the id of a button that runs cmd on game g as it is now:
@@ -224,9 +251,12 @@ func mentionsFor(g *store.Game) []string {
 func (s *Service) afterMove(g *store.Game, now time.Time) []string {
 	var notes []string
 	flow(g).DrawOffer, flow(g).UndoOffer, flow(g).Reminders = 0, 0, 0
-	var list rules.MoveList
-	for g.State.Status() == rules.Ongoing {
-		g.State.Moves(&list)
+	var list *rules.MoveList // only a game with passes needs one (and its kilobyte)
+	if _, passes := g.State.(rules.Passer); passes {
+		list = new(rules.MoveList)
+	}
+	for list != nil && g.State.Status() == rules.Ongoing {
+		g.State.Moves(list)
 		if list.N != 1 || !rules.IsPass(g.State, list.Moves[0]) {
 			break
 		}

@@ -42,7 +42,7 @@ func (s *Service) board(ctx context.Context, inv Invocation) Reply {
 		return refuse("style must be text, emoji or image, not %q", style)
 	}
 	header := fmt.Sprintf("%s: %s against %s.\n%s", s.title(g.Name), seatTitle(g, rules.P1), seatTitle(g, rules.P2), turnNote(g))
-	msg := s.styledBoard(g, view, header, style)
+	msg := s.styledBoard(g, s.boardOf(g, view), header, style)
 	if inv.Version != 0 { // a Refresh button: show it only to the one who pressed
 		return Reply{Message: msg, Private: true}
 	}

@@ -98,7 +98,7 @@ func (s *Service) playMove(ctx context.Context, inv Invocation, g *store.Game) (
 		moved := errors.Is(err, store.ErrConflict) && !errors.Is(err, store.ErrUnavailable)
 		return s.storeRefusal(inv, err), !moved
 	}
-	reply := Reply{Message: s.moveMessage(g, moveHeader(g, seat, "played", shown), notes)}
+	reply := Reply{Message: s.playedMessage(g, seat, "played", shown, notes)}
 	s.keep(g)
 	return reply, true
 }
@@ -106,13 +106,25 @@ func (s *Service) playMove(ctx context.Context, inv Invocation, g *store.Game) (
 // moveMessage announces a move with the board, the notes (forced passes)
 // and what comes next: the result, or whose turn it is.
 func (s *Service) moveMessage(g *store.Game, header string, notes []string) Message {
+	return s.moveMessageOn(g, s.boardOf(g, publicView), header, notes)
+}
+
+// playedMessage is moveMessage for seat's move with moveHeader's words,
+// from one board built for both.
+func (s *Service) playedMessage(g *store.Game, seat rules.Player, verb, shown string, notes []string) Message {
+	b := s.boardOf(g, publicView)
+	return s.moveMessageOn(g, b, moveHeader(g, b, seat, verb, shown), notes)
+}
+
+// moveMessageOn is moveMessage with g's board b, seen from publicView.
+func (s *Service) moveMessageOn(g *store.Game, b *render.Board, header string, notes []string) Message {
 	lines := append([]string{header}, notes...)
 	if g.Status == store.Finished {
 		lines = append(lines, resultText(g))
 	} else {
 		lines = append(lines, turnNote(g))
 	}
-	msg := s.boardMessage(g, publicView, strings.Join(lines, "\n"))
+	msg := s.styledBoard(g, b, strings.Join(lines, "\n"), flow(g).Style)
 	msg.Mentions = mentionsFor(g)
 	return msg
 }
@@ -329,9 +341,9 @@ func moveExample(g *store.Game) string {
 
 // moveHeader announces seat's move, with what it removed or hurt as the
 // board's last-move line says it: "White (bob) played **8 12 8 6**, Black's
-// runner at 8 9 removed." g is the game after the move.
-func moveHeader(g *store.Game, seat rules.Player, verb, shown string) string {
-	effects := render.LastMoveEffects(g.State)
+// runner at 8 9 removed." g is the game after the move and b its board.
+func moveHeader(g *store.Game, b *render.Board, seat rules.Player, verb, shown string) string {
+	effects := b.LastMoveEffects()
 	if effects != "" {
 		effects = ", " + effects
 	}

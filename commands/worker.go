@@ -193,7 +193,7 @@ func (s *Service) playBotTurn(ctx context.Context, worker string, job *store.Job
 	// The move and its announcement are one change: the announcement goes
 	// through the outbox, so a crash after the save still posts it once.
 	err = s.commit(ctx, g, func(next *store.Game) *Message {
-		msg := s.moveMessage(next, moveHeader(next, seat, "plays", shown), notes)
+		msg := s.playedMessage(next, seat, "plays", shown, notes)
 		return &msg
 	})
 	if err != nil {

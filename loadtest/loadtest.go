@@ -2,7 +2,8 @@
 // the store, the bot-turn workers and the deadline clock; no Discord) with
 // many channels at once, and measures it: moves a second, /move latency,
 // how late the bot's moves are against their game's limit, the store's
-// round trips and commands a move, and memory a game.
+// round trips and commands a move, memory a game, and the process's CPU
+// time a move.
 //
 // Invariants a change must keep: the load goes through the real command
 // path and a real store, never a stand-in; `arbiter loadtest`'s summary
@@ -75,6 +76,11 @@ type Result struct {
 	CommandsPerMove         float64       // store commands per move
 	StoreBytesPerGame       int64         // Redis memory of a running game's keys; -1 when the store cannot say
 	ProcessBytesPerGame     int64         // Go heap growth per game in this process (the driver's own copy included)
+	// CPUPerMove is the CPU time (user and system, from getrusage) the
+	// whole process used while moves were sent, divided by the moves
+	// (student and bot): the command path, the store's client and the
+	// driver itself. -1 when the system cannot say.
+	CPUPerMove time.Duration
 }
 
 // GameMemory is met by a store that can say how many bytes a channel's
@@ -161,6 +167,7 @@ func Run(ctx context.Context, cfg Config, st store.Store, reg *rules.Registry) (
 	}
 
 	before := st.Stats()
+	cpuBefore, cpuOK := processCPU()
 	start := time.Now()
 	end := start.Add(cfg.Duration)
 	lats := make([][]time.Duration, cfg.Clients)
@@ -185,6 +192,7 @@ func Run(ctx context.Context, cfg Config, st store.Store, reg *rules.Registry) (
 	}
 	close(progressDone)
 	res.Elapsed = time.Since(start)
+	cpuAfter, cpuOKAfter := processCPU()
 	after := st.Stats()
 	stop()
 	bg.Wait()
@@ -215,6 +223,10 @@ func Run(ctx context.Context, cfg Config, st store.Store, reg *rules.Registry) (
 	if total := res.Moves + res.BotMoves; total > 0 {
 		res.RoundTripsPerMove = float64(after.RoundTrips-before.RoundTrips) / float64(total)
 		res.CommandsPerMove = float64(after.Commands-before.Commands) / float64(total)
+	}
+	res.CPUPerMove = -1
+	if total := res.Moves + res.BotMoves; total > 0 && cpuOK && cpuOKAfter {
+		res.CPUPerMove = (cpuAfter - cpuBefore) / time.Duration(total)
 	}
 	return res, nil
 }
@@ -388,10 +400,19 @@ func (r Result) Summary(storeName string) string {
 	}
 	return fmt.Sprintf("loadtest: store=%s channels=%d bots=%d clients=%d moves=%d refused=%d moves/s=%.0f p50=%s p99=%s max=%s "+
 		"bot-moves=%d bot-late-p99=%s bot-late-max=%s bot-over-limit+1s=%d round-trips/move=%.2f commands/move=%.2f "+
-		"store-bytes/game=%s process-bytes/game=%d",
+		"store-bytes/game=%s process-bytes/game=%d cpu/move=%s",
 		storeName, r.Channels, r.Bots, r.Clients, r.Moves, r.Refused, r.MovesPerSec, ms(r.P50), ms(r.P99), ms(r.Max),
 		r.BotMoves, ms(r.BotLateP99), ms(r.BotLateMax), r.BotOverLimit1s, r.RoundTripsPerMove, r.CommandsPerMove,
-		mem, r.ProcessBytesPerGame)
+		mem, r.ProcessBytesPerGame, micros(r.CPUPerMove))
+}
+
+// micros writes d in whole microseconds ("212µs"), or "n/a" for a
+// negative d.
+func micros(d time.Duration) string {
+	if d < 0 {
+		return "n/a"
+	}
+	return strconv.FormatInt(d.Microseconds(), 10) + "µs"
 }
 
 func ms(d time.Duration) string {

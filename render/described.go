@@ -20,7 +20,8 @@ var (
 // colour (red and blue when it gives none).
 func describedScene(g *described.Game) *scene {
 	cols, rows := g.Size()
-	s := newScene(g.Title(), grid, cols, rows)
+	kinds := g.PieceNames()
+	s := newScene(g.Title(), grid, cols, rows, 2*len(kinds))
 	s.palette = scenePalette{
 		emptyText:  [4]string{square: "."},
 		emptyEmoji: [4]string{square: "⬜"},
@@ -38,7 +39,6 @@ func describedScene(g *described.Game) *scene {
 			s.palette.emptyEmoji[square] = emoji
 		}
 	}
-	kinds := g.PieceNames()
 	style := make([][2]uint8, len(kinds))
 	for _, p := range []rules.Player{rules.P1, rules.P2} {
 		emoji := g.PlayerEmoji(p)
@@ -84,19 +84,19 @@ func describedScene(g *described.Game) *scene {
 		}
 		s.textKey = []string{strings.Join(names, ", ")}
 	}
-	if prev, ok := described.Of(previous(g)); ok {
-		describedLastMove(s, g, prev)
+	if g.Ply() > 0 {
+		describedLastMove(s, g)
 	}
 	return s
 }
 
 // describedLastMove marks the last move's squares and what it changed
 // besides: pieces removed and pieces that changed hands (flipped).
-func describedLastMove(s *scene, g, prev *described.Game) {
+func describedLastMove(s *scene, g *described.Game) {
 	hist := g.History()
 	m := hist[len(hist)-1]
-	mover := prev.ToMove()
-	text := g.PlayerName(mover) + " " + prev.FormatMove(m)
+	mover := g.ToMove().Other()
+	text := g.PlayerName(mover) + " " + g.FormatMove(m)
 	fc, fr, tc, tr, hasFrom, ok := g.MoveSquares(m)
 	if !ok {
 		s.status.last = text
@@ -114,7 +114,7 @@ func describedLastMove(s *scene, g, prev *described.Game) {
 			if (c == tc && r == tr) || (hasFrom && c == fc && r == fr) {
 				continue
 			}
-			was, _, had := prev.At(c, r)
+			was, _, had := g.AtBefore(c, r)
 			is, _, has := g.At(c, r)
 			switch {
 			case had && !has:
@@ -125,7 +125,7 @@ func describedLastMove(s *scene, g, prev *described.Game) {
 			}
 		}
 	}
-	if was, _, had := prev.At(tc, tr); had && was != mover {
+	if was, _, had := g.AtBefore(tc, tr); had && was != mover {
 		removed[was] = append(removed[was], g.ColumnLabel(tc)+g.RowLabel(tr))
 	}
 	text += removals(g, "piece", removed, mover.Other(), mover)

@@ -16,7 +16,10 @@ import (
 // piece it removed shows 💥. The whole message stays within DiscordLimit.
 //
 // A game render has no drawing for yields a one-line message saying so.
-func Emoji(g rules.Game, opt Options) string { return drawText(g, opt, 2048, writeEmoji) }
+func Emoji(g rules.Game, opt Options) string { return NewBoard(g, opt).Emoji() }
+
+// Emoji is the package's Emoji of the board's game.
+func (b *Board) Emoji() string { return b.drawText(2048, writeEmoji) }
 
 // Emoji for labels and the last move's destination, which holds a piece
 // and so is marked beside the board: an arrow after its row and one under

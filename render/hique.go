@@ -14,7 +14,7 @@ import (
 // runners, B and W for guards.
 func hiqueScene(g *hique.Game) *scene {
 	const n = 13
-	s := newScene("HiQUE", lattice, n, n)
+	s := newScene("HiQUE", lattice, n, n, 4)
 	s.squarePx, s.gapPx = 50, 14
 	s.palette = scenePalette{
 		emptyText:  [4]string{square: ".", point: "+", hedge: "-", vedge: "|"},
@@ -69,24 +69,24 @@ func hiqueScene(g *hique.Game) *scene {
 	for _, p := range []rules.Player{rules.P1, rules.P2} {
 		s.status.sides[p] = sideStatus{
 			pieces:  []uint8{runner[p], guard[p]},
-			figures: fmt.Sprintf("%s, timing %d", plural(g.Runners(p), "runner"), timing[p]),
+			figures: plural(g.Runners(p), "runner") + ", timing " + strconv.Itoa(timing[p]),
 		}
 	}
 	if limit := g.TurnLimit(); limit > 0 {
-		s.status.clock = fmt.Sprintf("move %d of %d", g.Ply()+1, limit)
+		s.status.clock = "move " + strconv.Itoa(g.Ply()+1) + " of " + strconv.Itoa(limit)
 	}
-	if prev, ok := previous(g).(*hique.Game); ok {
-		hiqueLastMove(s, g, prev)
+	if g.Ply() > 0 {
+		hiqueLastMove(s, g)
 	}
 	return s
 }
 
 // hiqueLastMove marks the last move's points and the runners it removed,
 // and says it in words.
-func hiqueLastMove(s *scene, g, prev *hique.Game) {
+func hiqueLastMove(s *scene, g *hique.Game) {
 	hist := g.History()
 	m := hist[len(hist)-1]
-	mover := prev.ToMove()
+	mover := g.ToMove().Other()
 	x1, y1, x2, y2 := hique.MoveCoords(m)
 	s.at(x1-1, y1-1).mark = fromMark
 	s.at(x2-1, y2-1).mark = toMark
@@ -97,7 +97,7 @@ func hiqueLastMove(s *scene, g, prev *hique.Game) {
 	}
 	for y := 1; y <= 13; y += 2 {
 		for x := 1; x <= 13; x += 2 {
-			owner, was := prev.RunnerAt(x, y)
+			owner, was := g.RunnerBefore(x, y)
 			if _, is := g.RunnerAt(x, y); was && !is && (x != x1 || y != y1) {
 				remove(owner, x, y)
 			}
@@ -105,10 +105,10 @@ func hiqueLastMove(s *scene, g, prev *hique.Game) {
 	}
 	// A runner that stepped between two enemy guards is removed where it
 	// went.
-	if owner, moved := prev.RunnerAt(x1, y1); moved {
+	if owner, moved := g.RunnerBefore(x1, y1); moved {
 		if _, arrived := g.RunnerAt(x2, y2); !arrived {
 			remove(owner, x2, y2)
 		}
 	}
-	s.status.last = g.PlayerName(mover) + " " + prev.FormatMove(m) + removals(g, "runner", removed, rules.P1, rules.P2)
+	s.status.last = g.PlayerName(mover) + " " + g.FormatMove(m) + removals(g, "runner", removed, rules.P1, rules.P2)
 }

@@ -20,7 +20,7 @@ const (
 // on the screen: ^ for the side at the bottom, v for the side at the top.
 // In emoji and images South is blue or white and North orange or red.
 func hiyaScene(g *hiya.Game) *scene {
-	s := newScene("Hi-Ya!", grid, hiyaCols, hiyaRows)
+	s := newScene("Hi-Ya!", grid, hiyaCols, hiyaRows, 2*5)
 	s.textWidth = 4
 	s.squarePx = 50
 	s.palette = scenePalette{
@@ -88,43 +88,41 @@ func hiyaScene(g *hiya.Game) *scene {
 		}
 	}
 	s.status.clock = fmt.Sprintf("move %d", g.Ply()+1)
-	if prev, ok := previous(g).(*hiya.Game); ok {
-		hiyaLastMove(s, g, prev)
+	if g.Ply() > 0 {
+		hiyaLastMove(s, g)
 	}
 	return s
 }
 
 // hiyaLastMove marks the last move's squares and the piece it attacked, and
 // says it in words.
-func hiyaLastMove(s *scene, g, prev *hiya.Game) {
+func hiyaLastMove(s *scene, g *hiya.Game) {
 	hist := g.History()
 	m := hist[len(hist)-1]
-	mover := prev.SideOf(prev.ToMove())
+	mover := g.SideToMove() ^ 1
 	fc, fr, tc, tr := hiya.MoveSquares(m)
 	s.at(fc-1, hiyaRows-fr).mark = fromMark
 	s.at(tc-1, hiyaRows-tr).mark = toMark
-	last := mover.String() + " " + prev.FormatMove(m)
-	if a := prev.Announce(m); a != "" {
-		last += " " + a
-	}
+	last := mover.String() + " " + g.FormatMove(m)
 	// The attacked square is one step forward of where the move ended.
 	ar := tr + 1
 	if mover == hiya.North {
 		ar = tr - 1
 	}
-	if ar >= 1 && ar <= hiyaRows {
-		was, wasSide, wasThere := prev.PieceAt(tc, ar)
-		now, _, isThere := g.PieceAt(tc, ar)
-		square := fmt.Sprintf("%c%d", 'A'+tc-1, ar)
-		switch {
-		case !wasThere || wasSide == mover:
-		case !isThere:
-			s.at(tc-1, hiyaRows-ar).mark = hitMark
-			last += fmt.Sprintf(", %s's %s at %s removed", wasSide, was, square)
-		case now != was:
-			s.at(tc-1, hiyaRows-ar).mark = hitMark
-			last += fmt.Sprintf(", %s's %s at %s hurt to a %s", wasSide, was, square, now)
-		}
+	was, wasSide, wasThere := g.PieceBefore(tc, ar) // false off the board
+	if !wasThere || wasSide == mover {
+		s.status.last = last
+		return
+	}
+	last += " " + hiya.Announcement
+	square := fmt.Sprintf("%c%d", 'A'+tc-1, ar)
+	switch now, _, isThere := g.PieceAt(tc, ar); {
+	case !isThere:
+		s.at(tc-1, hiyaRows-ar).mark = hitMark
+		last += fmt.Sprintf(", %s's %s at %s removed", wasSide, was, square)
+	case now != was:
+		s.at(tc-1, hiyaRows-ar).mark = hitMark
+		last += fmt.Sprintf(", %s's %s at %s hurt to a %s", wasSide, was, square, now)
 	}
 	s.status.last = last
 }

@@ -25,10 +25,13 @@ import (
 // board the players, the last move and whose turn it is. An image is about
 // 400 to 500 pixels a side and 13 to 20 KB (the tests hold every game under
 // 100 KB at its start, middle and end).
-func PNG(g rules.Game, opt Options) ([]byte, error) {
-	s, err := sceneOf(g, opt)
-	if err != nil {
-		return nil, err
+func PNG(g rules.Game, opt Options) ([]byte, error) { return NewBoard(g, opt).PNG() }
+
+// PNG is the package's PNG of the board's game.
+func (b *Board) PNG() ([]byte, error) {
+	s, opt := b.s, b.opt
+	if b.err != nil {
+		return nil, b.err
 	}
 	fonts, err := loadFonts()
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"slices"
+	"strconv"
 	"strings"
 
 	"arbiter/rules"
@@ -167,19 +168,21 @@ func (s *scene) turn() {
 	s.ruleBelow = below
 }
 
-// newScene returns an empty scene of cols x rows cells.
-func newScene(title string, l layout, cols, rows int) *scene {
+// newScene returns an empty scene of cols x rows cells, with room for
+// styles piece styles.
+func newScene(title string, l layout, cols, rows, styles int) *scene {
+	labels := make([]string, cols+2*rows) // one allocation for the three
 	return &scene{
 		title:     title,
 		layout:    l,
 		cols:      cols,
 		rows:      rows,
 		cells:     make([]cell, cols*rows),
-		colLabels: make([]string, cols),
-		rowLabels: make([]string, rows),
-		rowNotes:  make([]string, rows),
+		colLabels: labels[:cols:cols],
+		rowLabels: labels[cols : cols+rows : cols+rows],
+		rowNotes:  labels[cols+rows:],
 		ruleBelow: make([]bool, rows),
-		pieces:    []pieceStyle{{}},
+		pieces:    make([]pieceStyle, 1, 1+styles),
 		textWidth: 3,
 		squarePx:  60,
 	}
@@ -232,17 +235,6 @@ func sceneOf(g rules.Game, opt Options) (*scene, error) {
 		s.turn()
 	}
 	return s, nil
-}
-
-// previous returns g as it was before its last move, or nil before the
-// first move (or at a set-up position).
-func previous(g rules.Game) rules.Game {
-	if g.Ply() == 0 {
-		return nil
-	}
-	p := g.Clone()
-	p.Undo()
-	return p
 }
 
 // playerTitle writes a player as "Black (alice)", or "Black" without a name.
@@ -325,20 +317,39 @@ func longest(labels []string) int {
 // plural writes n with its noun: "1 runner", "2 runners".
 func plural(n int, noun string) string {
 	if n == 1 {
-		return fmt.Sprintf("%d %s", n, noun)
+		return "1 " + noun
 	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// A Board is a game reduced once to what every style draws, so that a
+// caller who needs the board in more than one form (a text board and the
+// last move's effects for the same reply, say) builds it once. It is a
+// snapshot: later moves in the game do not change it. A Board is safe for
+// use by several goroutines at once.
+type Board struct {
+	s   *scene
+	opt Options
+	err error // a game render has no drawing for
+}
+
+// NewBoard reduces g to a board seen as opt says.
+func NewBoard(g rules.Game, opt Options) *Board {
+	s, err := sceneOf(g, opt)
+	return &Board{s: s, opt: opt, err: err}
 }
 
 // LastMoveEffects says what g's last move did beyond moving, as the board's
 // last-move line says it: "Black's runner at 8 9 removed", "row 3 to 5";
 // "" when there is nothing more to say or no move was played.
-func LastMoveEffects(g rules.Game) string {
-	s, err := sceneOf(g, Options{})
-	if err != nil {
+func LastMoveEffects(g rules.Game) string { return NewBoard(g, Options{}).LastMoveEffects() }
+
+// LastMoveEffects is the package's LastMoveEffects of the board's game.
+func (b *Board) LastMoveEffects() string {
+	if b.err != nil {
 		return ""
 	}
-	_, effects, _ := strings.Cut(s.status.last, ", ")
+	_, effects, _ := strings.Cut(b.s.status.last, ", ")
 	return effects
 }
 

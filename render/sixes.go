@@ -14,7 +14,7 @@ const sixesSize = 6
 // sixesScene draws Sixes: row a at the top, columns 1..6 from the left. X
 // is red and O blue in every style.
 func sixesScene(g *sixes.Game) *scene {
-	s := newScene("Sixes", grid, sixesSize, sixesSize)
+	s := newScene("Sixes", grid, sixesSize, sixesSize, 2)
 	s.palette = scenePalette{
 		emptyText:  [4]string{square: "."},
 		emptyEmoji: [4]string{square: "⬜"},
@@ -47,25 +47,25 @@ func sixesScene(g *sixes.Game) *scene {
 		}
 	}
 	s.status.clock = fmt.Sprintf("move %d of %d, %d left", g.Ply()+1, g.TurnLimit(), g.TurnsLeft())
-	if prev, ok := previous(g).(*sixes.Game); ok {
-		sixesLastMove(s, g, prev)
+	if g.Ply() > 0 {
+		sixesLastMove(s, g)
 	}
 	return s
 }
 
 // sixesLastMove marks the last move's squares and the pieces it removed, and
 // says it in words.
-func sixesLastMove(s *scene, g, prev *sixes.Game) {
+func sixesLastMove(s *scene, g *sixes.Game) {
 	hist := g.History()
 	m := hist[len(hist)-1]
-	mover := prev.ToMove()
+	mover := g.ToMove().Other()
 	fr, fc, tr, tc := sixes.MoveSquares(m)
 	s.at(fc-1, fr-1).mark = fromMark
 	s.at(tc-1, tr-1).mark = toMark
 	var removed [2][]string
 	for row := 1; row <= sixesSize; row++ {
 		for col := 1; col <= sixesSize; col++ {
-			owner, was := prev.PieceAt(row, col)
+			owner, was := g.PieceBefore(row, col)
 			if row == fr && col == fc {
 				// The piece that moved is gone from here; it was removed if
 				// it is not where it went.
@@ -83,5 +83,5 @@ func sixesLastMove(s *scene, g, prev *sixes.Game) {
 			}
 		}
 	}
-	s.status.last = g.PlayerName(mover) + " " + prev.FormatMove(m) + removals(g, "piece", removed, mover.Other(), mover)
+	s.status.last = g.PlayerName(mover) + " " + g.FormatMove(m) + removals(g, "piece", removed, mover.Other(), mover)
 }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"strings"
 
 	"arbiter/rules"
@@ -18,19 +19,21 @@ import (
 // coloured with ANSI escapes.
 //
 // A game render has no drawing for yields a one-line message saying so.
-func Text(g rules.Game, opt Options) string { return drawText(g, opt, 1024, writeText) }
+func Text(g rules.Game, opt Options) string { return NewBoard(g, opt).Text() }
 
-// drawText reduces g to a scene and writes it with write into a builder of
-// size bytes; a game render has no drawing for gives the error's message.
-func drawText(g rules.Game, opt Options, size int, write func(*strings.Builder, *scene, Options)) string {
-	s, err := sceneOf(g, opt)
-	if err != nil {
-		return err.Error() + "\n"
+// Text is the package's Text of the board's game.
+func (b *Board) Text() string { return b.drawText(1024, writeText) }
+
+// drawText writes the scene with write into a builder of size bytes; a game
+// render has no drawing for gives the error's message.
+func (b *Board) drawText(size int, write func(*strings.Builder, *scene, Options)) string {
+	if b.err != nil {
+		return b.err.Error() + "\n"
 	}
-	var b strings.Builder
-	b.Grow(size)
-	write(&b, s, opt)
-	return b.String()
+	var sb strings.Builder
+	sb.Grow(size)
+	write(&sb, b.s, b.opt)
+	return sb.String()
 }
 
 // ANSI colours of the text board's furniture.
@@ -68,7 +71,7 @@ func (w *textWriter) put(text, sgr string) {
 
 // end finishes the line without its trailing spaces.
 func (w *textWriter) end() {
-	w.b.WriteString(strings.TrimRight(string(w.line), " "))
+	w.b.Write(bytes.TrimRight(w.line, " "))
 	if w.sgr != "" {
 		w.b.WriteString(ansiReset)
 		w.sgr = ""
@@ -78,7 +81,7 @@ func (w *textWriter) end() {
 }
 
 func writeText(b *strings.Builder, s *scene, opt Options) {
-	w := &textWriter{b: b, colour: opt.Colour}
+	w := &textWriter{b: b, colour: opt.Colour, line: make([]byte, 0, 128)}
 	labelWidth := longest(s.rowLabels)
 	margin := strings.Repeat(" ", labelWidth+1)
 	width := s.textWidth
@@ -96,7 +99,9 @@ func writeText(b *strings.Builder, s *scene, opt Options) {
 
 	columns()
 	for r := 0; r < s.rows; r++ {
-		w.put(strings.Repeat(" ", labelWidth-len(s.rowLabels[r]))+s.rowLabels[r]+" ", "")
+		w.put(margin[:labelWidth-len(s.rowLabels[r])], "")
+		w.put(s.rowLabels[r], "")
+		w.put(" ", "")
 		for c := 0; c < s.cols; c++ {
 			writeCell(w, s, s.at(c, r))
 		}
@@ -161,6 +166,10 @@ func writeCell(w *textWriter, s *scene, c *cell) {
 		left, right, markSGR = "[", "]", ansiTo
 	case hitMark:
 		left, right, markSGR = "*", "*", ansiHit
+	}
+	if !w.colour { // the common case, without put's colour bookkeeping
+		w.line = append(append(append(w.line, left...), glyph...), right...)
+		return
 	}
 	w.put(left, markSGR)
 	w.put(glyph, sgr)

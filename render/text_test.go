@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -380,5 +381,37 @@ func TestRemovalsWording(t *testing.T) {
 	got := removals(g, "runner", [2][]string{{"3 1"}, {"5 7", "7 7"}}, rules.P1, rules.P2)
 	if want := ", removing Black's runner at 3 1, removing White's runners at 5 7, 7 7"; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestBoard checks that a Board draws what the package functions draw, in
+// every style, and that it is a snapshot the game's later moves leave alone.
+func TestBoard(t *testing.T) {
+	reg := registry()
+	for _, tg := range testGames() {
+		_, positions := stages(t, reg, tg)
+		g := positions[1].Clone()
+		opt := Options{View: FromP2, Players: testNames(), Colour: true}
+		b := NewBoard(g, opt)
+		text, emoji, effects := Text(g, opt), Emoji(g, opt), LastMoveEffects(g)
+		png, err := PNG(g, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var list rules.MoveList
+		g.Moves(&list)
+		g.Play(list.Moves[0]) // the board drawn before stays as it was
+		if got := b.Text(); got != text {
+			t.Errorf("%s: Board.Text\n%s\nText\n%s", g.Name(), got, text)
+		}
+		if got := b.Emoji(); got != emoji {
+			t.Errorf("%s: Board.Emoji\n%s\nEmoji\n%s", g.Name(), got, emoji)
+		}
+		if got := b.LastMoveEffects(); got != effects {
+			t.Errorf("%s: Board.LastMoveEffects %q, LastMoveEffects %q", g.Name(), got, effects)
+		}
+		if got, err := b.PNG(); err != nil || !bytes.Equal(got, png) {
+			t.Errorf("%s: Board.PNG differs from PNG (%v)", g.Name(), err)
+		}
 	}
 }

@@ -19,7 +19,7 @@ const (
 // upthrustScene draws Upthrust: row 11 at the top, the point values beside
 // the scoring rows and a line under the zone.
 func upthrustScene(g *upthrust.Game) *scene {
-	s := newScene("Upthrust", grid, upCols, upRows)
+	s := newScene("Upthrust", grid, upCols, upRows, 4)
 	s.squarePx = 40
 	s.palette = scenePalette{
 		emptyText:  [4]string{square: "."},
@@ -83,18 +83,17 @@ func upthrustScene(g *upthrust.Game) *scene {
 		}
 	}
 	s.status.clock = fmt.Sprintf("move %d, %s below the scoring rows", g.Ply()+1, plural(below, "piece"))
-	if prev, ok := previous(g).(*upthrust.Game); ok {
-		hist := g.History()
+	if hist := g.History(); len(hist) > 0 {
 		m := hist[len(hist)-1]
-		mover := g.PlayerName(prev.ToMove())
+		mover := g.PlayerName(g.ToMove().Other())
 		colour, col, pass := upthrust.MovePiece(m)
 		if pass {
 			s.status.last = mover + " passes"
 		} else {
-			from, to := prev.RowOf(colour, col), g.RowOf(colour, col)
+			from, to := g.RowBefore(colour, col), g.RowOf(colour, col)
 			s.at(col-1, upRows-from).mark = fromMark
 			s.at(col-1, upRows-to).mark = toMark
-			s.status.last = fmt.Sprintf("%s %s, row %d to %d", mover, prev.FormatMove(m), from, to)
+			s.status.last = fmt.Sprintf("%s %s, row %d to %d", mover, g.FormatMove(m), from, to)
 		}
 	}
 	return s

@@ -247,6 +247,10 @@ func EncodeHead(g *Game) ([]byte, error) { return marshalRecord(g, false) }
 
 // EncodeMove returns one element of a channel's move list.
 func EncodeMove(m Move) (string, error) {
+	var buf [128]byte
+	if b, ok := appendMove(buf[:0], m); ok {
+		return string(b), nil
+	}
 	data, err := json.Marshal(m)
 	if err != nil {
 		return "", fmt.Errorf("%w: encode a move: %v", ErrInvalid, err)

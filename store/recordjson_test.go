@@ -116,3 +116,35 @@ func BenchmarkEncodeHead(b *testing.B) {
 		}
 	}
 }
+
+// TestMoveEncodingIsJSON: a move of a move list is, byte for byte, what
+// json.Marshal writes, for the moves the flow saves (written without
+// reflection) and for values json.Marshal escapes.
+func TestMoveEncodingIsJSON(t *testing.T) {
+	at := time.Date(2026, 11, 23, 21, 50, 8, 797176769, time.FixedZone("x", 3600))
+	for _, tt := range []struct {
+		m    store.Move
+		fast bool // the reflection-free writer must be the one used
+	}{
+		{store.Move{Text: "4 2 4 8", Seat: rules.P1, By: "1001", At: at}, true},
+		{store.Move{Text: "E2B5", Seat: rules.P2, At: at.UTC()}, true},
+		{store.Move{Text: "pass", Seat: rules.P2, By: "123456789012345678"}, true},
+		{store.Move{Text: "c4 d4", Seat: 7, At: at.Round(time.Second)}, true},
+		{store.Move{Text: `a "quoted" <move> & \ more`, Seat: rules.P1, At: at}, false},
+		{store.Move{Text: "G1", By: "José", At: at}, false},
+		{store.Move{Text: "tab\there", At: at}, false},
+		{store.Move{Text: "G1", At: time.Date(12000, 1, 1, 0, 0, 0, 0, time.UTC)}, false},
+	} {
+		want, werr := json.Marshal(tt.m)
+		got, err := store.EncodeMove(tt.m)
+		if (err != nil) != (werr != nil) {
+			t.Fatalf("%+v: EncodeMove error %v, json.Marshal error %v", tt.m, err, werr)
+		}
+		if err == nil && got != string(want) {
+			t.Errorf("EncodeMove writes\n%s\njson.Marshal writes\n%s", got, want)
+		}
+		if _, ok := store.AppendMove(nil, tt.m); ok != tt.fast {
+			t.Errorf("%+v: the reflection-free writer used: %v, want %v", tt.m, ok, tt.fast)
+		}
+	}
+}

@@ -12,7 +12,33 @@ func (g *Game) At(col, row int) (owner rules.Player, kind int, ok bool) {
 	if col < 0 || col >= g.c.w || row < 0 || row >= g.c.h {
 		return rules.P1, 0, false
 	}
-	v := g.cells[row*g.c.w+col]
+	return cellPiece(g.cells[row*g.c.w+col])
+}
+
+// AtBefore is At in the position before the last move (the current one
+// when no move was played), read from the game's log of the cells the move
+// changed: what a board needs to show what the last move removed or
+// turned, without a copy of the game.
+func (g *Game) AtBefore(col, row int) (owner rules.Player, kind int, ok bool) {
+	if col < 0 || col >= g.c.w || row < 0 || row >= g.c.h {
+		return rules.P1, 0, false
+	}
+	sq := row*g.c.w + col
+	v := g.cells[sq]
+	if n := len(g.saved); n > 0 {
+		for _, e := range g.undo[g.saved[n-1].undoLen:] {
+			if int(e>>4) == sq {
+				v = uint8(e & 15) // the first change logged holds the cell before the move
+				break
+			}
+		}
+	}
+	return cellPiece(v)
+}
+
+// cellPiece reads a cell's value: its piece's owner and kind, and false
+// for an empty cell.
+func cellPiece(v uint8) (owner rules.Player, kind int, ok bool) {
 	if v == 0 {
 		return rules.P1, 0, false
 	}

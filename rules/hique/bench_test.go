@@ -6,8 +6,8 @@ import (
 	"arbiter/rules"
 )
 
-// BenchmarkPerft measures perft 5 from the start (every leaf move played)
-// in nodes per second.
+// BenchmarkPerft measures perft 5 from the start (the last ply counted,
+// not played) in nodes per second.
 func BenchmarkPerft(b *testing.B) {
 	g, err := New(nil)
 	if err != nil {
@@ -75,10 +75,11 @@ func BenchmarkEvaluate(b *testing.B) {
 	_ = s
 }
 
-// perft is rules.Perft on the concrete type with move lists from the
-// caller (len(lists) >= depth), so that it allocates nothing (rules.Perft
-// allocates its lists once a call) and makes direct calls (rules.Perft,
-// generic over pointer types, calls the game through a dictionary).
+// perft is the perft walk that plays every leaf move too, on the concrete
+// type with move lists from the caller (len(lists) >= depth), so that it
+// allocates nothing (rules.Perft allocates its lists once a call) and makes
+// direct calls (rules.Perft, generic over pointer types, calls the game
+// through a dictionary).
 func perft(g *Game, depth int, lists []rules.MoveList) uint64 {
 	if depth == 0 {
 		return 1
@@ -101,9 +102,8 @@ func perft(g *Game, depth int, lists []rules.MoveList) uint64 {
 	return n
 }
 
-// BenchmarkPerftConcrete is BenchmarkPerft without rules.Perft's one
-// allocation and dictionary calls: the same walk on *Game with preallocated
-// move lists.
+// BenchmarkPerftConcrete measures that walk, every leaf move played, on
+// *Game with preallocated move lists.
 func BenchmarkPerftConcrete(b *testing.B) {
 	g, err := New(nil)
 	if err != nil {

@@ -171,15 +171,29 @@ func (g *Game) TurnLimit() int { return g.turns }
 
 // RunnerAt returns the owner of the runner on the light square x, y; ok is
 // false if the square is empty or x, y is not a light square.
-func (g *Game) RunnerAt(x, y int) (rules.Player, bool) {
+func (g *Game) RunnerAt(x, y int) (rules.Player, bool) { return g.pos.runnerAt(x, y) }
+
+// RunnerBefore is RunnerAt in the position before the last move (the
+// current one when no move was played), read from the game's own record of
+// it: what a board needs to show what the last move removed, without a
+// copy of the game.
+func (g *Game) RunnerBefore(x, y int) (rules.Player, bool) {
+	if g.ply == 0 {
+		return g.pos.runnerAt(x, y)
+	}
+	return g.stack[g.ply-1].runnerAt(x, y)
+}
+
+// runnerAt is RunnerAt in p.
+func (p *position) runnerAt(x, y int) (rules.Player, bool) {
 	if !isSquare(x, y) {
 		return rules.P1, false
 	}
 	b := uint64(1) << squareBit(x, y)
 	switch {
-	case g.pos.runners[rules.P1]&b != 0:
+	case p.runners[rules.P1]&b != 0:
 		return rules.P1, true
-	case g.pos.runners[rules.P2]&b != 0:
+	case p.runners[rules.P2]&b != 0:
 		return rules.P2, true
 	}
 	return rules.P1, false

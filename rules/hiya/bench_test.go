@@ -6,8 +6,8 @@ import (
 	"arbiter/rules"
 )
 
-// BenchmarkPerft measures rules.Perft (every leaf move played) from the
-// start at depth 5 and reports nodes per second. Its one allocation an op is
+// BenchmarkPerft measures rules.Perft (the last ply counted, not played)
+// from the start at depth 5 and reports nodes per second. Its one allocation an op is
 // rules.Perft's move lists.
 func BenchmarkPerft(b *testing.B) {
 	g := newGame(b, nil)

@@ -207,6 +207,21 @@ func (g *Game) PieceAt(col, row int) (Kind, Side, bool) {
 	return g.pos.pieceOn(square(col, row))
 }
 
+// PieceBefore is PieceAt in the position before the last move (the current
+// one when no move was played), worked out from the game's record of the
+// move: what a board needs to show the piece the last move hurt, without a
+// copy of the game.
+func (g *Game) PieceBefore(col, row int) (Kind, Side, bool) {
+	if col < 1 || col > cols || row < 1 || row > rows {
+		return 0, 0, false
+	}
+	p := g.pos
+	if n := len(g.hist); n > 0 {
+		p.unplay(g.hist[n-1], g.undo[n-1])
+	}
+	return p.pieceOn(square(col, row))
+}
+
 // Pieces returns the number of pieces side s has left, its King included.
 func (g *Game) Pieces(s Side) int { return popcount(g.pos.side[s]) }
 

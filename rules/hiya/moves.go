@@ -193,9 +193,13 @@ func (g *Game) Undo() {
 	if n < 0 {
 		panic("hiya: Undo with no move played")
 	}
-	m, u := g.hist[n], g.undo[n]
+	g.pos.unplay(g.hist[n], g.undo[n])
 	g.hist, g.undo = g.hist[:n], g.undo[:n]
-	p := &g.pos
+}
+
+// unplay takes back m, the last move played to reach p, with what Play
+// recorded of it.
+func (p *position) unplay(m rules.Move, u undoInfo) {
 	them := p.toMove
 	us := them ^ 1
 	from, to := int(m&squareMask), int(m>>toShift&squareMask)

@@ -153,15 +153,29 @@ func (g *Game) Edges() bool { return g.edges.n != 0 }
 
 // PieceAt returns the owner of the piece on row (1..6 for a..f) and column
 // (1..6), and false for an empty square or one off the board.
-func (g *Game) PieceAt(row, col int) (rules.Player, bool) {
+func (g *Game) PieceAt(row, col int) (rules.Player, bool) { return g.pos.pieceAt(row, col) }
+
+// PieceBefore is PieceAt in the position before the last move (the current
+// one when no move was played), read from the game's own record of it: what
+// a board needs to show what the last move removed, without a copy of the
+// game.
+func (g *Game) PieceBefore(row, col int) (rules.Player, bool) {
+	if g.ply == 0 {
+		return g.pos.pieceAt(row, col)
+	}
+	return g.saved[g.ply-1].pieceAt(row, col)
+}
+
+// pieceAt is PieceAt in p.
+func (p *position) pieceAt(row, col int) (rules.Player, bool) {
 	if row < 1 || row > size || col < 1 || col > size {
 		return rules.P1, false
 	}
 	b := bit(row-1, col-1)
 	switch {
-	case g.pos.pieces[rules.P1]&b != 0:
+	case p.pieces[rules.P1]&b != 0:
 		return rules.P1, true
-	case g.pos.pieces[rules.P2]&b != 0:
+	case p.pieces[rules.P2]&b != 0:
 		return rules.P2, true
 	}
 	return rules.P1, false

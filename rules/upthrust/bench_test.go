@@ -9,8 +9,8 @@ import (
 // perftDepth keeps one benchmark run short: about 130 thousand nodes.
 const perftDepth = 7
 
-// BenchmarkPerft measures rules.Perft from the start (colours=gb), which
-// plays every leaf move, in nodes a second.
+// BenchmarkPerft measures rules.Perft from the start (colours=gb), which is
+// Game.Perft: the last ply counted, not played, in nodes a second.
 func BenchmarkPerft(b *testing.B) {
 	g := newGB(b)
 	var nodes uint64
@@ -21,21 +21,9 @@ func BenchmarkPerft(b *testing.B) {
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 }
 
-// BenchmarkPerftOwnLists is the same count through direct calls on the
-// concrete type (rules.Perft, generic over pointer types, calls through a
-// dictionary): it measures the game alone.
-func BenchmarkPerftOwnLists(b *testing.B) {
-	g := newGB(b)
-	lists := make([]rules.MoveList, perftDepth)
-	var nodes uint64
-	b.ReportAllocs()
-	for b.Loop() {
-		nodes += perft(g, perftDepth, lists)
-	}
-	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
-}
-
-// perft is rules.Perft on the concrete type with a list per ply.
+// perft is the plain perft walk on the concrete type with a list per ply:
+// it lists and plays every move, the leaves too, as the reference for
+// Game.Perft.
 func perft(g *Game, depth int, lists []rules.MoveList) uint64 {
 	list := &lists[0]
 	g.Moves(list)
@@ -55,6 +43,8 @@ func perft(g *Game, depth int, lists []rules.MoveList) uint64 {
 	return n
 }
 
+// TestPerftHelper checks Game.Perft, which rules.Perft calls, against the
+// plain walk.
 func TestPerftHelper(t *testing.T) {
 	g := newGB(t)
 	lists := make([]rules.MoveList, 6)

@@ -29,8 +29,10 @@ func (g *Game) Evaluate() int {
 	me, them := g.colours[p.toMove], g.colours[p.toMove^1]
 	score := g.Material()
 	score += advanceWeight * (advancement(p, me) - advancement(p, them))
-	mine := bits.OnesCount8(p.movable(me[0])) + bits.OnesCount8(p.movable(me[1]))
-	theirs := bits.OnesCount8(p.movable(them[0])) + bits.OnesCount8(p.movable(them[1]))
+	// A movable piece has one landing square, so squares count pieces.
+	k := p.classes()
+	mine := bits.OnesCount64(p.targets(me[0], &k)) + bits.OnesCount64(p.targets(me[1], &k))
+	theirs := bits.OnesCount64(p.targets(them[0], &k)) + bits.OnesCount64(p.targets(them[1], &k))
 	return score + mobilityWeight*(mine-theirs)
 }
 

@@ -260,11 +260,16 @@ func TestNoAllocations(t *testing.T) {
 		"Hash":      func() { sink += int(g.Hash() & 1) },
 		"Evaluate":  func() { sink += g.Evaluate() + g.Material() },
 		"Tactical":  func() { _ = g.Tactical(m) },
+		"count":     func() { sink += int(g.countMoves()) },
 	}
 	for name, f := range checks {
 		if a := testing.AllocsPerRun(200, f); a != 0 {
 			t.Errorf("%s allocates %.1f times", name, a)
 		}
+	}
+	// Perft allocates its move lists once a call, whatever the node count.
+	if a := testing.AllocsPerRun(20, func() { sink += int(g.Perft(5)) }); a != 1 {
+		t.Errorf("Perft(5) allocates %.1f times, want once", a)
 	}
 	_ = sink
 }

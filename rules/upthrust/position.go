@@ -84,39 +84,64 @@ func (p *position) rowCount(row int) int {
 // lowCount returns the number of pieces below the scoring zone.
 func (p *position) lowCount() int { return bits.OnesCount64(p.occ & lowMask) }
 
-// movable returns the columns (bit col-1) whose piece of colour c has a
-// legal move: its row holds n pieces and it moves up exactly n rows, so
+// nibbleLow holds bit 0 of every nibble.
+const nibbleLow = 0x1111111111111111
+
+// rowClasses splits the board by the number of pieces in a row: k[n-1]
+// holds every square of the rows holding n pieces, n = 1..4. A piece moves
+// up as many rows as its row holds pieces, so a piece on k[n-1] moves n rows.
+type rowClasses [4]uint64
+
+// classes returns the rows of the position by their piece counts, with
+// whole-board bit arithmetic: the pieces of each row (a nibble of occ) are
+// counted in place, and each count's bits are spread over its nibble.
+func (p *position) classes() rowClasses {
+	x := p.occ
+	x -= x >> 1 & 0x5555555555555555
+	x = x&0x3333333333333333 + x>>2&0x3333333333333333 // a row's count, 0..4, in its nibble
+	b0, b1, b2 := x&nibbleLow, x>>1&nibbleLow, x>>2&nibbleLow
+	return rowClasses{(b0 &^ b1) * 0xF, (b1 &^ b0) * 0xF, (b0 & b1) * 0xF, b2 * 0xF}
+}
+
+// targets returns the squares that colour c's movable pieces land on, at
+// most one per column: a piece whose row holds n pieces moves up exactly n
+// rows, and
 //  1. the landing square must be on the board and empty;
-//  2. a one-row move (n = 1) needs another piece of c higher up;
+//  2. a one-row move needs another piece of c in a higher row;
 //  3. a landing row of 1..6 must hold no other piece of c.
 //
-// It is branch-free: the squares above row 11 count as taken, and the
-// pieces of c below the scoring zone are the only ones condition 3 sees.
-func (p *position) movable(c Colour) uint8 {
-	own := p.boards[c]
-	occ := p.occ | offBoard
-	ownLow := own & lowMask
-	rows := p.rows >> (16 * uint(c))
-	var mask uint64
-	for col := uint(0); col < Columns; col++ {
-		// Every shift count is below 64; the &63 lets the compiler drop
-		// its check for larger ones.
-		row := uint(rows>>(4*col&63)) & 0xF
-		n := uint(nibbleCount>>(4*(occ>>(row*4&63)&0xF)&63)) & 0xF
-		to := row + n
-		taken := occ >> ((to*4 + col) & 63) & 1       // 1: condition 1 fails
-		higher := uint64(n-1) | own>>((row+1)*4&63)   // 0: condition 2 fails
-		sameRow := (ownLow>>(to*4&63)&0xF + 0xF) >> 4 // 1: condition 3 fails
-		// higher < 2^63, so the sign bit of higher | -higher is higher != 0.
-		mask |= ((higher | -higher) >> 63 &^ (taken | sameRow)) << col
-	}
-	return uint8(mask)
+// k is p.classes(). It is branch-free: the squares above row 11 count as
+// taken, and only the pieces of c below the scoring zone mark rows for
+// condition 3.
+func (p *position) targets(c Colour, k *rowClasses) uint64 {
+	own := p.boards[c&3]
+	one := own & k[0]
+	to := one<<4 | own&k[1]<<8 | own&k[2]<<12 | own&k[3]<<16
+	// Condition 2: the pieces in the highest row of c have none higher.
+	top := uint(bits.Len64(own)-1) &^ 3
+	to &^= one & (0xF << (top & 63)) << 4
+	// Condition 3: the low rows holding a piece of c, whole nibbles.
+	low := own & lowMask
+	low |= low >> 1
+	low |= low >> 2
+	return to &^ (p.occ | offBoard | low&nibbleLow*0xF)
+}
+
+// columnsOf folds squares onto their columns: bit col-1 is set when a
+// square of column col is.
+func columnsOf(squares uint64) uint8 {
+	squares |= squares >> 32
+	squares |= squares >> 16
+	squares |= squares >> 8
+	squares |= squares >> 4
+	return uint8(squares & 0xF)
 }
 
 // anyMovable reports whether any piece of any colour has a legal move, that
 // is whether either player has one.
 func (p *position) anyMovable() bool {
-	return p.movable(Green)|p.movable(Red)|p.movable(Blue)|p.movable(Yellow) != 0
+	k := p.classes()
+	return p.targets(Green, &k)|p.targets(Red, &k)|p.targets(Blue, &k)|p.targets(Yellow, &k) != 0
 }
 
 // points returns the row points of the pieces of two colours.

@@ -353,7 +353,7 @@ func TestEndFewLowPieces(t *testing.T) {
 	}
 	// Y1 could still move one row (yellows stand higher), yet the game is
 	// over.
-	if g.pos.movable(Yellow) == 0 {
+	if k := g.pos.classes(); g.pos.targets(Yellow, &k) == 0 {
 		t.Error("test position: expected a yellow move to remain")
 	}
 	g.Undo()

@@ -372,6 +372,18 @@ func (g *Game) RowOf(c Colour, col int) int {
 	return g.pos.rowOf(c, col-1) + 1
 }
 
+// RowBefore is RowOf in the position before the last move (the current one
+// when no move was played), from the game's record of the move: what a
+// board needs to say where the last move came from, without a copy of the
+// game.
+func (g *Game) RowBefore(c Colour, col int) int {
+	row := g.RowOf(c, col)
+	if g.ply > 0 && row > 0 && g.moves[g.ply-1] == pieceMove(c, col-1) {
+		row -= int(g.undo[g.ply-1].steps)
+	}
+	return row
+}
+
 // Scores returns each player's row points now, player 1 first: the sum of
 // RowValue over the rows of the pieces of the player's colours.
 func (g *Game) Scores() [2]int {
@@ -424,21 +436,83 @@ func (g *Game) Moves(list *rules.MoveList) {
 		p.status = uint8(g.final())
 		return
 	}
+	k := p.classes()
 	mine := g.colours[p.toMove]
-	m0, m1 := p.movable(mine[0]), p.movable(mine[1])
-	if m0|m1 != 0 {
-		addMoves(list, mine[0], m0)
-		addMoves(list, mine[1], m1)
+	t0, t1 := p.targets(mine[0], &k), p.targets(mine[1], &k)
+	if t0|t1 != 0 {
+		addMoves(list, mine[0], columnsOf(t0))
+		addMoves(list, mine[1], columnsOf(t1))
 		p.status = uint8(rules.Ongoing)
 		return
 	}
 	theirs := g.colours[p.toMove^1]
-	if p.movable(theirs[0])|p.movable(theirs[1]) != 0 {
+	if p.targets(theirs[0], &k)|p.targets(theirs[1], &k) != 0 {
 		list.Add(Pass)
 		p.status = uint8(rules.Ongoing)
 		return
 	}
 	p.status = uint8(g.final())
+}
+
+// countMoves returns the number of moves Moves would list, without listing
+// them or caching the result.
+func (g *Game) countMoves() uint64 { return g.pos.count(&g.colours) }
+
+// count is countMoves in p, whose players have the colours given.
+func (p *position) count(colours *[2][2]Colour) uint64 {
+	if p.status != statusUnknown && p.status != uint8(rules.Ongoing) || p.lowCount() <= 2 {
+		return 0
+	}
+	k := p.classes()
+	mine := colours[p.toMove]
+	if n := bits.OnesCount64(p.targets(mine[0], &k)) + bits.OnesCount64(p.targets(mine[1], &k)); n > 0 {
+		return uint64(n)
+	}
+	theirs := colours[p.toMove^1]
+	if p.targets(theirs[0], &k)|p.targets(theirs[1], &k) != 0 {
+		return 1 // the forced pass
+	}
+	return 0
+}
+
+// Perft counts the move sequences of length depth as rules.Perft does
+// (rules.Perfter): with direct calls, and the last ply counted by count on
+// a copy of the position with the move before it made, without playing
+// either. It allocates once, for the move lists.
+func (g *Game) Perft(depth int) uint64 {
+	if depth <= 0 {
+		return 1
+	}
+	return g.perft(make([]rules.MoveList, depth-1))
+}
+
+// perft counts the sequences of length len(lists)+1, with
+// lists[len(lists)-1] as this ply's move list.
+func (g *Game) perft(lists []rules.MoveList) uint64 {
+	if len(lists) == 0 {
+		return g.countMoves()
+	}
+	list := &lists[len(lists)-1]
+	g.Moves(list)
+	var n uint64
+	if len(lists) == 1 {
+		for _, m := range list.Slice() {
+			child := g.pos
+			if m != Pass {
+				child.move(m)
+			}
+			child.toMove ^= 1
+			child.status = statusUnknown
+			n += child.count(&g.colours)
+		}
+		return n
+	}
+	for _, m := range list.Slice() {
+		g.Play(m)
+		n += g.perft(lists[:len(lists)-1])
+		g.Undo()
+	}
+	return n
 }
 
 // addMoves adds the move of colour c's piece in each column set in mask,
@@ -454,21 +528,28 @@ func (g *Game) Play(m rules.Move) {
 	p := &g.pos
 	var n uint
 	if m != Pass {
-		// Every shift count is below 64; the &63 saves the check.
-		shift := 4 * uint(m&15)
-		row := uint(p.rows>>shift) & 0xF
-		n = uint(nibbleCount>>(4*(p.occ>>(row*4&63)&0xF)&63)) & 0xF
-		from := row*4 + uint(m&3)
-		move := uint64(1)<<(from&63) | uint64(1)<<((from+4*n)&63)
-		p.boards[m>>2&3] ^= move
-		p.occ ^= move
-		p.rows += uint64(n) << shift
+		n = p.move(m)
 	}
 	g.undo[g.ply] = undoInfo{steps: uint8(n), status: p.status}
 	g.moves[g.ply] = m
 	g.ply++
 	p.toMove ^= 1
 	p.status = statusUnknown
+}
+
+// move moves the piece of m, which is not a pass, and returns the rows it
+// moved up; the side to move and the status are the caller's.
+func (p *position) move(m rules.Move) uint {
+	// Every shift count is below 64; the &63 saves the check.
+	shift := 4 * uint(m&15)
+	row := uint(p.rows>>shift) & 0xF
+	n := uint(nibbleCount>>(4*(p.occ>>(row*4&63)&0xF)&63)) & 0xF
+	from := row*4 + uint(m&3)
+	move := uint64(1)<<(from&63) | uint64(1)<<((from+4*n)&63)
+	p.boards[m>>2&3] ^= move
+	p.occ ^= move
+	p.rows += uint64(n) << shift
+	return n
 }
 
 // Undo takes back the last move played; it panics if none was played.

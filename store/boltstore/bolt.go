@@ -1,11 +1,13 @@
 // Package boltstore is the embedded store.Store backend: one bbolt
 // database file (DatabaseFile) in the data directory, for one process,
 // which locks the directory. A change must keep its invariants: every
-// write is one transaction, committed and synced before the call returns;
-// every index is updated in the transaction that changes what it indexes,
-// so indexes are exact; and a database of the previous layout still opens
-// (boltFormat, migrated when opened; a newer layout is refused; see
-// store's MIGRATIONS.md). See docs/explanation/storage.md for its figures.
+// write is committed in a transaction and synced before the call returns
+// (a game's save may share its transaction with saves that arrive with
+// it: see groupCommit); every index is updated in the transaction that
+// changes what it indexes, so indexes are exact; and a database of the
+// previous layout still opens (boltFormat, migrated when opened; a newer
+// layout is refused; see store's MIGRATIONS.md). See docs/explanation/storage.md
+// for its figures.
 //
 // # Layout
 //
@@ -77,8 +79,9 @@ const DatabaseFile = "arbiter.db"
 const boltFormat = "2"
 
 // Bolt is the embedded store: one bbolt database file in the data
-// directory, for one process (the directory is locked). Every write is one
-// bbolt transaction, committed and fsync'd before the call returns, so a
+// directory, for one process (the directory is locked). Every write is
+// committed in a bbolt transaction and fsync'd before the call returns
+// (Save shares its transaction with the saves that arrive with it), so a
 // write that was acknowledged survives a crash of the process and a power
 // loss; its cost depends on what it changes, not on how much is stored.
 // It meets the Store contract and is safe for concurrent use; the package
@@ -92,7 +95,8 @@ type Bolt struct {
 	claimTimeout time.Duration
 	now          func() time.Time
 	txs          atomic.Int64
-	moveMemo     moveMemo // decoded moves, by their stored bytes
+	moveMemo     moveMemo    // decoded moves, by their stored bytes
+	group        groupCommit // the transactions Save shares
 
 	mu     sync.Mutex          // guards claims, locks and wakeup
 	claims map[uint64]claim    // bot turns handed to a worker, by job number
@@ -466,10 +470,16 @@ func (s *Bolt) update(ctx context.Context, what string, fn func(tx *bolt.Tx) err
 // the transaction was rolled back.
 func (s *Bolt) damagedPage(what string, err *error) {
 	if p := recover(); p != nil {
-		s.log.Error("store: the database file is damaged", "file", s.path, "panic", p)
-		*err = fmt.Errorf("%s: the database file %s is damaged (%v): stop Arbiter and restore it from a backup (see docs/how-to/backup-restore.md), "+
-			"or start with STORE_START_EMPTY=1 to move it aside and start with an empty store", what, s.path, p)
+		*err = s.damagedPageErr(what, p)
 	}
+}
+
+// damagedPageErr logs what bbolt panicked with, p, and returns the error
+// of the operation what: the file is damaged, and the way out.
+func (s *Bolt) damagedPageErr(what string, p any) error {
+	s.log.Error("store: the database file is damaged", "file", s.path, "panic", p)
+	return fmt.Errorf("%s: the database file %s is damaged (%v): stop Arbiter and restore it from a backup (see docs/how-to/backup-restore.md), "+
+		"or start with STORE_START_EMPTY=1 to move it aside and start with an empty store", what, s.path, p)
 }
 
 // boltErr runs fn in a transaction of run (View or Update). An error of
@@ -482,9 +492,16 @@ func (s *Bolt) boltErr(what string, run func(func(*bolt.Tx) error) error, fn fun
 		own = fn(tx)
 		return own
 	})
-	switch {
-	case own != nil:
+	if own != nil {
 		return own
+	}
+	return s.dbErr(what, err)
+}
+
+// dbErr is the error of operation what whose transaction failed in the
+// database itself with err (nil: it did not).
+func (s *Bolt) dbErr(what string, err error) error {
+	switch {
 	case err == nil:
 		return nil
 	case errors.Is(err, bolterrors.ErrDatabaseNotOpen):

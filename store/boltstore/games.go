@@ -153,7 +153,7 @@ func (s *Bolt) Save(ctx context.Context, g *store.Game) error {
 		return fmt.Errorf("save game: %w", err)
 	}
 	what := "save game in channel " + n.Channel
-	err = s.update(ctx, what, func(tx *bolt.Tx) error {
+	err = s.updateGrouped(ctx, what, func(tx *bolt.Tx) error {
 		games := tx.Bucket(bGames)
 		cur := games.Get([]byte(n.Channel))
 		if cur == nil {

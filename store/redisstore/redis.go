@@ -90,7 +90,7 @@
 // go-redis's cluster client; no command or script names keys of two
 // slots (TestClusterOneSlotPerCommand checks each against the cluster).
 // Config.WaitReplicas makes each save wait for replicas (WAIT), so that a
-// failover loses no acknowledged move; see docs/performance.md.
+// failover loses no acknowledged move; see docs/explanation/performance.md.
 package redisstore
 
 import (
