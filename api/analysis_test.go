@@ -16,9 +16,11 @@ import (
 )
 
 // TestTournamentWallLinksTheAnalysisGraphs: once a class tournament's
-// round is over, its wall links each game's analysis graph and review
-// page; the first request puts the analysis in line (202), and once the
-// workers have made it the links serve the PNG and the page.
+// round is over, its wall (under the server's wall key, names shown) links
+// each game's analysis graph and review page; the first request puts the
+// analysis in line (202), and once the workers have made it the links
+// serve the PNG and the page. On a wall showing initials there are no
+// links, and the analysis addresses are the wall's 404.
 func TestTournamentWallLinksTheAnalysisGraphs(t *testing.T) {
 	e := newEnv(t)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -51,9 +53,10 @@ func TestTournamentWallLinksTheAnalysisGraphs(t *testing.T) {
 		t.Fatalf("resign: %s", r.Text)
 	}
 
+	key := e.wall("on", "display")
 	evctx, evcancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer evcancel()
-	req, _ := http.NewRequestWithContext(evctx, http.MethodGet, e.http.URL+"/wall/"+guild+"/tournament/ta/events", nil)
+	req, _ := http.NewRequestWithContext(evctx, http.MethodGet, e.http.URL+"/wall/"+key+"/tournament/ta/events", nil)
 	ev, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -104,12 +107,30 @@ func TestTournamentWallLinksTheAnalysisGraphs(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || !strings.Contains(string(page), `<pre id="board0"`) {
 		t.Errorf("the review page: %d\n%.300s", resp.StatusCode, page)
 	}
-	resp, err = http.Get(e.http.URL + "/wall/" + guild + "/analysis/999")
-	if err != nil {
-		t.Fatal(err)
+	for _, path := range []string{"/wall/" + key + "/analysis/999", "/wall/" + guild + url[strings.Index(url, "/analysis/"):]} {
+		resp, err = http.Get(e.http.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound {
+			t.Errorf("GET %s: %d, want 404", path, resp.StatusCode)
+		}
 	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusNotFound {
-		t.Errorf("an unknown game's graph: %d, want 404", resp.StatusCode)
+	if r := e.svc.Handle(context.Background(), commands.Invocation{Guild: guild, Channel: "staff", User: carol, ManageServer: true,
+		Command: "wall", Sub: "names", Options: map[string]string{"names": "initials"}}); !r.Private {
+		t.Fatalf("/wall names: %q", r.Text)
+	}
+	if resp, err := http.Get(e.http.URL + url); err != nil || resp.StatusCode != http.StatusNotFound {
+		t.Errorf("the analysis on a wall showing initials: %v %v, want 404", resp, err)
+	} else {
+		resp.Body.Close()
+	}
+	es := e.events(t, "/wall/"+key+"/tournament/ta/events")
+	if !es.until(func(l string) bool { return strings.HasPrefix(l, "data:") && strings.Contains(l, `"standings"`) }) {
+		t.Fatal("no table on the initials wall")
+	}
+	if strings.Contains(es.seen.String(), "reviews") || strings.Contains(es.seen.String(), "alice") {
+		t.Errorf("the initials wall links the analyses or names a player:\n%s", es.seen.String())
 	}
 }

@@ -59,7 +59,7 @@ func TestRevokedTokenRefusedAtOnce(t *testing.T) {
 	e := newEnv(t)
 	tok := e.token(alice)
 	p := e.connect(tok)
-	if !e.api.Online(alice.ID) {
+	if !e.api.Online(guild, alice.ID) {
 		t.Fatal("alice's program is connected but not online")
 	}
 	if r := e.do(alice, "dm", "token", "revoke"); !strings.Contains(r.Text, "revoked") {

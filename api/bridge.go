@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"sync"
@@ -35,10 +36,16 @@ type BridgeConfig struct {
 	ProgramErr io.Writer
 	// Retry is the longest wait between reconnection attempts; default 10s.
 	Retry time.Duration
+	// MaxGames is how many games the program plays at once; a challenge
+	// beyond them is declined, saying why. Default DefaultMaxGames.
+	MaxGames int
 	// Registry is the games the bridge knows; nil for games.Registry().
 	// Give the server's described games (GAMES_DIR) to play them.
 	Registry *rules.Registry
 }
+
+// DefaultMaxGames is how many games a bridge plays at once by default.
+const DefaultMaxGames = 2
 
 // ErrRefused is returned by RunBridge when the server refuses the token:
 // retrying cannot help.
@@ -51,6 +58,9 @@ var ErrRefused = errors.New("the server refused the token")
 func RunBridge(ctx context.Context, cfg BridgeConfig) error {
 	if cfg.Retry <= 0 {
 		cfg.Retry = 10 * time.Second
+	}
+	if cfg.MaxGames <= 0 {
+		cfg.MaxGames = DefaultMaxGames
 	}
 	wsURL, err := streamURL(cfg.Server)
 	if err != nil {
@@ -85,7 +95,9 @@ func RunBridge(ctx context.Context, cfg BridgeConfig) error {
 	return nil
 }
 
-// streamURL is the websocket address of a server's stream.
+// streamURL is the websocket address of a server's stream. A plain
+// http:// address is refused unless it is this machine (loopback): the
+// token would cross the network in clear text.
 func streamURL(server string) (string, error) {
 	u, err := url.Parse(strings.TrimRight(server, "/"))
 	if err != nil || u.Host == "" {
@@ -93,6 +105,10 @@ func streamURL(server string) (string, error) {
 	}
 	switch u.Scheme {
 	case "http", "ws":
+		if !loopback(u.Hostname()) {
+			return "", fmt.Errorf("--server %q: a plain http:// address would send your token across the network in clear text; "+
+				"give the server's https:// address (http:// is only for a server on this machine: localhost, 127.0.0.1 or ::1)", server)
+		}
 		u.Scheme = "ws"
 	case "https", "wss":
 		u.Scheme = "wss"
@@ -103,6 +119,15 @@ func streamURL(server string) (string, error) {
 	return u.String(), nil
 }
 
+// loopback reports whether host names this machine.
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
+}
+
 // bridge is one bridge's state across its connections.
 type bridge struct {
 	cfg     BridgeConfig
@@ -111,16 +136,46 @@ type bridge struct {
 	sendMu  sync.Mutex
 	conn    *websocket.Conn // nil while disconnected
 	mu      sync.Mutex
-	runners map[string]*runner // by game id
+	runners map[string]*runner // by gameKey: channel and game id
+	playing int                // runners whose game was accepted and is not over
 	wg      sync.WaitGroup
 	seq     int
 }
 
-// say prints one line of what the bridge does.
+// maxServerMessage bounds one message from the server: a whole game's
+// state, every move included.
+const maxServerMessage = 1 << 20
+
+// gameKey names a game across the guilds' own id counters: its channel
+// and its id.
+func gameKey(channel, id string) string { return channel + "/" + id }
+
+// say prints one line of what the bridge does, with every control
+// character of the server's text (an escape sequence that would redraw the
+// terminal) made visible and inert.
 func (b *bridge) say(format string, args ...any) {
 	b.outMu.Lock()
 	defer b.outMu.Unlock()
-	fmt.Fprintf(b.cfg.Out, "%s bridge: %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))
+	fmt.Fprintf(b.cfg.Out, "%s bridge: %s\n", time.Now().Format("15:04:05"), Inert(fmt.Sprintf(format, args...)))
+}
+
+// Inert returns s with every control character (C0, DEL, C1, and the
+// Unicode bidirectional overrides) replaced by a visible escape, so that
+// text from a server or another person cannot move the cursor, clear the
+// screen or reorder what a terminal shows.
+func Inert(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // send writes m on the current connection.
@@ -161,6 +216,7 @@ func (b *bridge) session(ctx context.Context, wsURL string) error {
 		b.conn = nil
 		b.sendMu.Unlock()
 	}()
+	conn.SetReadLimit(maxServerMessage)
 	_ = conn.SetReadDeadline(time.Now().Add(pongWait))
 	conn.SetPingHandler(func(data string) error {
 		_ = conn.SetReadDeadline(time.Now().Add(pongWait))
@@ -179,13 +235,15 @@ func (b *bridge) session(ctx context.Context, wsURL string) error {
 			b.say("connected to %s as %s", b.cfg.Server, m.Program)
 		case "game":
 			if m.Game != nil {
-				b.runnerFor(ctx, m.Game.ID).give(m.Game)
+				b.runnerFor(ctx, m.Game.Channel, m.Game.ID).give(m.Game)
 			}
 		case "gone":
 			b.say("game %s: over (its result is in its channel)", m.GameID)
 			b.mu.Lock()
-			if r := b.runners[m.GameID]; r != nil {
-				r.give(&GameState{ID: m.GameID, Status: "gone"})
+			for key, r := range b.runners {
+				if key == gameKey(m.Channel, m.GameID) || m.Channel == "" && r.id == m.GameID {
+					r.give(&GameState{ID: m.GameID, Channel: r.channel, Status: "gone"})
+				}
 			}
 			b.mu.Unlock()
 		case "ok":
@@ -202,17 +260,35 @@ func (b *bridge) session(ctx context.Context, wsURL string) error {
 }
 
 // runnerFor returns the runner of a game, starting it when new.
-func (b *bridge) runnerFor(ctx context.Context, id string) *runner {
+func (b *bridge) runnerFor(ctx context.Context, channel, id string) *runner {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.runners[id]
+	key := gameKey(channel, id)
+	r := b.runners[key]
 	if r == nil {
-		r = &runner{b: b, id: id, wake: make(chan struct{}, 1), player: engine.NewExecPlayer(b.reg, b.cfg.Command, b.cfg.ProgramErr, 0)}
+		r = &runner{b: b, id: id, channel: channel, key: key, wake: make(chan struct{}, 1), player: engine.NewExecPlayer(b.reg, b.cfg.Command, b.cfg.ProgramErr, 0)}
 		r.ctx, r.cancel = context.WithCancel(ctx)
-		b.runners[id] = r
+		b.runners[key] = r
 		b.wg.Go(r.run)
 	}
 	return r
+}
+
+// take counts r's game among those played at once; false when as many
+// as MaxGames are played already and force is not set (a game already
+// accepted is played whatever the count).
+func (b *bridge) take(r *runner, force bool) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if r.counted {
+		return true
+	}
+	if !force && b.playing >= b.cfg.MaxGames {
+		return false
+	}
+	r.counted = true
+	b.playing++
+	return true
 }
 
 // stopAll stops every game's program.
@@ -227,11 +303,14 @@ func (b *bridge) stopAll() {
 
 // runner plays one game: it keeps the game's latest state and acts on it.
 type runner struct {
-	b      *bridge
-	id     string
-	ctx    context.Context
-	cancel context.CancelFunc
-	player *engine.ExecPlayer
+	b       *bridge
+	id      string
+	channel string
+	key     string // gameKey(channel, id)
+	counted bool   // among the bridge's games played at once (b.mu)
+	ctx     context.Context
+	cancel  context.CancelFunc
+	player  *engine.ExecPlayer
 
 	mu     sync.Mutex
 	latest *GameState
@@ -259,7 +338,10 @@ func (r *runner) give(st *GameState) {
 func (r *runner) run() {
 	defer func() {
 		r.b.mu.Lock()
-		delete(r.b.runners, r.id)
+		delete(r.b.runners, r.key)
+		if r.counted {
+			r.b.playing--
+		}
 		r.b.mu.Unlock()
 	}()
 	for {
@@ -288,6 +370,14 @@ func (r *runner) act(st *GameState) bool {
 	case "challenge":
 		if r.answered != st.Version {
 			r.answered = st.Version
+			if !b.take(r, false) {
+				why := fmt.Sprintf("my program is playing its %d games at once (arbiter bridge --max-games %d); challenge it again when one is over", b.cfg.MaxGames, b.cfg.MaxGames)
+				b.say("game %s: %s challenges my program to %s; declining: %s", st.ID, st.Players[2-st.Seat], st.Name, why)
+				if err := b.send(Message{Type: "decline", Channel: st.Channel, GameID: st.ID, Reason: why}); err != nil {
+					r.answered = 0
+				}
+				return false
+			}
 			b.say("game %s: %s challenges my program to %s; accepting", st.ID, st.Players[2-st.Seat], st.Name)
 			if err := b.send(Message{Type: "accept", Channel: st.Channel, GameID: st.ID}); err != nil {
 				r.answered = 0
@@ -302,6 +392,7 @@ func (r *runner) act(st *GameState) bool {
 		b.say("game %s: over, %s: %s", st.ID, st.Result, st.Reason)
 		return true
 	}
+	b.take(r, true) // accepted (perhaps by an earlier run of the bridge): it is played
 	if st.ToMove != st.Seat {
 		return false
 	}

@@ -13,9 +13,10 @@ import (
 )
 
 // TestClassTournamentWall: a tournament made with /tournament in Discord
-// has its own wall on API_ADDR (/wall/GUILD/tournament/CHANNEL/): the page
-// names it, and its events carry the standings with the players' names as
-// shown in the server; a channel without a tournament has none.
+// has its own wall on API_ADDR under the server's wall key
+// (/wall/KEY/tournament/CHANNEL/): the page names it, and its events carry
+// the standings with the players' names as the referee chose to show them
+// (here, as shown in the server); a channel without a tournament has none.
 func TestClassTournamentWall(t *testing.T) {
 	e := newEnv(t)
 	ref := func(user commands.User, sub string, opts map[string]string) commands.Reply {
@@ -33,7 +34,8 @@ func TestClassTournamentWall(t *testing.T) {
 	ref(bob, "join", map[string]string{})
 	ref(carol, "start", map[string]string{})
 
-	resp, err := http.Get(e.http.URL + "/wall/" + guild + "/tournament/tc/")
+	key := e.wall("on", "display")
+	resp, err := http.Get(e.http.URL + "/wall/" + key + "/tournament/tc/")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +47,7 @@ func TestClassTournamentWall(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, e.http.URL+"/wall/"+guild+"/tournament/tc/events", nil)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, e.http.URL+"/wall/"+key+"/tournament/tc/events", nil)
 	ev, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +65,7 @@ func TestClassTournamentWall(t *testing.T) {
 		t.Fatal("the wall's events never carried the standings with alice and bob")
 	}
 
-	resp, err = http.Get(e.http.URL + "/wall/" + guild + "/tournament/nothing-here/")
+	resp, err = http.Get(e.http.URL + "/wall/" + key + "/tournament/nothing-here/")
 	if err != nil {
 		t.Fatal(err)
 	}

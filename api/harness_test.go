@@ -14,6 +14,7 @@ import (
 
 	"arbiter/api"
 	"arbiter/commands"
+	"arbiter/internal/httplimit"
 	"arbiter/internal/testkit"
 	"arbiter/rules/games"
 	"arbiter/store"
@@ -48,6 +49,7 @@ type env struct {
 	posts *posts
 	logs  *testkit.Buffer
 	clock *clock
+	aud   *audience
 }
 
 // clock is the service's and the store's time, moved on by tests.
@@ -78,6 +80,13 @@ var (
 
 func newEnv(t testing.TB) *env {
 	t.Helper()
+	return newEnvWith(t, nil)
+}
+
+// newEnvWith is newEnv with the flow's store wrapped by wrap (nil: as is)
+// and the API's options changed by opts.
+func newEnvWith(t testing.TB, wrap func(store.Store) store.Store, opts ...func(*api.Options)) *env {
+	t.Helper()
 	srv := redistest.Start(t, redistest.Options{})
 	logs := &testkit.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -88,15 +97,78 @@ func newEnv(t testing.TB) *env {
 		t.Fatalf("open store: %v", err)
 	}
 	p := &posts{}
-	svc := commands.New(commands.Config{}, st, games.Registry(), p, log, clk.Now)
-	a := api.New(svc, api.Options{Log: log, Poll: 50 * time.Millisecond})
-	hs := httptest.NewServer(a.Handler())
+	flowStore := st
+	if wrap != nil {
+		flowStore = wrap(st)
+	}
+	svc := commands.New(commands.Config{}, flowStore, games.Registry(), p, log, clk.Now)
+	aud := &audience{private: map[string]bool{}}
+	svc.SetAudience(aud)
+	opt := api.Options{Log: log, Poll: 50 * time.Millisecond}
+	for _, o := range opts {
+		o(&opt)
+	}
+	a := api.New(svc, opt)
+	// Served as API_ADDR is, with short timeouts: streams must outlive them.
+	hs := httptest.NewUnstartedServer(nil)
+	hs.Config = httplimit.Server(a.Handler(), httplimit.Limits{ReadHeader: time.Second, Read: time.Second, Write: time.Second, MaxBody: api.MaxMessage}, log)
+	hs.Start()
 	t.Cleanup(func() {
 		hs.CloseClientConnections()
 		hs.Close()
 		_ = st.Close(context.Background())
 	})
-	return &env{t: t, redis: srv, st: st, svc: svc, api: a, http: hs, posts: p, logs: logs, clock: clk}
+	return &env{t: t, redis: srv, st: st, svc: svc, api: a, http: hs, posts: p, logs: logs, clock: clk, aud: aud}
+}
+
+// audience is the platform's answer to who can view a channel: every
+// channel is of the guild whose id starts it ("g2-..." is of g2, any other
+// of g1), and public unless made private.
+type audience struct {
+	mu      sync.Mutex
+	private map[string]bool
+}
+
+func (a *audience) Channel(_ context.Context, channel string) (string, bool, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	g := guild
+	if strings.HasPrefix(channel, "g2-") {
+		g = "g2"
+	}
+	return g, !a.private[channel], nil
+}
+
+// hide makes channel private.
+func (a *audience) hide(channel string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.private[channel] = true
+}
+
+var wallKeyPattern = regexp.MustCompile(`/wall/([A-Za-z0-9_-]{43})/`)
+
+// wall turns the guild's wall on (or replaces its key) as a referee, with
+// names as given ("" for the default), and returns its key.
+func (e *env) wall(sub, names string) string {
+	e.t.Helper()
+	return e.wallIn(guild, sub, names)
+}
+
+// wallIn is wall in guild g.
+func (e *env) wallIn(g, sub, names string) string {
+	e.t.Helper()
+	inv := commands.Invocation{Guild: g, Channel: "staff", User: carol, ManageServer: true, Command: "wall", Sub: sub,
+		Options: map[string]string{}}
+	if names != "" {
+		inv.Options["names"] = names
+	}
+	r := e.svc.Handle(context.Background(), inv)
+	m := wallKeyPattern.FindStringSubmatch(r.Text)
+	if m == nil || !r.Private {
+		e.t.Fatalf("/wall %s answered %q (private %v); want a private link", sub, r.Text, r.Private)
+	}
+	return m[1]
 }
 
 // do runs a command as user in channel.

@@ -8,14 +8,17 @@
 // actions (accept a challenge, move, resign). Every message is a JSON
 // object with a "type"; docs/reference/api.md lists them all.
 //
-// The wall: /wall/GUILD is a read-only page showing every game going on
-// in a server, updated through server-sent events as moves land;
-// TournamentWall serves the same page for a tournament.
+// The wall: /wall/KEY/ is a read-only page showing the games going on in
+// the public channels of the server whose wall key (/wall on) is KEY,
+// updated through server-sent events as moves land; TournamentWall serves
+// the same page for a tournament.
 //
 // Invariants a change must keep: a program acts only on the games it has a
 // seat in, with its own token; the message types and fields of
 // docs/reference/api.md are a contract with students' bridges (add, never rename); the wall is
-// read-only and shows nothing private; every action goes through package
+// off until a referee turns it on, read-only, and shows nothing private
+// (no private channel's game, names as the server chose, no referee's
+// words), and a wall exists in memory only for a valid key while watched; every action goes through package
 // commands, so the game flow's rules and the store's records are the same
 // as on Discord.
 package api
@@ -54,6 +57,8 @@ type Message struct {
 	GameID  string     `json:"gameId,omitempty"`
 	Version int64      `json:"version,omitempty"`
 	Move    string     `json:"move,omitempty"`
+	// Reason, on a decline, says why; it is shown to the challenger.
+	Reason string `json:"reason,omitempty"`
 
 	// error
 	Code  string `json:"code,omitempty"`

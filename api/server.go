@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -21,6 +22,11 @@ type Options struct {
 	// token, and a wall its games, to learn of changes made by other
 	// processes (and of a revoked token); default 1s.
 	Poll time.Duration
+	// MaxWalls bounds the walls watched at once; default DefaultMaxWalls.
+	MaxWalls int
+	// MaxViewers bounds the pages open on one wall at once; default
+	// DefaultMaxViewers.
+	MaxViewers int
 }
 
 // Server is the programs' API and the live wall over a game flow. It
@@ -31,12 +37,14 @@ type Server struct {
 	log  *slog.Logger
 	poll time.Duration
 
+	maxWalls   int
+	maxViewers int
+
 	mu      sync.Mutex
-	streams map[string]*stream // the connected program of each user
-	walls   map[string]*wall   // the live wall of each guild, once asked for
-	// tournaments are the walls of class tournaments, by
-	// "GUILD/tournament/CHANNEL", once asked for.
-	tournaments map[string]http.Handler
+	streams map[string]*stream // the connected program of each user, by "GUILD/USER"
+	// walls are the walls being watched, by wall key, or
+	// "KEY/tournament/CHANNEL" for a class tournament's.
+	walls map[string]*live
 }
 
 // New returns the API over svc and registers it with svc.
@@ -47,7 +55,13 @@ func New(svc *commands.Service, opt Options) *Server {
 	if opt.Poll <= 0 {
 		opt.Poll = time.Second
 	}
-	s := &Server{svc: svc, log: opt.Log, poll: opt.Poll, streams: map[string]*stream{}, walls: map[string]*wall{}, tournaments: map[string]http.Handler{}}
+	if opt.MaxWalls <= 0 {
+		opt.MaxWalls = DefaultMaxWalls
+	}
+	if opt.MaxViewers <= 0 {
+		opt.MaxViewers = DefaultMaxViewers
+	}
+	s := &Server{svc: svc, log: opt.Log, poll: opt.Poll, maxWalls: opt.MaxWalls, maxViewers: opt.MaxViewers, streams: map[string]*stream{}, walls: map[string]*live{}}
 	svc.AddObserver(s)
 	svc.SetPresence(s)
 	return s
@@ -57,8 +71,12 @@ func New(svc *commands.Service, opt Options) *Server {
 //
 //	GET /api/v1/me       who the token is for (JSON)
 //	GET /api/v1/stream   the program's websocket
-//	GET /wall/GUILD/     the live wall page; /wall/GUILD/events its events
-//	GET /wall/GUILD/analysis/ID  a finished game's analysis graph (PNG); /page its review page
+//	GET /wall/KEY/       the live wall page of the server whose wall key
+//	                     is KEY (/wall on); /wall/KEY/events its events
+//	GET /wall/KEY/tournament/CHANNEL/   the wall of the class tournament
+//	                     created in CHANNEL, of the same server
+//	GET /wall/KEY/analysis/ID   a finished game's analysis graph (PNG);
+//	                     /page its review page
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/v1/me", s.me)
@@ -66,24 +84,53 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", "no such API call: "+r.Method+" "+r.URL.Path+"; docs/reference/api.md lists them (this server speaks /api/v1)")
 	})
-	mux.HandleFunc("GET /wall/{guild}", func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("GET /wall/{key}", func(w http.ResponseWriter, r *http.Request) {
+		if commands.CheckWallKey(r.PathValue("key")) != nil {
+			noWall(w)
+			return
+		}
 		http.Redirect(w, r, r.URL.Path+"/", http.StatusMovedPermanently)
 	})
-	mux.HandleFunc("GET /wall/{guild}/", s.wallPage)
-	mux.HandleFunc("GET /wall/{guild}/events", s.wallEvents)
-	mux.HandleFunc("GET /wall/{guild}/tournament/{channel}/", s.tournamentWall)
-	mux.HandleFunc("GET /wall/{guild}/tournament/{channel}/events", s.tournamentWall)
-	mux.HandleFunc("GET /wall/{guild}/analysis/{id}", s.analysisGraph)
-	mux.HandleFunc("GET /wall/{guild}/analysis/{id}/page", s.analysisPage)
-	return mux
+	mux.HandleFunc("GET /wall/{key}/{$}", s.wallPage)
+	mux.HandleFunc("GET /wall/{key}/events", s.wallEvents)
+	mux.HandleFunc("GET /wall/{key}/tournament/{channel}/{$}", s.wallPage)
+	mux.HandleFunc("GET /wall/{key}/tournament/{channel}/events", s.wallEvents)
+	mux.HandleFunc("GET /wall/{key}/analysis/{id}", s.analysisGraph)
+	mux.HandleFunc("GET /wall/{key}/analysis/{id}/page", s.analysisPage)
+	mux.HandleFunc("/wall/", func(w http.ResponseWriter, r *http.Request) { noWall(w) })
+	return s.recovering(mux)
 }
 
-// Online reports whether user's program is connected.
-func (s *Server) Online(user string) bool {
+// recovering answers a request whose handler panicked with a generic
+// error and an error id, logging the details; the server goes on.
+func (s *Server) recovering(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			p := recover()
+			switch p {
+			case nil:
+				return
+			case http.ErrAbortHandler: // net/http's own way to drop a request
+				panic(p)
+			}
+			id := commands.ErrorID()
+			s.log.Error("API request panicked", "error_id", id, "path", r.URL.Path, "panic", p, "stack", string(debug.Stack()))
+			writeError(w, http.StatusInternalServerError, "failed", "something went wrong on the server (error id "+id+")")
+		}()
+		h.ServeHTTP(w, r)
+	})
+}
+
+// Online reports whether user's program is connected with its token of
+// guild.
+func (s *Server) Online(guild, user string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.streams[user] != nil
+	return s.streams[streamKey(guild, user)] != nil
 }
+
+// streamKey is where a program's stream is kept: one per guild and user.
+func streamKey(guild, user string) string { return guild + "/" + user }
 
 // GameSaved passes a saved game to its programs' streams and to its
 // guild's wall.
@@ -91,17 +138,22 @@ func (s *Server) GameSaved(g *store.Game) {
 	s.mu.Lock()
 	var targets []*stream
 	for _, p := range g.Players {
-		if st := s.streams[p.UserID]; p.Kind == store.Program && st != nil {
+		if st := s.streams[streamKey(g.Guild, p.UserID)]; p.Kind == store.Program && st != nil {
 			targets = append(targets, st)
 		}
 	}
-	wl := s.walls[g.Guild]
+	var walls []*live
+	for _, lw := range s.walls {
+		if lw.access.Guild == g.Guild {
+			walls = append(walls, lw)
+		}
+	}
 	s.mu.Unlock()
 	for _, st := range targets {
 		st.push(g)
 	}
-	if wl != nil {
-		wl.queue(g)
+	for _, lw := range walls {
+		lw.queue(g)
 	}
 }
 
@@ -156,9 +208,10 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // register makes st its user's stream, closing the one it replaces (a
 // bridge that reconnects before its old connection timed out).
 func (s *Server) register(st *stream) {
+	key := streamKey(st.owner.Guild, st.owner.User)
 	s.mu.Lock()
-	old := s.streams[st.owner.User]
-	s.streams[st.owner.User] = st
+	old := s.streams[key]
+	s.streams[key] = st
 	s.mu.Unlock()
 	if old != nil {
 		old.stop("replaced", "another bridge connected with this token")
@@ -169,8 +222,8 @@ func (s *Server) register(st *stream) {
 func (s *Server) unregister(st *stream) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.streams[st.owner.User] == st {
-		delete(s.streams, st.owner.User)
+	if key := streamKey(st.owner.Guild, st.owner.User); s.streams[key] == st {
+		delete(s.streams, key)
 	}
 }
 

@@ -1,10 +1,13 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -97,7 +100,8 @@ func (st *stream) signal() {
 // program, the changes as they come, and a resync every poll, which also
 // ends the stream at once when the token is revoked.
 func (st *stream) write(ctx context.Context) {
-	sent := map[string]int64{} // version sent, by game id
+	sent := map[string]int64{}      // version sent, by game id
+	channels := map[string]string{} // channel of each game sent
 	send := func(m Message) bool {
 		_ = st.conn.SetWriteDeadline(time.Now().Add(writeWait))
 		return st.conn.WriteJSON(m) == nil
@@ -110,15 +114,21 @@ func (st *stream) write(ctx context.Context) {
 			return true // already sent, or older than what was
 		}
 		sent[m.Game.ID] = m.Game.Version
+		channels[m.Game.ID] = m.Game.Channel
 		if m.Game.Status == "finished" {
 			defer delete(sent, m.Game.ID)
+			defer delete(channels, m.Game.ID)
 		}
 		return send(m)
 	}
 	resync := func() bool {
-		if !st.tokenValid(ctx) {
+		switch err := st.checkToken(ctx); {
+		case errors.Is(err, errRevoked):
 			st.stop("revoked", "this token was revoked or replaced; /token in Discord gives a new one")
 			return false
+		case err != nil:
+			st.s.log.Warn("program's token not checked; its games wait for the next poll", "user", st.owner.User, "err", err)
+			return true
 		}
 		games, err := st.s.svc.ProgramGames(ctx, st.owner.Guild, st.owner.User)
 		if err != nil {
@@ -136,7 +146,9 @@ func (st *stream) write(ctx context.Context) {
 		for id := range sent {
 			if !running[id] { // over, and finished elsewhere
 				delete(sent, id)
-				if !send(Message{Type: "gone", GameID: id}) {
+				ch := channels[id]
+				delete(channels, id)
+				if !send(Message{Type: "gone", Channel: ch, GameID: id}) {
 					return false
 				}
 			}
@@ -187,13 +199,23 @@ func (st *stream) finish() {
 		websocket.FormatCloseMessage(websocket.ClosePolicyViolation, st.why.Code), time.Now().Add(writeWait))
 }
 
-// tokenValid reports whether the stream's token is still its owner's.
-func (st *stream) tokenValid(ctx context.Context) bool {
+// errRevoked: the stream's token was revoked or replaced.
+var errRevoked = errors.New("the token was revoked or replaced")
+
+// checkToken returns nil when the stream's token is still its owner's,
+// errRevoked when it is not, and the store's error when it cannot tell:
+// the caller then does nothing (fail closed).
+func (st *stream) checkToken(ctx context.Context) error {
 	o, err := st.s.svc.ProgramOwnerByHash(ctx, st.hash)
-	if errors.Is(err, store.ErrNotFound) {
-		return false
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return errRevoked
+	case err != nil:
+		return err
+	case o.User != st.owner.User || o.Guild != st.owner.Guild:
+		return errRevoked
 	}
-	return err != nil || o.User == st.owner.User // storage down: keep going
+	return nil
 }
 
 // read is the stream's reader: each action is checked, done, and
@@ -218,33 +240,78 @@ func (st *stream) read() {
 	}
 }
 
-// act does one action a program sent and returns the answer.
-func (st *stream) act(kind int, data []byte) Message {
+// act does one action a program sent and returns the answer. A panic in
+// doing it is answered as a failure with an error id, as the Discord side
+// answers one, and the stream goes on.
+func (st *stream) act(kind int, data []byte) (reply Message) {
 	var m Message
 	no := func(code, text string) Message { return Message{Type: "error", Ref: m.ID, Code: code, Error: text} }
+	defer func() {
+		if p := recover(); p != nil {
+			id := commands.ErrorID()
+			st.s.log.Error("program's action panicked", "error_id", id, "user", st.owner.User, "panic", p, "stack", string(debug.Stack()))
+			reply = no("failed", "something went wrong on the server (error id "+id+"); nothing was done")
+		}
+	}()
 	if kind != websocket.TextMessage {
 		return no("bad_message", "send each message as one websocket text frame of JSON")
 	}
-	dec := json.NewDecoder(strings.NewReader(string(data)))
+	m, refusal := parseAction(data)
+	if refusal != nil {
+		return *refusal
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	switch err := st.checkToken(ctx); {
+	case errors.Is(err, errRevoked):
+		st.stop("revoked", "this token was revoked or replaced; /token in Discord gives a new one")
+		return no("revoked", "this token was revoked or replaced; nothing was done")
+	case err != nil:
+		id := commands.ErrorID()
+		st.s.log.Warn("program's token not checked; action refused", "error_id", id, "user", st.owner.User, "err", err)
+		return no("unavailable", "the token cannot be checked right now (error id "+id+"); nothing was done, try again")
+	}
+	err := st.s.svc.ProgramAct(ctx, commands.ProgramAction{Owner: st.owner.User, Guild: st.owner.Guild, Channel: m.Channel, Game: m.GameID,
+		Version: m.Version, Kind: m.Type, Move: m.Move, Reason: m.Reason})
+	var pe *commands.ProgramError
+	switch {
+	case errors.As(err, &pe):
+		return no(pe.Code, pe.Text)
+	case err != nil:
+		id := commands.ErrorID()
+		st.s.log.Error("program's action failed", "error_id", id, "user", st.owner.User, "err", err)
+		return no("failed", "something went wrong on the server (error id "+id+"); nothing was done")
+	}
+	return Message{Type: "ok", Ref: m.ID}
+}
+
+// parseAction reads one action a program sent: a JSON object of
+// docs/api.md's fields, of a known type, naming its game. It returns the
+// action, or the refusal to answer (nil when the action is well formed).
+func parseAction(data []byte) (Message, *Message) {
+	var m Message
+	no := func(code, text string) (Message, *Message) {
+		return m, &Message{Type: "error", Ref: m.ID, Code: code, Error: text}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&m); err != nil {
+		m = Message{}
 		return no("bad_json", "not a JSON message as docs/reference/api.md describes: "+err.Error())
 	}
 	if dec.More() {
 		return no("bad_json", "one JSON object per message")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if !st.tokenValid(ctx) {
-		st.stop("revoked", "this token was revoked or replaced; /token in Discord gives a new one")
-		return no("revoked", "this token was revoked or replaced; nothing was done")
+	if len(m.ID) > 64 {
+		m.ID = ""
+		return no("bad_message", `an "id" is at most 64 characters`)
 	}
 	switch m.Type {
 	case "accept", "decline", "move", "resign":
 	case "":
 		return no("bad_message", `a message needs a "type": accept, decline, move or resign`)
 	default:
-		return no("unknown_type", `unknown message type "`+m.Type+`": send accept, decline, move or resign`)
+		return no("unknown_type", fmt.Sprintf("unknown message type %.40q: send accept, decline, move or resign", m.Type))
 	}
 	switch {
 	case m.Channel == "" || m.GameID == "":
@@ -252,14 +319,5 @@ func (st *stream) act(kind int, data []byte) Message {
 	case m.Type == "move" && strings.TrimSpace(m.Move) == "":
 		return no("bad_message", `a move message needs "move", the move's text`)
 	}
-	err := st.s.svc.ProgramAct(ctx, commands.ProgramAction{Owner: st.owner.User, Channel: m.Channel, Game: m.GameID,
-		Version: m.Version, Kind: m.Type, Move: m.Move})
-	var pe *commands.ProgramError
-	switch {
-	case errors.As(err, &pe):
-		return no(pe.Code, pe.Text)
-	case err != nil:
-		return no("failed", err.Error())
-	}
-	return Message{Type: "ok", Ref: m.ID}
+	return m, nil
 }

@@ -5,15 +5,17 @@ import (
 	_ "embed"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"net/http"
-	"regexp"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"time"
 
 	"arbiter/commands"
+	"arbiter/internal/httplimit"
 	"arbiter/store"
 )
 
@@ -35,8 +37,8 @@ type WallGame struct {
 // maxFinished is how many finished games a wall keeps showing.
 const maxFinished = 8
 
-// maxWalls bounds the guild walls one server keeps.
-const maxWalls = 256
+// DefaultMaxWalls bounds the walls one server keeps live at once.
+const DefaultMaxWalls = 256
 
 // lastMoves is how many of a game's moves the wall lists.
 const lastMoves = 6
@@ -52,6 +54,41 @@ type wall struct {
 	// saved holds games saved but not yet drawn: drawing a board is kept
 	// off the path of the command that saved it.
 	saved chan *store.Game
+	// maxViewers bounds the pages open on it at once.
+	maxViewers int
+	// closed ends every page of the wall (nil: never).
+	closed    chan struct{}
+	closeOnce sync.Once
+}
+
+// close ends the wall's pages.
+func (wl *wall) close() {
+	wl.closeOnce.Do(func() {
+		if wl.closed != nil {
+			close(wl.closed)
+		}
+	})
+}
+
+// shows reports whether the wall shows the game with id.
+func (wl *wall) shows(id string) bool {
+	wl.mu.Lock()
+	defer wl.mu.Unlock()
+	_, ok := wl.games[id]
+	return ok
+}
+
+// forget takes off the wall the games going on that are not in shown
+// (finished games stay until pushed out).
+func (wl *wall) forget(shown map[string]bool) {
+	wl.mu.Lock()
+	defer wl.mu.Unlock()
+	for id, g := range wl.games {
+		if g.Status != "finished" && !shown[id] {
+			delete(wl.games, id)
+			wl.broadcast("gone", map[string]string{"id": id})
+		}
+	}
 }
 
 // event is one server-sent event.
@@ -61,7 +98,7 @@ type event struct {
 }
 
 func newWall(title string) *wall {
-	return &wall{title: title, games: map[string]WallGame{}, subs: map[chan event]struct{}{}}
+	return &wall{title: title, games: map[string]WallGame{}, subs: map[chan event]struct{}{}, maxViewers: DefaultMaxViewers}
 }
 
 // queue has g drawn and shown by the wall's drawing loop; when the loop
@@ -117,10 +154,14 @@ func (wl *wall) broadcast(name string, v any) {
 	}
 }
 
-// subscribe returns a viewer's channel, primed with everything shown now.
+// subscribe returns a viewer's channel, primed with everything shown now;
+// nil when the wall has as many viewers as it takes.
 func (wl *wall) subscribe() chan event {
 	wl.mu.Lock()
 	defer wl.mu.Unlock()
+	if len(wl.subs) >= wl.maxViewers {
+		return nil
+	}
 	ch := make(chan event, 256)
 	ids := make([]string, 0, len(wl.games))
 	for id := range wl.games {
@@ -161,10 +202,15 @@ func (wl *wall) serveEvents(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "streaming is not supported here", http.StatusInternalServerError)
 		return
 	}
+	ch := wl.subscribe()
+	if ch == nil {
+		http.Error(w, "This wall is open on too many screens at once; close one and reload.", http.StatusServiceUnavailable)
+		return
+	}
+	defer wl.unsubscribe(ch)
+	httplimit.Unbounded(w)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
-	ch := wl.subscribe()
-	defer wl.unsubscribe(ch)
 	fmt.Fprint(w, "retry: 1000\n\n")
 	flusher.Flush()
 	keepAlive := time.NewTicker(15 * time.Second)
@@ -172,6 +218,8 @@ func (wl *wall) serveEvents(w http.ResponseWriter, r *http.Request) {
 	for {
 		select {
 		case <-r.Context().Done():
+			return
+		case <-wl.closed:
 			return
 		case <-keepAlive.C:
 			fmt.Fprint(w, ": keep-alive\n\n")
@@ -189,122 +237,305 @@ var wallPage = template.Must(template.New("wall").Parse(wallHTML))
 
 // servePage serves the wall's page.
 func (wl *wall) servePage(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
 	wl.mu.Lock()
 	title := wl.title
 	wl.mu.Unlock()
+	servePage(w, title)
+}
+
+// servePage serves a wall's page with title. The page's address holds a
+// secret key: it is neither cached nor passed on as a referrer.
+func servePage(w http.ResponseWriter, title string) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	w.Header().Set("X-Robots-Tag", "noindex, nofollow")
 	_ = wallPage.Execute(w, map[string]string{"Title": title})
 }
 
-// guildPattern is what a guild id in a wall's address may be.
-var guildPattern = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
+// DefaultMaxViewers bounds the pages open on one wall at once (a room's
+// projector and the students' own screens).
+const DefaultMaxViewers = 200
 
-// guildWall returns the wall of the request's guild, loading its games
-// the first time it is asked for.
-func (s *Server) guildWall(w http.ResponseWriter, r *http.Request) (*wall, bool) {
-	guild := r.PathValue("guild")
-	if !guildPattern.MatchString(guild) {
-		http.Error(w, "no such server", http.StatusNotFound)
-		return nil, false
+// idlePolls is how many polls a wall lives on with no page open on it.
+const idlePolls = 2
+
+// live is a wall served under a wall key: a server's games, or one of
+// its class tournaments. It polls the store only while a page is open on
+// it, and is dropped soon after the last page closes, when its key is
+// revoked, or when newer walls need its place.
+type live struct {
+	*wall
+	id       string // its place in Server.walls: KEY or KEY/tournament/CHANNEL
+	key      string
+	access   commands.WallAccess
+	channel  string // the tournament's channel; "" for the server's wall
+	lastUsed time.Time
+}
+
+// noWall answers a request for a wall that does not exist or is off: the
+// same answer for a malformed, unknown or revoked key, so that nothing is
+// learnt by guessing.
+func noWall(w http.ResponseWriter) {
+	w.Header().Set("Cache-Control", "no-store")
+	http.Error(w, "There is no live wall at this address (it may have been turned off). A referee's /wall on gives a new link.", http.StatusNotFound)
+}
+
+// access returns what the request's wall key opens, or answers the
+// request itself.
+func (s *Server) access(w http.ResponseWriter, r *http.Request) (commands.WallAccess, bool) {
+	key := r.PathValue("key")
+	if commands.CheckWallKey(key) != nil {
+		noWall(w)
+		return commands.WallAccess{}, false
 	}
+	a, err := s.svc.WallByKey(r.Context(), key)
+	switch {
+	case errors.Is(err, commands.ErrNoWall):
+		noWall(w)
+		return a, false
+	case err != nil:
+		id := commands.ErrorID()
+		s.log.Warn("wall: key not checked", "error_id", id, "err", err)
+		http.Error(w, "The wall cannot be shown right now (error id "+id+"); reload in a moment.", http.StatusServiceUnavailable)
+		return a, false
+	}
+	return a, true
+}
+
+// liveWall returns the wall with id, making it (and filling it once)
+// when none is live; false when too many walls are watched at once.
+func (s *Server) liveWall(ctx context.Context, id, key, channel string, a commands.WallAccess) (*live, error) {
 	s.mu.Lock()
-	wl := s.walls[guild]
-	s.mu.Unlock()
-	if wl != nil {
-		return wl, true
-	}
-	games, err := s.svc.RunningGames(r.Context(), guild)
-	if err != nil {
-		s.log.Warn("wall: games not read", "guild", guild, "err", err)
-		http.Error(w, "the games cannot be read right now; reload in a moment", http.StatusServiceUnavailable)
-		return nil, false
-	}
-	s.mu.Lock()
-	if s.walls[guild] == nil && len(s.walls) >= maxWalls {
+	lw := s.walls[id]
+	if lw != nil && lw.access == a {
+		lw.lastUsed = time.Now()
 		s.mu.Unlock()
-		http.Error(w, "too many walls are open on this server", http.StatusServiceUnavailable)
-		return nil, false
+		return lw, nil
 	}
-	if s.walls[guild] == nil {
-		wl = newWall("Games going on")
-		wl.saved = make(chan *store.Game, 64)
-		s.walls[guild] = wl
-		go s.runWall(guild, wl)
-	}
-	wl = s.walls[guild]
 	s.mu.Unlock()
-	for _, g := range games {
-		wl.update(s.wallGame(g))
+	lw = &live{wall: newWall("Games going on"), id: id, key: key, access: a, channel: channel, lastUsed: time.Now()}
+	lw.saved = make(chan *store.Game, 64)
+	lw.closed = make(chan struct{})
+	lw.maxViewers = s.maxViewers
+	if err := s.refresh(ctx, lw); err != nil {
+		return nil, err
 	}
-	return wl, true
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if old := s.walls[id]; old != nil {
+		if old.access == a {
+			old.lastUsed = time.Now()
+			return old, nil
+		}
+		old.close()
+		delete(s.walls, id)
+	}
+	if len(s.walls) >= s.maxWalls && !s.evictLocked() {
+		return nil, errTooManyWalls
+	}
+	s.walls[id] = lw
+	go s.runWall(lw)
+	return lw, nil
+}
+
+// errTooManyWalls: every live wall is being watched and no more fit.
+var errTooManyWalls = errors.New("too many walls are being watched on this server at once")
+
+// evictLocked drops the least recently used wall that no page watches;
+// false when every wall is watched. Called with s.mu held.
+func (s *Server) evictLocked() bool {
+	var oldest *live
+	for _, lw := range s.walls {
+		if lw.viewers() == 0 && (oldest == nil || lw.lastUsed.Before(oldest.lastUsed)) {
+			oldest = lw
+		}
+	}
+	if oldest == nil {
+		return false
+	}
+	oldest.close()
+	delete(s.walls, oldest.id)
+	return true
+}
+
+// drop forgets lw (if it is still the live wall of its id) and ends its
+// pages.
+func (s *Server) drop(lw *live) {
+	s.mu.Lock()
+	if s.walls[lw.id] == lw {
+		delete(s.walls, lw.id)
+	}
+	s.mu.Unlock()
+	lw.close()
+}
+
+// refresh reads what lw shows from the store: its server's games in
+// public channels, or its tournament. Games no longer shown (over
+// elsewhere, or their channel made private) leave the wall.
+func (s *Server) refresh(ctx context.Context, lw *live) error {
+	var games []*store.Game
+	if lw.channel == "" {
+		var err error
+		if games, err = s.svc.WallGames(ctx, lw.access.Guild); err != nil {
+			return err
+		}
+	} else {
+		v, running, err := s.svc.WallTournament(ctx, lw.access, lw.channel)
+		if err != nil {
+			return err
+		}
+		t := Table{Name: v.Name, Cross: v.Cross}
+		for _, st := range v.Standings {
+			t.Standings = append(t.Standings, Standing{Rank: st.Rank, Name: st.Name, Points: st.Points, Played: st.Played})
+		}
+		for _, g := range v.Reviewable { // only on a wall that shows names: WallTournament
+			base := "/wall/" + lw.key + "/analysis/" + g.ID
+			t.Reviews = append(t.Reviews, Review{Label: g.Label, Graph: base, Page: base + "/page"})
+		}
+		lw.mu.Lock()
+		lw.title = v.Name
+		lw.mu.Unlock()
+		lw.setTable(t)
+		games = running
+	}
+	shown := map[string]bool{}
+	for _, g := range games {
+		shown[g.ID] = true
+		lw.update(s.wallGame(g, lw.access.Names))
+	}
+	lw.forget(shown)
+	return nil
 }
 
 // runWall draws and shows the games saved in this process as they come,
-// and re-reads the guild's running games every poll while the wall has
-// viewers, to show the changes other processes make (a bot move by an
-// `arbiter worker`).
-func (s *Server) runWall(guild string, wl *wall) {
+// and re-reads the wall every poll while a page is open on it, to show
+// the changes other processes make (a bot move by an `arbiter worker`)
+// and to end it at once when its key is revoked. It drops the wall after
+// idlePolls polls without a page.
+func (s *Server) runWall(lw *live) {
 	t := time.NewTicker(s.poll)
 	defer t.Stop()
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("wall panicked; its pages reconnect", "panic", p, "stack", string(debug.Stack()))
+			s.drop(lw)
+		}
+	}()
+	idle := 0
 	for {
 		select {
-		case g := <-wl.saved:
-			wl.update(s.wallGame(g))
+		case <-lw.closed:
+			return
+		case g := <-lw.saved:
+			if s.svc.ChannelPublic(context.Background(), lw.access.Guild, g.Channel) && (lw.channel == "" || lw.shows(g.ID)) {
+				lw.update(s.wallGame(g, lw.access.Names))
+			}
 			continue
 		case <-t.C:
 		}
-		if wl.viewers() == 0 {
+		if lw.viewers() == 0 {
+			if idle++; idle >= idlePolls {
+				s.drop(lw)
+				return
+			}
 			continue
 		}
+		idle = 0
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		games, err := s.svc.RunningGames(ctx, guild)
-		cancel()
-		if err != nil {
-			continue
+		a, err := s.svc.WallByKey(ctx, lw.key)
+		switch {
+		case errors.Is(err, commands.ErrNoWall), err == nil && a != lw.access:
+			cancel()
+			s.drop(lw) // revoked, or shown otherwise now: pages reconnect to the new state
+			return
+		case err == nil:
+			err = s.refresh(ctx, lw)
 		}
-		for _, g := range games {
-			wl.update(s.wallGame(g))
+		cancel()
+		if errors.Is(err, commands.ErrNoWall) {
+			s.drop(lw)
+			return
 		}
 	}
 }
 
 func (s *Server) wallPage(w http.ResponseWriter, r *http.Request) {
-	if wl, ok := s.guildWall(w, r); ok {
-		wl.servePage(w, r)
+	a, ok := s.access(w, r)
+	if !ok {
+		return
 	}
+	title := "Games going on"
+	if ch := r.PathValue("channel"); ch != "" {
+		v, _, err := s.svc.WallTournament(r.Context(), a, ch)
+		if err != nil {
+			s.wallError(w, err)
+			return
+		}
+		title = v.Name
+	}
+	servePage(w, title)
 }
 
 func (s *Server) wallEvents(w http.ResponseWriter, r *http.Request) {
-	if wl, ok := s.guildWall(w, r); ok {
-		wl.serveEvents(w, r)
+	a, ok := s.access(w, r)
+	if !ok {
+		return
+	}
+	key, ch := r.PathValue("key"), r.PathValue("channel")
+	id := key
+	if ch != "" {
+		id += "/tournament/" + ch
+	}
+	lw, err := s.liveWall(r.Context(), id, key, ch, a)
+	if err != nil {
+		s.wallError(w, err)
+		return
+	}
+	lw.serveEvents(w, r)
+}
+
+// wallError answers a wall that cannot be served.
+func (s *Server) wallError(w http.ResponseWriter, err error) {
+	switch {
+	case errors.Is(err, commands.ErrNoWall):
+		noWall(w)
+	case errors.Is(err, errTooManyWalls):
+		http.Error(w, "Too many walls are being watched on this server right now; reload in a minute.", http.StatusServiceUnavailable)
+	default:
+		id := commands.ErrorID()
+		s.log.Warn("wall: not read", "error_id", id, "err", err)
+		http.Error(w, "The wall cannot be shown right now (error id "+id+"); reload in a moment.", http.StatusServiceUnavailable)
 	}
 }
 
-// wallGame is g as the wall shows it.
-func (s *Server) wallGame(g *store.Game) WallGame {
-	wg := WallGame{ID: g.ID, Title: s.svc.Title(g.Name), Version: g.Version, Ply: len(g.Moves), Status: "active"}
-	for i, p := range g.Players {
-		wg.Players[i] = commands.PlayerName(p)
-	}
+// wallGame is g as a wall naming players by names shows it.
+func (s *Server) wallGame(g *store.Game, names string) WallGame {
+	wg := WallGame{ID: g.ID, Title: s.svc.Title(g.Name), Version: g.Version, Ply: len(g.Moves), Status: "active",
+		Players: commands.WallNames(g, names)}
 	for _, m := range g.Moves[max(0, len(g.Moves)-lastMoves):] {
 		wg.Last = append(wg.Last, m.Text)
 	}
 	switch {
 	case g.Status == store.Finished:
-		wg.Status, wg.Result = "finished", g.Reason
-		if w, ok := g.Result.Winner(); ok {
-			wg.Result = wg.Players[w] + " wins: " + g.Reason
-		}
+		wg.Status, wg.Result = "finished", commands.WallResult(g, wg.Players)
 	case commands.FlowOf(g).Challenge:
 		wg.Status = "challenge"
 	default:
 		wg.ToMove = int(g.State.ToMove()) + 1
 	}
-	if png, err := s.svc.BoardPNG(g); err == nil {
+	if png, err := s.svc.WallBoardPNG(g, wg.Players); err == nil {
 		wg.Board = "data:image/png;base64," + base64.StdEncoding.EncodeToString(png)
 	} else {
 		s.log.Warn("wall: board not drawn", "game", g.ID, "err", err)
 	}
 	return wg
+}
+
+// LiveWalls counts the walls being kept up to date now (for tests and
+// metrics): walls are made only for valid keys and dropped when unwatched.
+func (s *Server) LiveWalls() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.walls)
 }

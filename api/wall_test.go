@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"arbiter/api"
+	"arbiter/commands"
 	"arbiter/internal/testkit"
 	"arbiter/rules"
 	"arbiter/rules/games"
@@ -42,10 +43,11 @@ func TestWallShowsMovesLive(t *testing.T) {
 		t.Fatal(r.Text)
 	}
 	g := e.load("c1")
+	key := e.wall("on", "display")
 	ctx := browser(t)
 	card := fmt.Sprintf("#game-%s", g.ID)
 	within(t, ctx, 20*time.Second, "the wall loads with both games",
-		chromedp.Navigate(e.http.URL+"/wall/"+guild),
+		chromedp.Navigate(e.http.URL+"/wall/"+key),
 		chromedp.WaitVisible(card+` img`, chromedp.ByQuery),
 		chromedp.WaitVisible(fmt.Sprintf("#game-%s", e.load("c2").ID), chromedp.ByQuery),
 		chromedp.WaitVisible(`//span[@id="status" and text()="live"]`, chromedp.BySearch))
@@ -214,4 +216,28 @@ func distinctColours(img image.Image, r rect, limit int) int {
 		}
 	}
 	return len(seen)
+}
+
+// TestWallPageClearsWhenTurnedOff: a page open in a real browser when a
+// referee turns the wall off drops every game it showed and says the wall
+// is off.
+func TestWallPageClearsWhenTurnedOff(t *testing.T) {
+	e := newEnv(t)
+	if r := e.do(alice, "c1", "play", "", "game", "hique"); r.Private {
+		t.Fatal(r.Text)
+	}
+	key := e.wall("on", "")
+	ctx := browser(t)
+	card := fmt.Sprintf("#game-%s", e.load("c1").ID)
+	within(t, ctx, 20*time.Second, "the wall loads with the game",
+		chromedp.Navigate(e.http.URL+"/wall/"+key+"/"),
+		chromedp.WaitVisible(card+" img", chromedp.ByQuery))
+	e.svc.Handle(context.Background(), commands.Invocation{Guild: guild, Channel: "staff", User: carol, ManageServer: true, Command: "wall", Sub: "off"})
+	within(t, ctx, 10*time.Second, "the page says the wall is off",
+		chromedp.WaitVisible(`//p[@id="empty" and text()="This wall is off."]`, chromedp.BySearch))
+	var cards int
+	within(t, ctx, 5*time.Second, "count the cards", chromedp.Evaluate(`document.querySelectorAll(".game").length`, &cards))
+	if cards != 0 {
+		t.Errorf("%d games still shown after the wall was turned off", cards)
+	}
 }

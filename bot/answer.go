@@ -92,8 +92,9 @@ func (b *Bot) command(i *discordgo.Interaction, received time.Time, respond resp
 	go func() {
 		defer func() {
 			if p := recover(); p != nil {
-				log.Error("command panicked", "panic", p, "stack", string(debug.Stack()))
-				done <- privateText("Something went wrong inside Arbiter; nothing was changed. Please try again.")
+				id := commands.ErrorID()
+				log.Error("command panicked", "error_id", id, "panic", p, "stack", string(debug.Stack()))
+				done <- privateText("Something went wrong inside Arbiter (error id " + id + "); nothing was changed. Please try again, and give a referee the id if it persists.")
 			}
 		}()
 		done <- b.run(ctx, i)

@@ -108,6 +108,7 @@ type Bot struct {
 	specs []commands.CommandSpec
 	log   *slog.Logger
 	roles *roleNames
+	aud   *audience
 	// closing turns new interactions away politely during shutdown.
 	closing atomic.Bool
 	// inflight counts interactions being answered, for a clean shutdown;
@@ -142,6 +143,7 @@ func New(cfg Config, s *discordgo.Session, svc *commands.Service) *Bot {
 		specs: commandSpecs(svc.Registry().Names()),
 		log:   cfg.Logger,
 		roles: newRoleNames(s, cfg.Now),
+		aud:   newAudience(s, cfg.Now),
 	}
 }
 
@@ -150,6 +152,10 @@ func New(cfg Config, s *discordgo.Session, svc *commands.Service) *Bot {
 func commandSpecs(gameNames []string) []commands.CommandSpec {
 	return append(commands.CommandSet(gameNames), diagnoseSpec)
 }
+
+// Audience tells the game flow which channels every member of their
+// server can view (for the live wall), from Discord's permissions.
+func (b *Bot) Audience() commands.Audience { return b.aud }
 
 // Register replaces the application's commands with Arbiter's command set
 // in one bulk overwrite: in Config.DevGuildID when set, else globally.

@@ -41,7 +41,7 @@ func TestStudentProgramPlaysThroughDiscord(t *testing.T) {
 		done <- api.RunBridge(ctx, api.BridgeConfig{Server: hs.URL, Token: tok, Command: prog, Out: &out})
 	}()
 	t.Cleanup(func() { cancel(); <-done })
-	waitFor(t, "the bridge connects", func() bool { return apiSrv.Online(ann.ID) })
+	waitFor(t, "the bridge connects", func() bool { return apiSrv.Online(w.srv.Guild().ID, ann.ID) })
 
 	w.public(w.do(bob.ID, ch, "play", opt("game", "sixes"), opt("opponent", ann.ID), opt("program", true), opt("options", "turns=12")))
 	waitFor(t, "the program accepts", func() bool { g := p.game(ch); return g != nil && !commands.FlowOf(g).Challenge })

@@ -40,7 +40,7 @@ func subcommands() map[string]subcommand {
 		"engine":     {"serve Arbiter's engine over the engine protocol on stdin/stdout: engine [GAME] [--level L] [--hash MB] [--seed S]", runEngine},
 		"bench":      {"measure perft and search speed, depth in 1 s and move-time overruns: bench [--json]", runBench},
 		"bot":        {"run Arbiter on Discord (needs DISCORD_TOKEN): bot [--http ADDR] [--workers N]", runBot},
-		"bridge":     {"play your own program from this machine through the class's server: bridge --server URL [--token T] -- COMMAND [ARGS]", runBridge},
+		"bridge":     {"play your own program from this machine through the class's server: bridge --server URL [--token T] [--max-games N] -- COMMAND [ARGS]", runBridge},
 		"loadtest":   {"drive the command path with many channels and measure it: loadtest [--channels N] [--bots B] [--clients C] [--duration D] [--bot-time D] [--workers N] [--store embedded|redis|cluster] [--plot FILE.png] [--cpuprofile FILE]", runLoadtest},
 		"worker":     {"think about bot turns for the bot, against its REDIS_URL: worker [--name NAME] [--workers N]", runWorker},
 		"games":      {"the games Arbiter knows, and a check of a game description file: games list | games check FILE [--set k=v] [--seed S]", runGames},

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"time"
 
 	"arbiter/api"
 	"arbiter/commands"
+	"arbiter/internal/httplimit"
 )
 
 // serveAPI serves the programs' API and the live wall at addr (API_ADDR)
@@ -18,8 +18,8 @@ func serveAPI(ctx context.Context, addr string, svc *commands.Service, log *slog
 	if addr == "" {
 		return func() {}
 	}
-	srv := &http.Server{Addr: addr, Handler: api.New(svc, api.Options{Log: log}).Handler(),
-		ReadHeaderTimeout: 5 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	srv := apiServer(svc, log)
+	srv.Addr = addr
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -33,4 +33,10 @@ func serveAPI(ctx context.Context, addr string, svc *commands.Service, log *slog
 		_ = srv.Close() // its requests are streams and event pages: nothing to finish
 	}()
 	return func() { <-done }
+}
+
+// apiServer is the HTTP server of API_ADDR, within httplimit's bounds (a
+// program's requests have no body beyond an API message).
+func apiServer(svc *commands.Service, log *slog.Logger) *http.Server {
+	return httplimit.Server(api.New(svc, api.Options{Log: log}).Handler(), httplimit.Limits{MaxBody: api.MaxMessage}, log)
 }

@@ -16,6 +16,7 @@ import (
 
 	"arbiter/bot"
 	"arbiter/commands"
+	"arbiter/internal/httplimit"
 	"arbiter/rules"
 	"arbiter/store"
 
@@ -96,6 +97,7 @@ func runBotAt(ctx context.Context, args []string, stderr io.Writer, at discordAt
 	n := nWorkers.count(cfg)
 	svc := gameFlow(cfg, st, reg, session, log, n, fmt.Sprintf("bot-%s-shard%d", hostname(), cfg.ShardID), true)
 	b := bot.New(bcfg, session, svc)
+	svc.SetAudience(b.Audience())
 	if cfg.DiscordAppID != "" {
 		log.Info("the bot's invite link, with every permission it needs", "url", bot.InviteURL(cfg.DiscordAppID))
 	}
@@ -138,7 +140,17 @@ func gameFlow(cfg config, st store.Store, reg *rules.Registry, session *discordg
 		WorkerName:    name,
 		TakesCommands: takesCommands,
 		CachedGames:   cfg.CachedGames,
+		PublicURL:     cfg.PublicURL,
+		Limits:        cfg.Limits,
 	}, st, reg, bot.NewNotifier(session, log), log, nil)
+}
+
+// interactionServer is the HTTP server of the interactions endpoint,
+// within httplimit's bounds: Discord sends every interaction from its own
+// few addresses, so the cap per address is high; the signature check turns
+// anyone else away.
+func interactionServer(h http.Handler, log *slog.Logger) *http.Server {
+	return httplimit.Server(h, httplimit.Limits{PerAddress: 1024}, log)
 }
 
 // serveInteractions serves the HTTP interactions endpoint at addr until
@@ -149,7 +161,7 @@ func serveInteractions(ctx context.Context, addr string, b *bot.Bot, log *slog.L
 	if err != nil {
 		return fmt.Errorf("interactions endpoint: %w", err)
 	}
-	srv := &http.Server{Handler: b, ReadHeaderTimeout: 5 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	srv := interactionServer(b, log)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	log.Info("serving Discord's interactions", "addr", ln.Addr().String())

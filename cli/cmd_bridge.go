@@ -20,6 +20,7 @@ func runBridge(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.SetOutput(stderr)
 	server := fs.String("server", "", "the Arbiter API's address, e.g. https://arbiter.example.org")
 	token := fs.String("token", "", "your program token from /token (or set ARBITER_TOKEN, which keeps it out of the process list)")
+	maxGames := fs.Int("max-games", api.DefaultMaxGames, "games your program plays at once; a challenge beyond them is declined, telling the challenger why")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -34,11 +35,14 @@ func runBridge(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	case *token == "":
 		fmt.Fprintln(stderr, "arbiter bridge: --token (or ARBITER_TOKEN) is required: /token in Discord gives one")
 		return 2
+	case *maxGames < 1:
+		fmt.Fprintf(stderr, "arbiter bridge: --max-games %d: give at least 1\n", *maxGames)
+		return 2
 	case len(command) == 0:
 		fmt.Fprintln(stderr, "arbiter bridge: give your program after --, e.g. arbiter bridge --server URL --token T -- python3 myprog.py")
 		return 2
 	}
-	err := api.RunBridge(ctx, api.BridgeConfig{Server: *server, Token: *token, Command: shellJoin(command), Out: stdout, ProgramErr: stderr, Registry: gameRegistry(stderr)})
+	err := api.RunBridge(ctx, api.BridgeConfig{Server: *server, Token: *token, Command: shellJoin(command), Out: stdout, ProgramErr: stderr, Registry: gameRegistry(stderr), MaxGames: *maxGames})
 	switch {
 	case errors.Is(err, api.ErrRefused):
 		fmt.Fprintf(stderr, "arbiter bridge: %v\n", err)

@@ -83,7 +83,7 @@ func TestBridgePlaysAWholeGame(t *testing.T) {
 		if err := bridge.Start(); err != nil {
 			t.Fatal(err)
 		}
-		waitFor(t, 10*time.Second, "the bridge connects", func() bool { return apiSrv.Online(alice.ID) })
+		waitFor(t, 10*time.Second, "the bridge connects", func() bool { return apiSrv.Online("g1", alice.ID) })
 	}
 	defer func() {
 		if bridge != nil && bridge.ProcessState == nil {
@@ -115,7 +115,7 @@ func TestBridgePlaysAWholeGame(t *testing.T) {
 			_ = bridge.Process.Kill()
 			_ = bridge.Wait()
 			killed = true
-			waitFor(t, 5*time.Second, "the program shows offline", func() bool { return !apiSrv.Online(alice.ID) })
+			waitFor(t, 5*time.Second, "the program shows offline", func() bool { return !apiSrv.Online("g1", alice.ID) })
 		}
 		if programMoves == 5 && !net.wasCut() {
 			net.cut() // a network loss: the bridge reconnects by itself

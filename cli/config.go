@@ -10,33 +10,37 @@ import (
 	"strings"
 	"time"
 
+	"arbiter/commands"
+
 	"github.com/joho/godotenv"
 )
 
 // config is Arbiter's configuration, read once from the environment (and
 // a .env file, whose values never override the environment's).
 type config struct {
-	DiscordToken     string        // DISCORD_TOKEN: the bot's token; unset runs the console
-	DiscordAppID     string        // DISCORD_APP_ID
-	DiscordPublicKey string        // DISCORD_PUBLIC_KEY: the application's key (hex), for bot --http
-	DevGuildID       string        // DEV_GUILD_ID: register commands to this guild only
-	RedisURL         string        // REDIS_URL: unset uses the embedded store
-	RedisCluster     bool          // REDIS_CLUSTER: REDIS_URL names a Redis Cluster (redis://h:p?addr=h2:p2&addr=h3:p3)
-	RedisPartitions  int           // REDIS_PARTITIONS: bot-turn streams and deadline sets (default 1; 16 on a cluster); never lower it
-	RedisWait        int           // REDIS_WAIT_REPLICAS: replicas each save waits for (WAIT); 0 acknowledges on the master alone
-	DataDir          string        // DATA_DIR: the embedded store's folder, default ./data
-	RefereeRole      string        // REFEREE_ROLE: the name of the role whose members may /referee, default referee
-	EngineWorkers    int           // ENGINE_WORKERS: bot-turn workers, default one per core
-	ShardID          int           // SHARD_ID
-	ShardCount       int           // SHARD_COUNT
-	LogLevel         slog.Level    // LOG_LEVEL: debug, info, warn or error
-	BotMoveTime      time.Duration // BOT_MOVE_TIME: overrides each game's bot time per move
-	TurnTime         time.Duration // TURN_TIME: a person's default time per move, default 48h
-	APIAddr          string        // API_ADDR: serve the programs' API and the live wall here; unset: off
-	StoreStartEmpty  bool          // STORE_START_EMPTY=1: move a damaged embedded database aside and start empty
-	StoreBackupEvery time.Duration // STORE_BACKUP_EVERY: how often the embedded store copies itself to DATA_DIR/backup
-	CachedGames      int           // CACHED_GAMES: games a process keeps as it saved them, so a move needs no read (default 2048)
-	GamesDir         string        // GAMES_DIR: more described games (*.yaml) to load at start
+	DiscordToken     string          // DISCORD_TOKEN: the bot's token; unset runs the console
+	DiscordAppID     string          // DISCORD_APP_ID
+	DiscordPublicKey string          // DISCORD_PUBLIC_KEY: the application's key (hex), for bot --http
+	DevGuildID       string          // DEV_GUILD_ID: register commands to this guild only
+	RedisURL         string          // REDIS_URL: unset uses the embedded store
+	RedisCluster     bool            // REDIS_CLUSTER: REDIS_URL names a Redis Cluster (redis://h:p?addr=h2:p2&addr=h3:p3)
+	RedisPartitions  int             // REDIS_PARTITIONS: bot-turn streams and deadline sets (default 1; 16 on a cluster); never lower it
+	RedisWait        int             // REDIS_WAIT_REPLICAS: replicas each save waits for (WAIT); 0 acknowledges on the master alone
+	DataDir          string          // DATA_DIR: the embedded store's folder, default ./data
+	RefereeRole      string          // REFEREE_ROLE: the name of the role whose members may /referee, default referee
+	EngineWorkers    int             // ENGINE_WORKERS: bot-turn workers, default one per core
+	ShardID          int             // SHARD_ID
+	ShardCount       int             // SHARD_COUNT
+	LogLevel         slog.Level      // LOG_LEVEL: debug, info, warn or error
+	BotMoveTime      time.Duration   // BOT_MOVE_TIME: overrides each game's bot time per move
+	TurnTime         time.Duration   // TURN_TIME: a person's default time per move, default 48h
+	APIAddr          string          // API_ADDR: serve the programs' API and the live wall here; unset: off
+	PublicURL        string          // PUBLIC_URL: where people reach API_ADDR (behind the HTTPS proxy), for /wall's links
+	Limits           commands.Limits // LIMIT_PERSON_GAMES, LIMIT_PERSON_LEVEL5, LIMIT_PERSON_CHALLENGES, LIMIT_GUILD_LEVEL5 (0 or unset: the default)
+	StoreStartEmpty  bool            // STORE_START_EMPTY=1: move a damaged embedded database aside and start empty
+	StoreBackupEvery time.Duration   // STORE_BACKUP_EVERY: how often the embedded store copies itself to DATA_DIR/backup
+	CachedGames      int             // CACHED_GAMES: games a process keeps as it saved them, so a move needs no read (default 2048)
+	GamesDir         string          // GAMES_DIR: more described games (*.yaml) to load at start
 }
 
 // loadConfig reads the configuration. A malformed value is an error naming
@@ -54,6 +58,7 @@ func loadConfig() (config, error) {
 		DataDir:          envOr("DATA_DIR", "./data"),
 		RefereeRole:      envOr("REFEREE_ROLE", "referee"),
 		APIAddr:          os.Getenv("API_ADDR"),
+		PublicURL:        strings.TrimSpace(os.Getenv("PUBLIC_URL")),
 		StoreStartEmpty:  os.Getenv("STORE_START_EMPTY") == "1",
 		GamesDir:         os.Getenv("GAMES_DIR"),
 		ShardCount:       1,
@@ -75,6 +80,10 @@ func loadConfig() (config, error) {
 	intVar("REDIS_PARTITIONS", &c.RedisPartitions)
 	intVar("REDIS_WAIT_REPLICAS", &c.RedisWait)
 	intVar("CACHED_GAMES", &c.CachedGames)
+	intVar("LIMIT_PERSON_GAMES", &c.Limits.PersonGames)
+	intVar("LIMIT_PERSON_LEVEL5", &c.Limits.PersonStrongBot)
+	intVar("LIMIT_PERSON_CHALLENGES", &c.Limits.PersonChallenges)
+	intVar("LIMIT_GUILD_LEVEL5", &c.Limits.GuildStrongBot)
 	switch v := strings.ToLower(os.Getenv("REDIS_CLUSTER")); v {
 	case "", "false", "0", "no":
 	case "true", "1", "yes":

@@ -97,7 +97,7 @@ func TestTutorialFirstProgram(t *testing.T) {
 					_ = cmd.Wait()
 				}()
 				deadline := time.Now().Add(20 * time.Second)
-				for !apiSrv.Online(you.ID) {
+				for !apiSrv.Online(guild, you.ID) {
 					if time.Now().After(deadline) {
 						t.Fatalf("%s: the bridge did not connect: %s", tutorial, bridgeOut.String())
 					}

@@ -314,7 +314,7 @@ func analysisMessage(job *analysisJob, rep *analysis.Report) Message {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**Analysis of %s**\n", job.title)
 	for p, pr := range rep.Players {
-		b.WriteString("- " + pr.Line() + "\n")
+		b.WriteString("- " + EscapeMarkdown(pr.Line()) + "\n") // it names the player as written
 		for _, m := range rep.Worst(rules.Player(p), worstShown) {
 			fmt.Fprintf(&b, "  - move %d, %s: %s (%s → %s); better %s\n", m.Ply, m.Move, m.Class,
 				analysis.EvalString(m.EvalBefore, false), analysis.EvalString(m.EvalAfter, false), m.Best)
@@ -368,12 +368,12 @@ func (s *Service) analysisJob(g *store.Game, channel string) (*analysisJob, erro
 	for start.Ply() > 0 {
 		start.Undo()
 	}
-	names := [2]string{seatTitle(g, rules.P1), seatTitle(g, rules.P2)}
+	names := [2]string{rawSeatTitle(g, rules.P1), rawSeatTitle(g, rules.P2)} // drawn in the graph and the page
 	plan, err := analysis.NewPlan(start, g.State.History(), names, analysis.Options{Limits: s.analysisLimits()})
 	if err != nil {
 		return nil, err
 	}
-	title := fmt.Sprintf("%s #%s: %s against %s", s.title(g.Name), g.ID, names[0], names[1])
+	title := fmt.Sprintf("%s #%s: %s against %s", s.title(g.Name), g.ID, seatTitle(g, rules.P1), seatTitle(g, rules.P2)) // in messages
 	result := &rules.Outcome{Result: g.Result, Reason: g.Reason}
 	if own := g.State.Outcome(); own.Result != rules.Ongoing {
 		result = nil // ended by its rules: the game's own outcome, with its scores

@@ -131,7 +131,7 @@ func (s *Service) wake(ctx context.Context, g *store.Game) error {
 			return nil
 		}
 		flow(g).Rated = false
-		s.finish(g, rules.Ongoing, fmt.Sprintf("the challenge to %s lapsed unanswered", challenged(g).Name))
+		s.finish(g, rules.Ongoing, fmt.Sprintf("the challenge to %s lapsed unanswered", EscapeMarkdown(challenged(g).Name)))
 		return s.commit(ctx, g, func(*store.Game) *Message {
 			return &Message{Text: fmt.Sprintf("The challenge from %s to %s lapsed unanswered; the channel is free.", plainName(challenger(g)), plainName(challenged(g)))}
 		})

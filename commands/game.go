@@ -49,11 +49,21 @@ func label(p store.Player) string {
 	case store.Bot:
 		return fmt.Sprintf("Arbiter (level %d)", p.Level)
 	}
-	return p.Program
+	return EscapeMarkdown(p.Program)
 }
 
-// plainName names the player in a seat without pinging anyone.
+// plainName names the player in a seat without pinging anyone, for a
+// message: a person's name is made inert (EscapeMarkdown).
 func plainName(p store.Player) string {
+	if p.Kind == store.Bot {
+		return rawName(p)
+	}
+	return EscapeMarkdown(rawName(p))
+}
+
+// rawName names the player in a seat as written, for what is not Markdown
+// (a board's image, the API, the wall).
+func rawName(p store.Player) string {
 	switch p.Kind {
 	case store.Bot:
 		return fmt.Sprintf("Arbiter (level %d)", p.Level)
@@ -71,6 +81,15 @@ func seatTitle(g *store.Game, seat rules.Player) string {
 	return fmt.Sprintf("%s (%s)", g.State.PlayerName(seat), plainName(g.Players[seat]))
 }
 
+// rawSeatTitle is seatTitle with the name as written, for what is not
+// Markdown (an image, a page).
+func rawSeatTitle(g *store.Game, seat rules.Player) string {
+	if g.Players[seat].Kind == store.Bot {
+		return seatTitle(g, seat)
+	}
+	return fmt.Sprintf("%s (%s)", g.State.PlayerName(seat), rawName(g.Players[seat]))
+}
+
 // title is the game's name as people write it.
 func (s *Service) title(name string) string {
 	if d, err := s.reg.Lookup(name); err == nil {
@@ -83,7 +102,9 @@ func (s *Service) title(name string) string {
 func (s *Service) renderOptions(g *store.Game, view render.View) render.Options {
 	opt := render.Options{View: view, Colour: s.cfg.Colour}
 	for i, p := range g.Players {
-		opt.Players[i] = plainName(p)
+		// A text board is a code block, where Markdown is not rendered but
+		// a backtick could end the block.
+		opt.Players[i] = strings.ReplaceAll(rawName(p), "`", "'")
 	}
 	if g.Status == store.Finished {
 		out := rules.Outcome{Result: g.Result, Reason: g.Reason}

@@ -80,8 +80,9 @@ func (s *Service) history(ctx context.Context, inv Invocation) Reply {
 			replayNote = "\n(" + replayNote + ")"
 		}
 	} else {
-		s.log.Warn("replay not drawn", "game", g.ID, "err", err)
-		replayNote = "\n(the replay could not be drawn this time: " + err.Error() + ")"
+		id := ErrorID()
+		s.log.Warn("replay not drawn", "error_id", id, "game", g.ID, "err", err)
+		replayNote = "\n(the replay could not be drawn this time; error id " + id + ")"
 	}
 	record := render.Record(g.State, opt, tags...)
 	files := append([]File{{Name: fmt.Sprintf("%s-%s.txt", g.Name, g.ID), ContentType: "text/plain; charset=utf-8", Data: []byte(record)}}, gifFile...)
@@ -99,7 +100,9 @@ func (s *Service) history(ctx context.Context, inv Invocation) Reply {
 	if g.Status == store.Finished {
 		buttons = []Button{{ID: fmt.Sprintf("analyse:%s:%d", g.ID, g.Version), Label: "Analyse", Style: Secondary}}
 	}
-	return Reply{Message: Message{Text: text, Files: files, Buttons: buttons}}
+	// Another channel's game may be private to that channel: its record is
+	// shown to the one who asked only.
+	return Reply{Message: Message{Text: text, Files: files, Buttons: buttons}, Private: g.Channel != inv.Channel}
 }
 
 // numberedMoves writes the move list numbered by turn: "1. 4 2 4 8 | 4 12 4 10".
@@ -163,7 +166,7 @@ func (s *Service) help(_ context.Context, _ Invocation) Reply {
 		"/history [game:id], /analyse [game:id] (the engine's review of a finished game), /games, /stats [user], /leaderboard game:..., /rules game:..., /help (this).",
 		"Each move has a deadline (time:45s, 10m, 2d; default 2d): a reminder comes at half time and near the end; then the game is lost on time (or, with options:\"timeout=adjudicate\", decided by the game's scoring).",
 		"Your own program: /token new gives you a token (shown once) for `arbiter bridge`, /token revoke ends it; /play ... program:true challenges a classmate's program, myprogram:true lets yours play for you.",
-		"Referees: /referee start|abort|adjudicate|extend|pause|resume|export; /settings board:text|emoji|image (how boards are drawn in this channel); /diagnose (what the bot may do here, in Discord).",
+		"Referees: /referee start|abort|adjudicate|extend|pause|resume|export; /settings board:text|emoji|image (how boards are drawn in this channel); /diagnose (what the bot may do here, in Discord); /wall on|off|new|names (the projector's live wall: a secret link, public channels only).",
 		"Tournaments: a referee's /tournament create (format: roundrobin, gauntlet, swiss: paired by points round by round, or knockout: a seeded bracket, two games a tie) and start, everyone's /tournament join and standings; /referee export [from] [to] attaches the grades.",
 	}, "\n")}}
 }
@@ -294,9 +297,9 @@ func (s *Service) settings(ctx context.Context, inv Invocation) Reply {
 	// A game going on keeps the style it began with: changing it would
 	// bump the game's version and void the players' buttons mid-move.
 	if g, err := s.store.Load(ctx, inv.Channel); err == nil && g.Status == store.Active && flow(g).Style != style {
-		return Reply{Message: Message{Text: fmt.Sprintf("%s set this channel's boards to %s, from the next game on (the game going on keeps its style).", inv.User.Name, style)}}
+		return Reply{Message: Message{Text: fmt.Sprintf("%s set this channel's boards to %s, from the next game on (the game going on keeps its style).", EscapeMarkdown(inv.User.Name), style)}}
 	}
-	return Reply{Message: Message{Text: fmt.Sprintf("%s set this channel's boards to %s.", inv.User.Name, style)}}
+	return Reply{Message: Message{Text: fmt.Sprintf("%s set this channel's boards to %s.", EscapeMarkdown(inv.User.Name), style)}}
 }
 
 // resultWords says a result with the winner's name: "alice won", "draw",

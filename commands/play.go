@@ -78,6 +78,9 @@ func (s *Service) play(ctx context.Context, inv Invocation) Reply {
 	if r != nil {
 		return *r
 	}
+	if r := s.checkLimits(ctx, inv, req); r != nil {
+		return *r
+	}
 	return s.start(ctx, inv, req)
 }
 
@@ -212,7 +215,7 @@ func (s *Service) start(ctx context.Context, inv Invocation, req newGameRequest)
 	case flow(g).Challenge:
 		header = fmt.Sprintf("%s challenges %s to %s%s.", label(challenger(g)), label(challenged(g)), title, opts) + s.programNote(g)
 	case req.refereed:
-		header = fmt.Sprintf("%s: %s against %s, refereed by %s%s.", title, seatTitle(g, rules.P1), seatTitle(g, rules.P2), inv.User.Name, opts)
+		header = fmt.Sprintf("%s: %s against %s, refereed by %s%s.", title, seatTitle(g, rules.P1), seatTitle(g, rules.P2), EscapeMarkdown(inv.User.Name), opts)
 	default:
 		header = fmt.Sprintf("%s: %s against %s%s.", title, seatTitle(g, rules.P1), seatTitle(g, rules.P2), opts)
 	}
@@ -265,9 +268,9 @@ func (s *Service) decline(ctx context.Context, inv Invocation) Reply {
 	var reason string
 	switch inv.User.ID {
 	case challenged(g).UserID:
-		reason = fmt.Sprintf("%s declined the challenge", challenged(g).Name)
+		reason = fmt.Sprintf("%s declined the challenge", EscapeMarkdown(challenged(g).Name))
 	case challenger(g).UserID:
-		reason = fmt.Sprintf("%s withdrew the challenge", challenger(g).Name)
+		reason = fmt.Sprintf("%s withdrew the challenge", EscapeMarkdown(challenger(g).Name))
 	default:
 		return refuse("this challenge is between %s and %s", label(challenger(g)), label(challenged(g)))
 	}

@@ -37,10 +37,11 @@ type Observer interface {
 	GameSaved(g *store.Game)
 }
 
-// Presence says whether a person's program is connected now (its bridge
-// is online), so that a challenge to it says when it is not.
+// Presence says whether a person's program is connected now in a guild
+// (its bridge is online with that guild's token), so that a challenge to
+// it says when it is not.
 type Presence interface {
-	Online(userID string) bool
+	Online(guild, userID string) bool
 }
 
 // hooks are the observers and the presence a Service was given.
@@ -48,6 +49,7 @@ type hooks struct {
 	mu        sync.RWMutex
 	observers []Observer
 	presence  Presence
+	audience  Audience
 }
 
 // AddObserver has o hear of every game change saved from now on.
@@ -77,11 +79,11 @@ func (s *Service) observe(g *store.Game) {
 	}
 }
 
-// programOnline reports whether userID's program is connected.
-func (s *Service) programOnline(userID string) bool {
+// programOnline reports whether userID's program is connected in guild.
+func (s *Service) programOnline(guild, userID string) bool {
 	s.hooks.mu.RLock()
 	defer s.hooks.mu.RUnlock()
-	return s.hooks.presence != nil && s.hooks.presence.Online(userID)
+	return s.hooks.presence != nil && s.hooks.presence.Online(guild, userID)
 }
 
 // programPlayer is the seat of u's program: rated apart from u, and shown
@@ -94,10 +96,10 @@ func programPlayer(u User) store.Player {
 // connected.
 func (s *Service) programNote(g *store.Game) string {
 	p := challenged(g)
-	if p.Kind != store.Program || s.programOnline(p.UserID) {
+	if p.Kind != store.Program || s.programOnline(g.Guild, p.UserID) {
 		return ""
 	}
-	return fmt.Sprintf(" %s is offline: the challenge waits until %s's bridge connects.", p.Program, p.Name)
+	return fmt.Sprintf(" %s is offline: the challenge waits until %s's bridge connects.", EscapeMarkdown(p.Program), EscapeMarkdown(p.Name))
 }
 
 // HashToken is the SHA-256 of a program token, in hex: what the store keeps.
@@ -109,16 +111,19 @@ func HashToken(token string) string {
 // token is /token (or /token new): a new program token, shown once and
 // only to its owner; /token revoke ends it.
 func (s *Service) token(ctx context.Context, inv Invocation) Reply {
+	if inv.Guild == "" {
+		return refuse("a program token belongs to one server: use /token in a channel of your class's server")
+	}
 	switch inv.Sub {
 	case "revoke":
-		had, err := s.store.RevokeToken(ctx, inv.User.ID)
+		had, err := s.store.RevokeToken(ctx, inv.Guild, inv.User.ID)
 		if err != nil {
 			return s.storeRefusal(inv, err)
 		}
 		if !had {
 			return refuse("you have no program token; /token gives one")
 		}
-		return Reply{Message: Message{Text: "Your program token is revoked: a bridge using it is disconnected and refused from now on."}, Private: true}
+		return Reply{Message: Message{Text: "Your program token for this server is revoked: a bridge using it is disconnected and refused from now on (your tokens for other servers still work)."}, Private: true}
 	case "", "new":
 	default:
 		return refuse("/token gives a program token and /token revoke ends it; there is no /token %s", inv.Sub)
@@ -135,7 +140,7 @@ func (s *Service) token(ctx context.Context, inv Invocation) Reply {
 		}
 		return s.storeRefusal(inv, err)
 	}
-	text := fmt.Sprintf("Your program token (shown this once; it replaces any earlier one, and /token revoke ends it):\n`%s`\n"+
+	text := fmt.Sprintf("Your program token for this server (shown this once; it replaces your earlier one here, not those of other servers, and /token revoke ends it):\n`%s`\n"+
 		"Run your program with: `arbiter bridge --server URL --token TOKEN -- ./yourprogram`. Keep the token secret: it plays for you.", tok)
 	return Reply{Message: Message{Text: text}, Private: true}
 }
@@ -185,7 +190,7 @@ func (s *Service) Title(game string) string { return s.title(game) }
 
 // PlayerName names a seat for people: "alice", "bob (program)",
 // "Arbiter (level 3)".
-func PlayerName(p store.Player) string { return plainName(p) }
+func PlayerName(p store.Player) string { return rawName(p) }
 
 // ProgramSeat returns the seat of user's program in g.
 func ProgramSeat(g *store.Game, user string) (rules.Player, bool) {
@@ -201,11 +206,13 @@ func ProgramSeat(g *store.Game, user string) (rules.Player, bool) {
 // decline a challenge to it, move, or resign.
 type ProgramAction struct {
 	Owner   string // the user whose program acts (from its token)
+	Guild   string // the guild of its token: the only one it acts in
 	Channel string
 	Game    string // the game's archive id
 	Version int64  // for a move: the version the program saw; 0 for any
 	Kind    string // "accept", "decline", "move" or "resign"
 	Move    string // the move's text, for "move"
+	Reason  string // why, for "decline": shown to the challenger, made inert
 }
 
 // ProgramError is a refused program action, in words for the program's
@@ -227,12 +234,14 @@ func (s *Service) ProgramAct(ctx context.Context, a ProgramAction) error {
 	}
 	g, err := s.store.Load(ctx, a.Channel)
 	switch {
-	case errors.Is(err, store.ErrNotFound), err == nil && g.ID != a.Game:
+	case errors.Is(err, store.ErrNotFound), err == nil && (g.ID != a.Game || g.Guild != a.Guild):
 		return no("not_found", "game %s is not going on in channel %s (it may be over)", a.Game, a.Channel)
 	case errors.Is(err, store.ErrUnavailable):
 		return no("unavailable", "storage is not reachable right now; try again")
 	case err != nil:
-		return no("not_found", "game %s cannot be read: %v", a.Game, err)
+		id := ErrorID()
+		s.log.Error("program's game not read", "error_id", id, "channel", a.Channel, "err", err)
+		return no("unavailable", "game %s cannot be read right now (error id %s); try again", a.Game, id)
 	}
 	seat, ok := ProgramSeat(g, a.Owner)
 	if !ok {
@@ -257,6 +266,9 @@ func (s *Service) ProgramAct(ctx context.Context, a ProgramAction) error {
 			return no("bad_request", "%s", reply.Text)
 		}
 		msg = reply.Message
+		if why := strings.TrimSpace(a.Reason); a.Kind == "decline" && why != "" {
+			msg.Text += " Their bridge says: " + EscapeMarkdown(clip(why, 200))
+		}
 	case "move", "resign":
 		if flow(g).Challenge {
 			return no("bad_request", "the challenge in game %s has not been accepted", a.Game)

@@ -42,8 +42,8 @@ func (s *Service) referee(ctx context.Context, inv Invocation) Reply {
 	switch inv.Sub {
 	case "abort":
 		flow(g).Rated = false
-		s.finish(g, rules.Ongoing, "aborted by referee "+inv.User.Name)
-		text = fmt.Sprintf("The game is aborted by %s; it is not rated and the channel is free.", inv.User.Name)
+		s.finish(g, rules.Ongoing, "aborted by referee "+EscapeMarkdown(inv.User.Name))
+		text = fmt.Sprintf("The game is aborted by %s; it is not rated and the channel is free.", EscapeMarkdown(inv.User.Name))
 	case "adjudicate":
 		var result rules.Result
 		switch inv.Options["result"] {
@@ -60,8 +60,8 @@ func (s *Service) referee(ctx context.Context, inv Invocation) Reply {
 		if reason == "" {
 			return refuse("give the reason for the adjudication")
 		}
-		s.finish(g, result, "adjudicated by "+inv.User.Name+": "+reason)
-		text = fmt.Sprintf("Referee %s decides the game.", inv.User.Name)
+		s.finish(g, result, "adjudicated by "+EscapeMarkdown(inv.User.Name)+": "+EscapeMarkdown(reason))
+		text = fmt.Sprintf("Referee %s decides the game.", EscapeMarkdown(inv.User.Name))
 	case "extend":
 		by, err := ParseDuration(inv.Options["by"])
 		if err != nil {
@@ -79,7 +79,7 @@ func (s *Service) referee(ctx context.Context, inv Invocation) Reply {
 				g.RemindAt = now.Add(left / 2)
 			}
 		}
-		text = fmt.Sprintf("%s gives %s more time: the move is due %s.", inv.User.Name, FormatDuration(by), when(g.Deadline))
+		text = fmt.Sprintf("%s gives %s more time: the move is due %s.", EscapeMarkdown(inv.User.Name), FormatDuration(by), when(g.Deadline))
 	case "pause":
 		if flow(g).Paused {
 			return refuse("the game is paused already")
@@ -87,7 +87,7 @@ func (s *Service) referee(ctx context.Context, inv Invocation) Reply {
 		flow(g).Paused = true
 		flow(g).PausedLeft = max(g.Deadline.Sub(now), 0)
 		g.Deadline, g.RemindAt = time.Time{}, time.Time{}
-		text = fmt.Sprintf("%s pauses the game; moves wait until /referee resume.", inv.User.Name)
+		text = fmt.Sprintf("%s pauses the game; moves wait until /referee resume.", EscapeMarkdown(inv.User.Name))
 	case "resume":
 		if !flow(g).Paused {
 			return refuse("the game is not paused")
@@ -100,7 +100,7 @@ func (s *Service) referee(ctx context.Context, inv Invocation) Reply {
 			g.Deadline = now.Add(left)
 			g.RemindAt = now.Add(left / 2)
 		}
-		text = fmt.Sprintf("%s resumes the game.", inv.User.Name)
+		text = fmt.Sprintf("%s resumes the game.", EscapeMarkdown(inv.User.Name))
 	default:
 		return refuse("/referee takes start, abort, adjudicate, extend, pause or resume")
 	}
@@ -124,5 +124,5 @@ func (s *Service) abortDamaged(ctx context.Context, inv Invocation) (Reply, bool
 		return s.storeRefusal(inv, err), true
 	}
 	s.log.Warn("damaged game record moved aside", "channel", inv.Channel, "key", key, "by", inv.User.ID)
-	return Reply{Message: Message{Text: fmt.Sprintf("The damaged game record of this channel is moved aside (kept as %s) by %s; the channel is free for a new game.", key, inv.User.Name)}}, true
+	return Reply{Message: Message{Text: fmt.Sprintf("The damaged game record of this channel is moved aside (kept as %s) by %s; the channel is free for a new game.", key, EscapeMarkdown(inv.User.Name))}}, true
 }

@@ -54,6 +54,9 @@ func (s *Service) rematch(ctx context.Context, inv Invocation) Reply {
 			req.players[0], req.players[1] = req.players[1], req.players[0]
 		}
 	}
+	if r := s.checkLimits(ctx, inv, req); r != nil {
+		return *r
+	}
 	reply := s.start(ctx, inv, req)
 	if !reply.Private {
 		reply.Text = fmt.Sprintf("Rematch of #%s, sides swapped.\n%s", last.ID, reply.Text)

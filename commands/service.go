@@ -56,6 +56,12 @@ type Config struct {
 	// them, so that a /move needs no read of the store (see move);
 	// default 2048, negative for none.
 	CachedGames int
+	// Limits bound the games one person and one server start at once;
+	// zero fields take DefaultLimits.
+	Limits Limits
+	// PublicURL is the address people reach the API and the live wall at
+	// (e.g. https://arbiter.example.org), for the links /wall gives.
+	PublicURL string
 	// AnalysisLimits bound the search of each position of an /analyse
 	// (default a second a position).
 	AnalysisLimits engine.Limits
@@ -119,6 +125,7 @@ func New(cfg Config, st store.Store, reg *rules.Registry, notify Notifier, log *
 	if cfg.TableMB <= 0 {
 		cfg.TableMB = 32
 	}
+	cfg.Limits = cfg.Limits.withDefaults()
 	if log == nil {
 		log = slog.Default()
 	}
@@ -173,6 +180,7 @@ func (s *Service) handlers() map[string]handler {
 		"cancel":         s.cancel,
 		"token":          s.token,
 		"tournament":     s.tournamentCmd,
+		"wall":           s.wall,
 	}
 }
 
@@ -266,8 +274,7 @@ func (s *Service) storeRefusal(inv Invocation, err error) Reply {
 	case errors.Is(err, store.ErrNotFound):
 		return refuse("there is no game in this channel; /play starts one")
 	}
-	s.log.Error("command failed", "command", inv.Command, "channel", inv.Channel, "err", err)
-	return refuse("something went wrong; nothing was changed: %v", err)
+	return s.internalError(inv, "command", err)
 }
 
 // isReferee reports whether the invoker may use /referee.

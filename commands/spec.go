@@ -56,6 +56,8 @@ func CommandSet(gameNames []string) []CommandSpec {
 	game := func(required bool) OptionSpec {
 		return OptionSpec{Name: "game", Description: "which game", Type: OptString, Required: required, Choices: gameChoices}
 	}
+	wallNames := OptionSpec{Name: "names", Description: "how the wall names players (default initials)", Type: OptString,
+		Choices: []Choice{{"display names", NamesDisplay}, {"initials", NamesInitials}, {"anonymous", NamesAnonymous}}}
 	options := OptionSpec{Name: "options", Description: `game options, e.g. "turns=200 edges=on"`, Type: OptString}
 	return []CommandSpec{
 		{Name: "play", Description: "start a game here: against the bot, or challenge someone", Options: []OptionSpec{
@@ -115,6 +117,12 @@ func CommandSet(gameNames []string) []CommandSpec {
 			{Name: "join", Description: "enter the tournament of this channel"},
 			{Name: "start", Description: "pair the players and start the first round (referees)"},
 			{Name: "standings", Description: "the tournament's standings"},
+		}},
+		{Name: "wall", Description: "the server's live wall: a link to show its games on a projector (referees)", Subcommands: []CommandSpec{
+			{Name: "on", Description: "turn the live wall on: a new secret link, shown to you once", Options: []OptionSpec{wallNames}},
+			{Name: "off", Description: "turn the live wall off: its link stops working"},
+			{Name: "new", Description: "replace the wall's link: the old one stops working", Options: []OptionSpec{wallNames}},
+			{Name: "names", Description: "how the wall names players", Options: []OptionSpec{func() OptionSpec { o := wallNames; o.Required = true; return o }()}},
 		}},
 		{Name: "referee", Description: "referee tools", Subcommands: []CommandSpec{
 			{Name: "start", Description: "start a match between two students", Options: []OptionSpec{

@@ -23,7 +23,7 @@ func takebackNote(g *store.Game, seat rules.Player, from int, who User) string {
 	}
 	note := fmt.Sprintf("move %d: %s took back %s", from+1, seatTitle(g, seat), strings.Join(texts, ", "))
 	if other := g.Players[seat.Other()]; other.Kind == store.Human && other.UserID == who.ID && who.ID != g.Players[seat].UserID {
-		note += fmt.Sprintf(", with %s's consent", other.Name)
+		note += fmt.Sprintf(", with %s's consent", EscapeMarkdown(other.Name))
 	}
 	return note
 }

@@ -43,6 +43,9 @@ type ThreadOpener interface {
 
 // tourney is a tournament's record.
 type tourney struct {
+	// Guild is the server it was created in (absent in records made
+	// before it was kept).
+	Guild   string        `json:"guild,omitempty"`
 	Game    string        `json:"game"`
 	Format  string        `json:"format"`
 	Cycles  int           `json:"rounds"`
@@ -151,9 +154,9 @@ func (s *Service) tourneyAct(ctx context.Context, inv Invocation, t *tourney) (R
 		if err != nil {
 			return refuse("%v", err), false
 		}
-		*t = tourney{Game: req.name, Format: string(format), Cycles: cycles, Time: inv.Options["time"], Referee: inv.User}
+		*t = tourney{Guild: inv.Guild, Game: req.name, Format: string(format), Cycles: cycles, Time: inv.Options["time"], Referee: inv.User}
 		return Reply{Message: Message{Text: fmt.Sprintf("%s opens a %s tournament here (%s, %s a move). /tournament join to enter; a referee starts it with /tournament start.",
-			inv.User.Name, s.title(t.Game), formatRules(format, cycles), FormatDuration(s.tourneyTurnTime(t)))}}, true
+			EscapeMarkdown(inv.User.Name), s.title(t.Game), formatRules(format, cycles), FormatDuration(s.tourneyTurnTime(t)))}}, true
 	case "join":
 		if t.Round > 0 || t.Done {
 			return refuse("the tournament has started; entries are closed"), false
@@ -165,7 +168,7 @@ func (s *Service) tourneyAct(ctx context.Context, inv Invocation, t *tourney) (R
 			return refuse("the tournament is full (%d players)", maxEntrants), false
 		}
 		t.Players = append(t.Players, inv.User)
-		return Reply{Message: Message{Text: fmt.Sprintf("%s joins the %s tournament (%s).", inv.User.Name, s.title(t.Game), playerCount(len(t.Players)))}}, true
+		return Reply{Message: Message{Text: fmt.Sprintf("%s joins the %s tournament (%s).", EscapeMarkdown(inv.User.Name), s.title(t.Game), playerCount(len(t.Players)))}}, true
 	case "start":
 		if t.Done {
 			return refuse("the tournament is over; /tournament standings shows how it ended"), false
@@ -189,7 +192,9 @@ func (s *Service) tourneyAct(ctx context.Context, inv Invocation, t *tourney) (R
 		text := fmt.Sprintf("The %s tournament starts: %d players, %d rounds. Round %d:\n%s",
 			s.title(t.Game), len(t.Players), t.rounds(), t.Round, started)
 		if err != nil {
-			text += fmt.Sprintf("\nSome games could not be started (%v); /tournament start again starts them.", err)
+			id := ErrorID()
+			s.log.Error("tournament games not started", "error_id", id, "channel", inv.Channel, "err", err)
+			text += fmt.Sprintf("\nSome games could not be started (error id %s); /tournament start again starts them.", id)
 		}
 		return Reply{Message: Message{Text: text}}, true
 	}
@@ -213,7 +218,7 @@ func (s *Service) startRound(ctx context.Context, guild, parent string, t *tourn
 	for i := range t.Games {
 		tg := &t.Games[i]
 		if tg.Round == t.Round && tg.Second < 0 && !playoffs {
-			fmt.Fprintf(&list, "- %s has a bye\n", t.Players[tg.First].Name)
+			fmt.Fprintf(&list, "- %s has a bye\n", EscapeMarkdown(t.Players[tg.First].Name))
 		}
 		if tg.Round != t.Round || tg.Result != "" {
 			continue
@@ -303,7 +308,9 @@ func (s *Service) tournamentGameOver(ctx context.Context, g *store.Game) error {
 		started, err := s.startRound(ctx, g.Guild, parent, t)
 		text := fmt.Sprintf("Round %d:\n%s", t.Round, started)
 		if err != nil {
-			text += fmt.Sprintf("\nSome games could not be started (%v); a referee's /tournament start starts them.", err)
+			id := ErrorID()
+			s.log.Error("tournament games not started", "error_id", id, "channel", parent, "err", err)
+			text += fmt.Sprintf("\nSome games could not be started (error id %s); a referee's /tournament start starts them.", id)
 		}
 		posts = append(posts, text)
 		return true, nil
@@ -389,7 +396,7 @@ func (s *Service) standingsText(ctx context.Context, guild string, t *tourney) s
 	names := map[string]string{}
 	ids := make([]string, len(t.Players))
 	for i, u := range t.Players {
-		names[u.ID], ids[i] = u.Name, u.ID
+		names[u.ID], ids[i] = EscapeMarkdown(u.Name), u.ID
 	}
 	rating := map[string]float64{}
 	if rs, err := s.store.Ratings(ctx, guild, t.Game, ids...); err == nil {

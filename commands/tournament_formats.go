@@ -228,7 +228,7 @@ func (s *Service) advance(ctx context.Context, guild string, t *tourney) []strin
 					tourneyGame{Round: t.Round, First: p.First, Second: p.Second, Playoff: playoffs + 1},
 					tourneyGame{Round: t.Round, First: p.Second, Second: p.First, Playoff: playoffs + 1})
 				level = append(level, fmt.Sprintf("%s and %s are level at %s–%s: one more pair of games decides (then the higher seed goes through).",
-					t.Players[p.First].Name, t.Players[p.Second].Name, points(pa), points(pb)))
+					EscapeMarkdown(t.Players[p.First].Name), EscapeMarkdown(t.Players[p.Second].Name), points(pa), points(pb)))
 				continue
 			}
 			through = append(through, w)
@@ -239,7 +239,7 @@ func (s *Service) advance(ctx context.Context, guild string, t *tourney) []strin
 		t.Bracket = append(t.Bracket, through)
 		if len(through) == 1 {
 			t.Done = true
-			return []string{fmt.Sprintf("**The tournament is over: %s wins.** %s", t.Players[through[0]].Name, s.standingsText(ctx, guild, t))}
+			return []string{fmt.Sprintf("**The tournament is over: %s wins.** %s", EscapeMarkdown(t.Players[through[0]].Name), s.standingsText(ctx, guild, t))}
 		}
 		t.Round++
 		t.schedule(t.Round)
@@ -279,7 +279,7 @@ func points(x float64) string {
 // their scores and who went through, seeds in brackets.
 func (t *tourney) bracketText() string {
 	var b strings.Builder
-	name := func(i int) string { return fmt.Sprintf("%s (%d)", clip(t.Players[i].Name, 24), i+1) }
+	name := func(i int) string { return fmt.Sprintf("%s (%d)", EscapeMarkdown(clip(t.Players[i].Name, 24)), i+1) }
 	total := t.rounds()
 	for r := 1; r <= len(t.Bracket) && r <= total; r++ {
 		label := fmt.Sprintf("Round %d", r)
@@ -300,7 +300,7 @@ func (t *tourney) bracketText() string {
 			if r < len(t.Bracket) {
 				for _, w := range t.Bracket[r] {
 					if w == p.First || w == p.Second {
-						fmt.Fprintf(&b, ": %s goes through", t.Players[w].Name)
+						fmt.Fprintf(&b, ": %s goes through", EscapeMarkdown(t.Players[w].Name))
 					}
 				}
 			} else {
@@ -310,7 +310,7 @@ func (t *tourney) bracketText() string {
 		}
 	}
 	if t.Done && len(t.Bracket) > 0 && len(t.Bracket[len(t.Bracket)-1]) == 1 {
-		fmt.Fprintf(&b, "Winner: %s\n", t.Players[t.Bracket[len(t.Bracket)-1][0]].Name)
+		fmt.Fprintf(&b, "Winner: %s\n", EscapeMarkdown(t.Players[t.Bracket[len(t.Bracket)-1][0]].Name))
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }

@@ -78,14 +78,17 @@ type Store interface {
 	// Program tokens (the programs' API, package api): a person's program
 	// acts for them with a token, of which only a SHA-256 hash is stored.
 	//
-	// IssueToken makes hash owner.User's only token, ending any earlier
-	// one; ErrRateLimited when they were given one less than gap ago.
+	// IssueToken makes hash owner.User's only token in owner.Guild,
+	// ending any earlier one of that guild (tokens of other guilds are
+	// untouched); ErrRateLimited when they were given one there less than
+	// gap ago.
 	IssueToken(ctx context.Context, hash string, owner TokenOwner, gap time.Duration) error
 	// LookupToken returns the owner of the token with hash; ErrNotFound
 	// when there is none (never issued, revoked or replaced).
 	LookupToken(ctx context.Context, hash string) (TokenOwner, error)
-	// RevokeToken ends user's token at once; false when they had none.
-	RevokeToken(ctx context.Context, user string) (bool, error)
+	// RevokeToken ends user's token in guild at once; false when they had
+	// none there.
+	RevokeToken(ctx context.Context, guild, user string) (bool, error)
 
 	// Reliability: the store's clock, the heartbeat of the processes that
 	// take commands, the outbox of consequences, attempt counts and dead

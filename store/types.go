@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"arbiter/rules"
@@ -154,13 +155,15 @@ type TokenOwner struct {
 	Issued time.Time `json:"issued"`
 }
 
-// CheckTokenArgs refuses a hash or user id that cannot be a key.
-func CheckTokenArgs(hash, user string) error {
+// CheckTokenArgs refuses a hash, guild or user id that cannot be a key.
+func CheckTokenArgs(hash, guild, user string) error {
 	switch {
 	case hash != "" && (len(hash) != 64):
 		return fmt.Errorf("%w: a token hash is 64 hex digits", ErrInvalid)
 	case len(user) > 100:
 		return fmt.Errorf("%w: the user id is over 100 characters", ErrInvalid)
+	case len(guild) > 100 || strings.ContainsAny(guild, ":{}\x00"):
+		return fmt.Errorf("%w: the guild id %.20q cannot be a key", ErrInvalid, guild)
 	}
 	return nil
 }

@@ -34,6 +34,12 @@ func CurveFor(game string) Curve {
 		return Curve{K: 0.00493}
 	case "sixes":
 		return Curve{K: 0.16980}
+	case "breakthrough":
+		return Curve{K: 0.00578}
+	case "othello":
+		return Curve{K: 0.01815}
+	case "connect4":
+		return Curve{K: 0.01440}
 	}
 	return Curve{K: defaultK}
 }

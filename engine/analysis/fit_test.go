@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -18,6 +20,7 @@ var (
 	fit      = flag.Bool("fit", false, "play self-play games and fit each game's curve (TestFitCurves)")
 	fitGames = flag.Int("fit-games", 40, "self-play games a game for -fit")
 	fitDepth = flag.Int("fit-depth", 4, "search depth of the self-play moves and evaluations for -fit")
+	fitOnly  = flag.String("fit-only", "", "comma-separated games to fit with -fit (default every game)")
 )
 
 // TestFitCurves makes the curves of CurveFor: with -fit it plays
@@ -34,6 +37,9 @@ func TestFitCurves(t *testing.T) {
 	}
 	reg := games.Registry()
 	for _, name := range reg.Names() {
+		if *fitOnly != "" && !slices.Contains(strings.Split(*fitOnly, ","), name) {
+			continue
+		}
 		samples, results := selfPlay(t, reg, name, *fitGames, *fitDepth)
 		k, err := FitK(samples)
 		if err != nil {

@@ -2,6 +2,7 @@ package boltstore_test
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"arbiter/rules"
@@ -80,3 +81,15 @@ func (boltRaw) DeadlineChannels(s store.Store) ([]string, error) {
 // BeforeRunningDrop returns do: the embedded store updates the index in
 // the game's own transaction, so there is no moment in between.
 func (boltRaw) BeforeRunningDrop(_ store.Store, do func()) func() { return do }
+
+func (boltRaw) PutLegacyToken(s store.Store, hash string, owner store.TokenOwner) error {
+	data, err := json.Marshal(owner)
+	if err != nil {
+		return err
+	}
+	b := s.(*boltstore.Bolt)
+	if err := b.RawPut([]string{"tokens"}, hash, data); err != nil {
+		return err
+	}
+	return b.RawPut([]string{"tokenusers"}, owner.User, []byte(hash))
+}

@@ -14,19 +14,24 @@ import (
 )
 
 // Program-token buckets of the embedded store: the owner by the token's
-// hash, a person's current token hash, and when a person was last given
-// one (for the rate limit).
+// hash, a person's current token hash in a guild, and when they were last
+// given one there (for the rate limit), keyed "GUILD/USER". A key without
+// "/" is a person's one token for every guild, from before tokens were per
+// guild.
 var (
 	bTokens      = []byte("tokens")
 	bTokenUsers  = []byte("tokenusers")
 	bTokenIssued = []byte("tokenissued")
 )
 
-// IssueToken makes the token whose hash is given owner's only token, as
-// Redis.IssueToken does: ErrRateLimited when owner was given one less than
-// gap ago; only the hash is stored.
+// userKey is the key of user's token in guild.
+func userKey(guild, user string) []byte { return []byte(guild + "/" + user) }
+
+// IssueToken makes the token whose hash is given owner's only token in
+// owner.Guild, as Redis.IssueToken does: ErrRateLimited when owner was
+// given one there less than gap ago; only the hash is stored.
 func (s *Bolt) IssueToken(ctx context.Context, hash string, owner store.TokenOwner, gap time.Duration) error {
-	if err := store.CheckTokenArgs(hash, owner.User); err != nil || owner.User == "" || hash == "" {
+	if err := store.CheckTokenArgs(hash, owner.Guild, owner.User); err != nil || owner.User == "" || hash == "" {
 		return fmt.Errorf("issue token: %w", errors.Join(err, store.ErrInvalid))
 	}
 	now := s.now().UTC()
@@ -35,10 +40,13 @@ func (s *Bolt) IssueToken(ctx context.Context, hash string, owner store.TokenOwn
 	if err != nil {
 		return fmt.Errorf("issue token: %w", err)
 	}
-	user := []byte(owner.User)
+	user := userKey(owner.Guild, owner.User)
 	return s.update(ctx, "issue token", func(tx *bolt.Tx) error {
 		tokens, users, issued, err := tokenBuckets(tx)
 		if err != nil {
+			return err
+		}
+		if _, err := endLegacyToken(tokens, users, owner.Guild, owner.User); err != nil {
 			return err
 		}
 		if v := issued.Get(user); len(v) == 8 {
@@ -66,7 +74,7 @@ func (s *Bolt) IssueToken(ctx context.Context, hash string, owner store.TokenOwn
 // LookupToken returns the owner of the token whose hash is given;
 // ErrNotFound when there is no such token (or it was revoked or replaced).
 func (s *Bolt) LookupToken(ctx context.Context, hash string) (store.TokenOwner, error) {
-	if err := store.CheckTokenArgs(hash, ""); err != nil || hash == "" {
+	if err := store.CheckTokenArgs(hash, "", ""); err != nil || hash == "" {
 		return store.TokenOwner{}, fmt.Errorf("look up token: %w", store.ErrNotFound)
 	}
 	var o store.TokenOwner
@@ -87,9 +95,10 @@ func (s *Bolt) LookupToken(ctx context.Context, hash string) (store.TokenOwner, 
 	return o, err
 }
 
-// RevokeToken ends user's token at once; false when they had none.
-func (s *Bolt) RevokeToken(ctx context.Context, user string) (bool, error) {
-	if err := store.CheckTokenArgs("", user); err != nil || user == "" {
+// RevokeToken ends user's token in guild at once; false when they had
+// none there.
+func (s *Bolt) RevokeToken(ctx context.Context, guild, user string) (bool, error) {
+	if err := store.CheckTokenArgs("", guild, user); err != nil || user == "" {
 		return false, fmt.Errorf("revoke token: %w", errors.Join(err, store.ErrInvalid))
 	}
 	revoked := false
@@ -98,7 +107,11 @@ func (s *Bolt) RevokeToken(ctx context.Context, user string) (bool, error) {
 		if err != nil {
 			return err
 		}
-		hash := users.Get([]byte(user))
+		if revoked, err = endLegacyToken(tokens, users, guild, user); err != nil {
+			return err
+		}
+		key := userKey(guild, user)
+		hash := users.Get(key)
 		if hash == nil {
 			return nil
 		}
@@ -106,9 +119,26 @@ func (s *Bolt) RevokeToken(ctx context.Context, user string) (bool, error) {
 		if err := tokens.Delete(hash); err != nil {
 			return err
 		}
-		return users.Delete([]byte(user))
+		return users.Delete(key)
 	})
 	return revoked, err
+}
+
+// endLegacyToken ends user's token kept from before tokens were per guild
+// when it was given in guild; true when there was one.
+func endLegacyToken(tokens, users *bolt.Bucket, guild, user string) (bool, error) {
+	hash := users.Get([]byte(user))
+	if hash == nil {
+		return false, nil
+	}
+	var o store.TokenOwner
+	if data := tokens.Get(hash); data != nil && json.Unmarshal(data, &o) == nil && o.Guild != guild {
+		return false, nil // another guild's: it stays
+	}
+	if err := tokens.Delete(hash); err != nil {
+		return false, err
+	}
+	return true, users.Delete([]byte(user))
 }
 
 // tokenBuckets returns the token buckets, creating them.

@@ -2,6 +2,7 @@ package redisstore_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"sync"
 	"testing"
@@ -144,6 +145,18 @@ func (redisRaw) DeadlineChannels(s store.Store) ([]string, error) {
 }
 
 // BeforeRunningDrop runs do ahead of the first SREM sent on its own.
+func (redisRaw) PutLegacyToken(s store.Store, hash string, owner store.TokenOwner) error {
+	data, err := json.Marshal(owner)
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	if err := raw(s).Set(ctx, "{tok:"+hash+"}:owner", data, 0).Err(); err != nil {
+		return err
+	}
+	return raw(s).Set(ctx, "{tokuser:"+owner.User+"}:hash", hash, 0).Err()
+}
+
 func (redisRaw) BeforeRunningDrop(s store.Store, do func()) func() {
 	raw(s).AddHook(&beforeSRem{before: do})
 	return func() {}

@@ -71,6 +71,9 @@ type Raw interface {
 	// does both in one transaction has no such moment: it returns do, for
 	// the caller to run after the operation.
 	BeforeRunningDrop(s store.Store, do func()) (after func())
+	// PutLegacyToken keeps a token as it was kept before tokens were per
+	// guild: the owner by hash, and hash as owner.User's one token.
+	PutLegacyToken(s store.Store, hash string, owner store.TokenOwner) error
 }
 
 // tests is the contract suite; cluster marks the tests a Redis Cluster
@@ -111,6 +114,7 @@ var tests = []struct {
 	{"DueSkipsDamaged", testDueSkipsDamaged, false},
 	{"FlowIsTheCallersBytes", testFlowIsTheCallersBytes, false},
 	{"ProgramTokens", testProgramTokens, false},
+	{"LegacyToken", testLegacyToken, false},
 	{"RunningAfterFailedCreate", testRunningAfterFailedCreate, false},
 	{"RunningRacesCreate", testRunningRacesCreate, false},
 }
