@@ -10,6 +10,11 @@ import (
 	"syscall"
 
 	"arbiter/cli"
+
+	// The binary carries its CA roots (used where the system has none, as
+	// in a FROM scratch image) and the time zone database.
+	_ "golang.org/x/crypto/x509roots/fallback"
+	_ "time/tzdata"
 )
 
 func main() {

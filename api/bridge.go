@@ -27,9 +27,13 @@ type BridgeConfig struct {
 	Server string
 	// Token is the person's program token (/token); it is never printed.
 	Token string
-	// Command is the program, run under /bin/sh -c for each game, speaking
-	// the engine protocol (docs/reference/engine-protocol.md).
+	// Command is the program, run under the system's shell (/bin/sh -c,
+	// or cmd.exe /c on Windows) for each game, speaking the engine protocol
+	// (docs/reference/engine-protocol.md). Argv, when set, is used instead.
 	Command string
+	// Argv is the program and its arguments, run directly without a shell
+	// on every system.
+	Argv []string
 	// Out shows what the bridge does, one line per event.
 	Out io.Writer
 	// ProgramErr receives the program's standard error; nil discards it.
@@ -266,7 +270,7 @@ func (b *bridge) runnerFor(ctx context.Context, channel, id string) *runner {
 	key := gameKey(channel, id)
 	r := b.runners[key]
 	if r == nil {
-		r = &runner{b: b, id: id, channel: channel, key: key, wake: make(chan struct{}, 1), player: engine.NewExecPlayer(b.reg, b.cfg.Command, b.cfg.ProgramErr, 0)}
+		r = &runner{b: b, id: id, channel: channel, key: key, wake: make(chan struct{}, 1), player: engine.NewProgramPlayer(b.reg, engine.ProgramCommand{Argv: b.cfg.Argv, Line: b.cfg.Command}, b.cfg.ProgramErr, 0)}
 		r.ctx, r.cancel = context.WithCancel(ctx)
 		b.runners[key] = r
 		b.wg.Go(r.run)

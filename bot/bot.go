@@ -51,6 +51,9 @@ type Config struct {
 	LibraryLogLevel int
 	// Logger receives the bot's logs; default slog.Default().
 	Logger *slog.Logger
+	// Version says which Arbiter this is (`arbiter version`'s line);
+	// /diagnose shows it.
+	Version string
 	// GatewayStuckAfter is how long discordgo may hold its gateway
 	// session's lock (dialling, handshaking, resuming) before Run gives up
 	// with ErrGatewayStuck; default 2 minutes, beyond the dialler's 45 s
@@ -116,6 +119,16 @@ type Bot struct {
 	inflight sync.WaitGroup
 	mu       sync.Mutex
 	drained  bool
+	// connected says the gateway is connected; connects counts its
+	// connections (every one after the first is a reconnect).
+	connected atomic.Bool
+	connects  atomic.Int64
+}
+
+// Gateway returns whether the gateway connection is up now and how often
+// it has been connected again since the first connection.
+func (b *Bot) Gateway() (connected bool, reconnects int64) {
+	return b.connected.Load(), max(0, b.connects.Load()-1)
 }
 
 // New returns a bot over the session s (from NewSession) and the game
@@ -197,6 +210,11 @@ func (b *Bot) Run(ctx context.Context) error {
 		b.log.Info("gateway ready", "shard", b.s.ShardID, "shards", b.s.ShardCount, "guilds", len(r.Guilds))
 	})
 	defer ready()
+	defer b.s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Connect) {
+		b.connects.Add(1)
+		b.connected.Store(true)
+	})()
+	defer b.s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Disconnect) { b.connected.Store(false) })()
 	if err := b.s.Open(); err != nil {
 		return fmt.Errorf("open the gateway: %w", err)
 	}

@@ -21,7 +21,8 @@ var diagnoseSpec = commands.CommandSpec{
 
 // diagnose answers /diagnose, privately: each permission Arbiter needs,
 // had or lacking in this channel (from the permissions Discord sent with
-// the interaction), the thread's state when it is one, and what to fix.
+// the interaction), the thread's state when it is one, what to fix, and
+// which Arbiter runs.
 func (b *Bot) diagnose(ctx context.Context, i *discordgo.Interaction, inv commands.Invocation) commands.Reply {
 	if !b.svc.IsReferee(inv) {
 		return privateText("/diagnose is for referees (the referee role, or Manage Server).")
@@ -66,6 +67,9 @@ func (b *Bot) diagnose(ctx context.Context, i *discordgo.Interaction, inv comman
 			where = "the settings of this thread's channel (Edit Channel → Permissions)"
 		}
 		fmt.Fprintf(&text, "To fix: give Arbiter's role %s in %s, or re-invite it with the link in docs/reference/permissions.md.", strings.Join(lacking, ", "), where)
+	}
+	if b.cfg.Version != "" {
+		fmt.Fprintf(&text, "\nRunning %s.", b.cfg.Version)
 	}
 	return privateText(text.String())
 }

@@ -67,7 +67,8 @@ func TestInvalidSessionMidGame(t *testing.T) {
 
 // TestResumableInvalidSessionMidGame: op 9 with d = true ("Resuming",
 // case 4): the bot resumes its session on resume_gateway_url, a move sent
-// meanwhile is replayed and answered, and nothing identifies again.
+// meanwhile is replayed and answered, nothing identifies again, and the
+// bot counts one reconnect.
 func TestResumableInvalidSessionMidGame(t *testing.T) {
 	t.Parallel()
 	w, p, move := midGame(t, discordtest.Options{Token: token}, procOptions{})
@@ -84,6 +85,10 @@ func TestResumableInvalidSessionMidGame(t *testing.T) {
 	ss := w.srv.Sessions()
 	if len(ss) != 1 || ss[0].Resumes != 1 || ss[0].ResumesOffURL != 0 || len(w.srv.Identifies()) != 1 {
 		t.Errorf("sessions %+v, identifies %d: want the session resumed on resume_gateway_url", ss, len(w.srv.Identifies()))
+	}
+	// The metrics see the gateway connected again, once.
+	if up, reconnects := p.b.Gateway(); !up || reconnects != 1 {
+		t.Errorf("Gateway() = %v, %d after one resume; want true, 1", up, reconnects)
 	}
 	w.noViolations()
 }

@@ -128,6 +128,7 @@ func (w *world) start(o procOptions) *proc {
 		Logger:            w.log,
 		Now:               w.srv.Now,
 		GatewayStuckAfter: o.stuckAfter,
+		Version:           "arbiter v1.2.3 store layout 2",
 	}
 	if o.global {
 		bcfg.DevGuildID = ""

@@ -167,14 +167,15 @@ func TestLockedThread(t *testing.T) {
 }
 
 // TestDiagnose: /diagnose is for referees; it lists, privately, what the
-// bot may and may not do in the channel, and what to fix where.
+// bot may and may not do in the channel, what to fix where, and which
+// Arbiter runs.
 func TestDiagnose(t *testing.T) {
 	w := newWorld(t, false)
 	w.start(procOptions{gateway: true})
 	ref, _ := w.srv.AddRole("", "referee", 0)
 	ann, cat := w.srv.AddUser("Ann"), w.srv.AddUser("Cat", ref.ID)
 	w.private(w.do(ann.ID, w.general, "diagnose"), "for referees")
-	w.private(w.do(cat.ID, w.general, "diagnose"), "Nothing to fix here.")
+	w.private(w.do(cat.ID, w.general, "diagnose"), "Nothing to fix here.\nRunning arbiter v1.2.3 store layout 2.")
 
 	bot, _ := w.srv.BotRole("")
 	if err := w.srv.SetOverwrites(w.general, discordtest.Overwrite{ID: bot.ID, Deny: discordtest.PermAttachFiles | discordtest.PermCreatePublicThreads}); err != nil {

@@ -8,5 +8,9 @@
 // legality, never the program's own output; a program that crashes, hangs,
 // overruns or prints garbage loses that game with a *engine.ForfeitError
 // quoting it, and is stopped at the game's end; the host's limits on a
-// program's output (pty.go) bound the memory one program can take.
+// program's output (transcript.go) bound the memory one program can take.
+//
+// Class programs run on Linux only (pty_linux.go watches a program wait
+// for input through /proc); elsewhere a class program loses at its start
+// with a reason saying so and what to use instead (engine protocol).
 package classprog

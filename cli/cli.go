@@ -43,8 +43,10 @@ func subcommands() map[string]subcommand {
 		"bridge":     {"play your own program from this machine through the class's server: bridge --server URL [--token T] [--max-games N] -- COMMAND [ARGS]", runBridge},
 		"loadtest":   {"drive the command path with many channels and measure it: loadtest [--channels N] [--bots B] [--clients C] [--duration D] [--bot-time D] [--workers N] [--store embedded|redis|cluster] [--plot FILE.png] [--cpuprofile FILE]", runLoadtest},
 		"worker":     {"think about bot turns for the bot, against its REDIS_URL: worker [--name NAME] [--workers N]", runWorker},
+		"doctor":     {"check the configuration before a start, saying what to do: doctor [--http ADDR]", runDoctor},
+		"version":    {"which Arbiter this is: module version, revision, Go version and store layout", runVersion},
 		"games":      {"the games Arbiter knows, and a check of a game description file: games list | games check FILE [--set k=v] [--seed S]", runGames},
-		"store":      {"move everything between stores (import: into an empty store): store export FILE | store import FILE", runStore},
+		"store":      {"move everything between stores, back up and restore: store export FILE | store import FILE (into an empty store) | store backup [FILE] | store restore FILE", runStore},
 	}
 }
 

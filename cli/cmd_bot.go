@@ -12,11 +12,13 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"arbiter/bot"
 	"arbiter/commands"
 	"arbiter/internal/httplimit"
+	"arbiter/metrics"
 	"arbiter/rules"
 	"arbiter/store"
 
@@ -71,12 +73,16 @@ func runBotAt(ctx context.Context, args []string, stderr io.Writer, at discordAt
 		}
 	}
 	log := newLogger(stderr, cfg.LogLevel)
+	build := readBuildInfo()
+	log.Info("starting arbiter bot", "build", build)
+	logChecks(ctx, log, doctorChecks(ctx, cfg, nil, *httpAddr))
 	st, reg, err := openStore(ctx, cfg, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "arbiter bot: %v\n", err)
 		return 1
 	}
 	defer closeStore(ctx, st, stderr, "arbiter bot")
+	defer serveAdmin(ctx, st, cfg.DataDir, log)()
 
 	bcfg := bot.Config{
 		Token:      cfg.DiscordToken,
@@ -88,6 +94,7 @@ func runBotAt(ctx context.Context, args []string, stderr io.Writer, at discordAt
 		Logger:     log,
 		HTTPClient: at.client,
 		Dialer:     at.dialer,
+		Version:    build.String(),
 	}
 	session, err := bot.NewSession(bcfg)
 	if err != nil {
@@ -95,7 +102,8 @@ func runBotAt(ctx context.Context, args []string, stderr io.Writer, at discordAt
 		return 2
 	}
 	n := nWorkers.count(cfg)
-	svc := gameFlow(cfg, st, reg, session, log, n, fmt.Sprintf("bot-%s-shard%d", hostname(), cfg.ShardID), true)
+	meter := metrics.New(st, build.String(), reg.Names())
+	svc := gameFlow(cfg, st, reg, session, log, meter, n, fmt.Sprintf("bot-%s-shard%d", hostname(), cfg.ShardID), true)
 	b := bot.New(bcfg, session, svc)
 	svc.SetAudience(b.Audience())
 	if cfg.DiscordAppID != "" {
@@ -109,10 +117,23 @@ func runBotAt(ctx context.Context, args []string, stderr io.Writer, at discordAt
 	}
 
 	loopCtx, stopLoops := context.WithCancel(ctx)
+	defer stopLoops()
+	var listening atomic.Bool // the interactions endpoint takes requests
+	if *httpAddr != "" {
+		meter.SetReady(listening.Load)
+	} else {
+		meter.SetGateway(b.Gateway)
+	}
+	waitMetrics, err := serveMetrics(loopCtx, cfg.MetricsAddr, meter, log)
+	if err != nil {
+		fmt.Fprintf(stderr, "arbiter bot: %v\n", err)
+		return 1
+	}
+	defer waitMetrics()
 	wait := runLoops(loopCtx, svc, n > 0)
 	defer serveAPI(loopCtx, cfg.APIAddr, svc, log)()
 	if *httpAddr != "" {
-		err = serveInteractions(ctx, *httpAddr, b, log)
+		err = serveInteractions(ctx, *httpAddr, b, log, &listening)
 	} else {
 		log.Info("connecting to Discord's gateway", "shard", cfg.ShardID, "shards", cfg.ShardCount, "workers", n)
 		err = b.Run(ctx)
@@ -131,7 +152,7 @@ func runBotAt(ctx context.Context, args []string, stderr io.Writer, at discordAt
 // its settings: n bot-turn workers named name in the queue, the later
 // messages posted to Discord through session; takesCommands for the bot,
 // whose clock beats the heartbeat that keeps time fair.
-func gameFlow(cfg config, st store.Store, reg *rules.Registry, session *discordgo.Session, log *slog.Logger, n int, name string, takesCommands bool) *commands.Service {
+func gameFlow(cfg config, st store.Store, reg *rules.Registry, session *discordgo.Session, log *slog.Logger, meter commands.Meter, n int, name string, takesCommands bool) *commands.Service {
 	return commands.New(commands.Config{
 		RefereeRole:   cfg.RefereeRole,
 		TurnTime:      cfg.TurnTime,
@@ -140,6 +161,7 @@ func gameFlow(cfg config, st store.Store, reg *rules.Registry, session *discordg
 		WorkerName:    name,
 		TakesCommands: takesCommands,
 		CachedGames:   cfg.CachedGames,
+		Meter:         meter,
 		PublicURL:     cfg.PublicURL,
 		Limits:        cfg.Limits,
 	}, st, reg, bot.NewNotifier(session, log), log, nil)
@@ -155,8 +177,8 @@ func interactionServer(h http.Handler, log *slog.Logger) *http.Server {
 
 // serveInteractions serves the HTTP interactions endpoint at addr until
 // ctx ends, then stops taking requests and waits for the answers under
-// way.
-func serveInteractions(ctx context.Context, addr string, b *bot.Bot, log *slog.Logger) error {
+// way. listening holds while it takes requests.
+func serveInteractions(ctx context.Context, addr string, b *bot.Bot, log *slog.Logger, listening *atomic.Bool) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("interactions endpoint: %w", err)
@@ -165,11 +187,14 @@ func serveInteractions(ctx context.Context, addr string, b *bot.Bot, log *slog.L
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	log.Info("serving Discord's interactions", "addr", ln.Addr().String())
+	listening.Store(true)
 	select {
 	case err := <-served:
+		listening.Store(false)
 		return fmt.Errorf("interactions endpoint: %w", err)
 	case <-ctx.Done():
 	}
+	listening.Store(false)
 	b.Shutdown()
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()

@@ -80,7 +80,8 @@ func TestWorkerNames(t *testing.T) {
 	}
 }
 
-// TestBotStopsCleanly: `arbiter bot --http` answers a signed PING, and when
+// TestBotStopsCleanly: `arbiter bot --http` logs its build and its
+// checks, serves /healthz, answers a signed PING, and when
 // its context ends (SIGINT or SIGTERM, in main) it stops and exits 0,
 // never printing the token.
 func TestBotStopsCleanly(t *testing.T) {
@@ -91,7 +92,7 @@ func TestBotStopsCleanly(t *testing.T) {
 	for k, v := range map[string]string{
 		"DISCORD_TOKEN": secretToken, "DISCORD_PUBLIC_KEY": hex.EncodeToString(pub), "REDIS_URL": "", "DATA_DIR": t.TempDir(),
 		"SHARD_ID": "1", "SHARD_COUNT": "2", // shard 0 would register the commands with Discord, out of reach here
-		"LOG_LEVEL": "info",
+		"LOG_LEVEL": "info", "METRICS_ADDR": "127.0.0.1:0",
 	} {
 		t.Setenv(k, v)
 	}
@@ -138,6 +139,27 @@ func TestBotStopsCleanly(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK || string(pong) != `{"type":1}` {
 		t.Errorf("PING answered %d %s, want 200 PONG", resp.StatusCode, pong)
+	}
+
+	// It logged its build and the checks of `arbiter doctor`, and serves
+	// its health, ready.
+	for _, want := range []string{`msg="starting arbiter bot" build.version=`, `msg="check: DATA_DIR"`, `level=ERROR msg="check: SHARD_COUNT"`} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("the log lacks %s: %s", want, stderr.String())
+		}
+	}
+	m := regexp.MustCompile(`serving metrics and health" addr=(\S+)`).FindStringSubmatch(stderr.String())
+	if m == nil {
+		t.Fatalf("no metrics address logged: %s", stderr.String())
+	}
+	resp, err = http.Get("http://" + m[1] + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	health, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(health), "the HTTP interactions endpoint is ready") {
+		t.Errorf("/healthz: %d %s", resp.StatusCode, health)
 	}
 
 	cancel()

@@ -42,7 +42,7 @@ func runBridge(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "arbiter bridge: give your program after --, e.g. arbiter bridge --server URL --token T -- python3 myprog.py")
 		return 2
 	}
-	err := api.RunBridge(ctx, api.BridgeConfig{Server: *server, Token: *token, Command: shellJoin(command), Out: stdout, ProgramErr: stderr, Registry: gameRegistry(stderr), MaxGames: *maxGames})
+	err := api.RunBridge(ctx, api.BridgeConfig{Server: *server, Token: *token, Argv: command, Out: stdout, ProgramErr: stderr, Registry: gameRegistry(stderr), MaxGames: *maxGames})
 	switch {
 	case errors.Is(err, api.ErrRefused):
 		fmt.Fprintf(stderr, "arbiter bridge: %v\n", err)
@@ -52,13 +52,4 @@ func runBridge(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 2
 	}
 	return 0
-}
-
-// shellJoin quotes args for /bin/sh -c, each as one word.
-func shellJoin(args []string) string {
-	quoted := make([]string, len(args))
-	for i, a := range args {
-		quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-	}
-	return strings.Join(quoted, " ")
 }

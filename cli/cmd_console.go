@@ -76,6 +76,7 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return 1
 	}
 	defer closeStore(ctx, st, stderr, "arbiter console")
+	defer serveAdmin(ctx, st, cfg.DataDir, log)()
 	con := &console{out: stdout, users: map[string]string{}, filesDir: filepath.Join(cfg.DataDir, "files"),
 		mention: regexp.MustCompile(`<[@#]([^>]+)>`), interactive: isTerminal(os.Stdin)}
 	svc := commands.New(commands.Config{

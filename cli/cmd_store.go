@@ -6,33 +6,62 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"arbiter/store"
 	"arbiter/store/boltstore"
 )
 
-// runStore is `arbiter store export FILE` and `arbiter store import FILE`:
-// everything the configured store holds (games, archive, ratings, settings,
-// queued bot turns) to a file in the export format of docs/reference/export-formats.md, or
-// from one into an empty store. With REDIS_URL set it is Redis, else the
-// embedded store under DATA_DIR (stop the bot first: the directory is
-// locked to one process).
+// storeUsage is `arbiter store`'s synopsis.
+const storeUsage = "usage: arbiter store export FILE | store import FILE | store backup [FILE] | store restore FILE"
+
+// runStore is `arbiter store VERB`:
+//
+//	export FILE    everything the configured store holds (games, archive,
+//	               ratings, settings, queued bot turns) to a file in the
+//	               export format of
+//	               docs/reference/export-formats.md
+//	import FILE    the same, from such a file into an empty store
+//	backup [FILE]  a consistent copy of the embedded store's database,
+//	               taken through the running process when one holds it
+//	               (default FILE: DATA_DIR/backup/manual-TIME.db, which the
+//	               rotation of the periodic backups leaves alone)
+//	restore FILE   put such a copy in place of DATA_DIR/arbiter.db, keeping
+//	               the database it replaces; refused while a process runs
+//	               the store
+//
+// With REDIS_URL set, export and import work on Redis, else on the
+// embedded store under DATA_DIR (locked to one process: export and import
+// need the bot stopped, and say so).
 func runStore(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("store", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if fs.NArg() != 2 || (fs.Arg(0) != "export" && fs.Arg(0) != "import") {
-		fmt.Fprintln(stderr, "usage: arbiter store export FILE | arbiter store import FILE")
+	verb, path := fs.Arg(0), fs.Arg(1)
+	switch {
+	case (verb == "export" || verb == "import" || verb == "restore") && fs.NArg() == 2:
+	case verb == "backup" && fs.NArg() <= 2:
+	default:
+		fmt.Fprintln(stderr, storeUsage)
 		return 2
 	}
-	verb, path := fs.Arg(0), fs.Arg(1)
 	cfg, err := loadConfig()
 	if err != nil {
 		fmt.Fprintf(stderr, "arbiter store: %v\n", err)
 		return 2
+	}
+	if verb == "backup" || verb == "restore" {
+		if cfg.RedisURL != "" {
+			fmt.Fprintf(stderr, "arbiter store %s: REDIS_URL is set: Redis keeps its own copies (its RDB snapshot and append-only file); see docs/how-to/backup-restore.md\n", verb)
+			return 2
+		}
+		if verb == "backup" {
+			return storeBackup(ctx, cfg, path, stdout, stderr)
+		}
+		return storeRestore(cfg, path, stdout, stderr)
 	}
 	log := newLogger(stderr, cfg.LogLevel)
 	st, reg, err := openStore(ctx, cfg, log)
@@ -57,6 +86,61 @@ func runStore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	fmt.Fprintf(stdout, "%sed %d items %s %s\n", verb, n, map[string]string{"export": "to", "import": "from"}[verb], path)
+	return 0
+}
+
+// storeBackup writes a backup of the embedded store to path: through the
+// running process that holds the store, or from the store opened here.
+func storeBackup(ctx context.Context, cfg config, path string, stdout, stderr io.Writer) int {
+	if path == "" {
+		// Not named as the periodic backups, which rotate.
+		path = filepath.Join(cfg.DataDir, boltstore.BackupDir, "manual-"+time.Now().UTC().Format("20060102T150405Z")+".db")
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		fmt.Fprintf(stderr, "arbiter store backup: %v\n", err)
+		return 1
+	}
+	if locked, pid := boltstore.Locked(cfg.DataDir); locked {
+		n, err := backupThroughSocket(ctx, cfg.DataDir, path)
+		if err != nil {
+			fmt.Fprintf(stderr, "arbiter store backup: the store is in use by process %d, which did not send a backup: %v\n", pid, err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "backed up %d bytes to %s (from the running process %d)\n", n, path, pid)
+		return 0
+	}
+	st, _, err := openStore(ctx, cfg, newLogger(stderr, cfg.LogLevel))
+	if err != nil {
+		fmt.Fprintf(stderr, "arbiter store backup: %v\n", err)
+		return 1
+	}
+	defer closeStore(ctx, st, stderr, "arbiter store backup")
+	b, ok := st.(*boltstore.Bolt)
+	if !ok {
+		fmt.Fprintf(stderr, "arbiter store backup: this store (%T) has no backup here\n", st)
+		return 1
+	}
+	if err := b.Backup(ctx, path); err != nil {
+		fmt.Fprintf(stderr, "arbiter store backup: %v\n", err)
+		return 1
+	}
+	info, _ := os.Stat(path)
+	fmt.Fprintf(stdout, "backed up %d bytes to %s\n", info.Size(), path)
+	return 0
+}
+
+// storeRestore puts the backup file in place of the embedded store's
+// database.
+func storeRestore(cfg config, file string, stdout, stderr io.Writer) int {
+	kept, err := boltstore.Restore(cfg.DataDir, file)
+	if err != nil {
+		fmt.Fprintf(stderr, "arbiter store restore: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "restored %s into %s\n", file, filepath.Join(cfg.DataDir, boltstore.DatabaseFile))
+	if kept != "" {
+		fmt.Fprintf(stdout, "the database it replaced is kept as %s\n", kept)
+	}
 	return 0
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"arbiter/bot"
+	"arbiter/metrics"
 )
 
 // runWorker is `arbiter worker`: bot-turn workers (and a deadline clock;
@@ -56,6 +57,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	n := nWorkers.count(cfg)
 	log := newLogger(stderr, cfg.LogLevel)
+	log.Info("starting arbiter worker", "build", readBuildInfo())
 	st, reg, err := openStore(ctx, cfg, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "arbiter worker: %v\n", err)
@@ -67,9 +69,16 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "arbiter worker: %v\n", err)
 		return 2
 	}
-	svc := gameFlow(cfg, st, reg, session, log, n, *name, false)
+	meter := metrics.New(st, readBuildInfo().String(), reg.Names())
+	svc := gameFlow(cfg, st, reg, session, log, meter, n, *name, false)
+	waitMetrics, err := serveMetrics(ctx, cfg.MetricsAddr, meter, log)
+	if err != nil {
+		fmt.Fprintf(stderr, "arbiter worker: %v\n", err)
+		return 1
+	}
 	log.Info("bot-turn workers running", "name", *name, "workers", n)
 	runLoops(ctx, svc, true)()
+	waitMetrics()
 	log.Info("stopped")
 	return 0
 }

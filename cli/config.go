@@ -35,10 +35,12 @@ type config struct {
 	BotMoveTime      time.Duration   // BOT_MOVE_TIME: overrides each game's bot time per move
 	TurnTime         time.Duration   // TURN_TIME: a person's default time per move, default 48h
 	APIAddr          string          // API_ADDR: serve the programs' API and the live wall here; unset: off
+	MetricsAddr      string          // METRICS_ADDR: serve /metrics and /healthz here; unset: off
 	PublicURL        string          // PUBLIC_URL: where people reach API_ADDR (behind the HTTPS proxy), for /wall's links
 	Limits           commands.Limits // LIMIT_PERSON_GAMES, LIMIT_PERSON_LEVEL5, LIMIT_PERSON_CHALLENGES, LIMIT_GUILD_LEVEL5 (0 or unset: the default)
 	StoreStartEmpty  bool            // STORE_START_EMPTY=1: move a damaged embedded database aside and start empty
-	StoreBackupEvery time.Duration   // STORE_BACKUP_EVERY: how often the embedded store copies itself to DATA_DIR/backup
+	StoreBackupEvery time.Duration   // STORE_BACKUP_EVERY: how often the embedded store copies itself into DATA_DIR/backup
+	StoreBackupKeep  int             // STORE_BACKUP_KEEP: how many of those copies are kept, the newest (default 24; 0 keeps all)
 	CachedGames      int             // CACHED_GAMES: games a process keeps as it saved them, so a move needs no read (default 2048)
 	GamesDir         string          // GAMES_DIR: more described games (*.yaml) to load at start
 }
@@ -58,8 +60,10 @@ func loadConfig() (config, error) {
 		DataDir:          envOr("DATA_DIR", "./data"),
 		RefereeRole:      envOr("REFEREE_ROLE", "referee"),
 		APIAddr:          os.Getenv("API_ADDR"),
+		MetricsAddr:      os.Getenv("METRICS_ADDR"),
 		PublicURL:        strings.TrimSpace(os.Getenv("PUBLIC_URL")),
 		StoreStartEmpty:  os.Getenv("STORE_START_EMPTY") == "1",
+		StoreBackupKeep:  defaultBackupKeep,
 		GamesDir:         os.Getenv("GAMES_DIR"),
 		ShardCount:       1,
 		TurnTime:         48 * time.Hour,
@@ -80,6 +84,7 @@ func loadConfig() (config, error) {
 	intVar("REDIS_PARTITIONS", &c.RedisPartitions)
 	intVar("REDIS_WAIT_REPLICAS", &c.RedisWait)
 	intVar("CACHED_GAMES", &c.CachedGames)
+	intVar("STORE_BACKUP_KEEP", &c.StoreBackupKeep)
 	intVar("LIMIT_PERSON_GAMES", &c.Limits.PersonGames)
 	intVar("LIMIT_PERSON_LEVEL5", &c.Limits.PersonStrongBot)
 	intVar("LIMIT_PERSON_CHALLENGES", &c.Limits.PersonChallenges)
@@ -113,6 +118,10 @@ func loadConfig() (config, error) {
 	}
 	return c, errors.Join(errs...)
 }
+
+// defaultBackupKeep is STORE_BACKUP_KEEP's default: a day of hourly
+// backups.
+const defaultBackupKeep = 24
 
 func envOr(name, def string) string {
 	if v := os.Getenv(name); v != "" {

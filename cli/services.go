@@ -57,7 +57,7 @@ func gameRegistry(stderr io.Writer) *rules.Registry {
 // storeConfig is the store's configuration.
 func (cfg config) storeConfig(log *slog.Logger, reg *rules.Registry) store.Config {
 	return store.Config{RedisURL: cfg.RedisURL, Cluster: cfg.RedisCluster, Partitions: cfg.RedisPartitions, WaitReplicas: cfg.RedisWait,
-		DataDir: cfg.DataDir, StartEmpty: cfg.StoreStartEmpty, BackupEvery: cfg.StoreBackupEvery,
+		DataDir: cfg.DataDir, StartEmpty: cfg.StoreStartEmpty, BackupEvery: cfg.StoreBackupEvery, BackupKeep: cfg.StoreBackupKeep,
 		Logger: log, Registry: reg, ClaimTimeout: 30 * time.Second}
 }
 

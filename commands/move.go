@@ -99,6 +99,7 @@ func (s *Service) playMove(ctx context.Context, inv Invocation, g *store.Game) (
 		return s.storeRefusal(inv, err), !moved
 	}
 	reply := Reply{Message: s.playedMessage(g, seat, "played", shown, notes)}
+	s.cfg.Meter.Move(g.Name, false)
 	s.keep(g)
 	return reply, true
 }

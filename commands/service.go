@@ -56,6 +56,9 @@ type Config struct {
 	// them, so that a /move needs no read of the store (see move);
 	// default 2048, negative for none.
 	CachedGames int
+	// Meter hears of commands, moves and bot turns, for metrics; nil for
+	// none.
+	Meter Meter
 	// Limits bound the games one person and one server start at once;
 	// zero fields take DefaultLimits.
 	Limits Limits
@@ -129,6 +132,9 @@ func New(cfg Config, st store.Store, reg *rules.Registry, notify Notifier, log *
 	if log == nil {
 		log = slog.Default()
 	}
+	if cfg.Meter == nil {
+		cfg.Meter = nopMeter{}
+	}
 	if cfg.CachedGames == 0 {
 		cfg.CachedGames = defaultCachedGames
 	}
@@ -188,10 +194,12 @@ func (s *Service) handlers() map[string]handler {
 // refusal is private and says why. A typed command's options (not a
 // button's) are checked first, as CheckOptions does.
 func (s *Service) Handle(ctx context.Context, inv Invocation) Reply {
-	h, ok := s.routes[strings.ToLower(inv.Command)]
+	name := strings.ToLower(inv.Command)
+	h, ok := s.routes[name]
 	if !ok {
 		return refuse("there is no command /%s; /help lists them", clip(inv.Command, 30))
 	}
+	defer func(begun time.Time) { s.cfg.Meter.Command(name, time.Since(begun)) }(time.Now())
 	if inv.Version == 0 { // a typed command, not a button
 		inv.Options = maps.Clone(inv.Options)
 		if inv.Options == nil {

@@ -163,6 +163,7 @@ func (s *Service) playBotTurn(ctx context.Context, worker string, job *store.Job
 	limit := s.botMoveTime(g.Name)
 	waited := s.now().Sub(job.Queued)
 	budget := thinkTime(limit, job.Queued, s.now())
+	s.cfg.Meter.BotTurn(g.Name, waited, max(0, waited-limit))
 	player, ok := players[bot.Level]
 	if !ok {
 		player = engine.NewArbiter(s.reg, engine.Level(bot.Level), s.cfg.TableMB, rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64())))
@@ -205,6 +206,7 @@ func (s *Service) playBotTurn(ctx context.Context, worker string, job *store.Job
 		return
 	}
 	ack()
+	s.cfg.Meter.Move(g.Name, true)
 	if s.cfg.TakesCommands {
 		s.keep(g) // the person's answer is a /move in this process
 	}

@@ -36,18 +36,25 @@ const (
 // grace: a program that crashes, hangs, overruns, prints garbage or plays
 // an illegal move forfeits with a *ForfeitError naming the reason.
 type ExecPlayer struct {
-	command string
+	command ProgramCommand
 	stderr  io.Writer
 	grace   time.Duration
 	reg     *rules.Registry
 	sess    *session
 }
 
-// NewExecPlayer returns a player that runs command under /bin/sh -c.
-// stderr, when not nil, receives the program's standard error; grace is the
-// time allowed beyond each move time (DefaultGrace when 0); reg gives the
-// class move time of a game asked with no move time (nil: 5 s).
+// NewExecPlayer returns a player that runs command through the system's
+// shell (/bin/sh -c on Unix, cmd.exe /c on Windows). stderr, when not nil,
+// receives the program's standard error; grace is the time allowed beyond
+// each move time (DefaultGrace when 0); reg gives the class move time of a
+// game asked with no move time (nil: 5 s).
 func NewExecPlayer(reg *rules.Registry, command string, stderr io.Writer, grace time.Duration) *ExecPlayer {
+	return NewProgramPlayer(reg, ProgramCommand{Line: command}, stderr, grace)
+}
+
+// NewProgramPlayer is NewExecPlayer for a command given as a ProgramCommand,
+// e.g. a program and its arguments to run without a shell.
+func NewProgramPlayer(reg *rules.Registry, command ProgramCommand, stderr io.Writer, grace time.Duration) *ExecPlayer {
 	if grace <= 0 {
 		grace = DefaultGrace
 	}
@@ -55,7 +62,7 @@ func NewExecPlayer(reg *rules.Registry, command string, stderr io.Writer, grace 
 }
 
 // String returns "exec:COMMAND".
-func (p *ExecPlayer) String() string { return "exec:" + p.command }
+func (p *ExecPlayer) String() string { return "exec:" + p.command.String() }
 
 // session is one run of the program for one game.
 type session struct {
@@ -189,7 +196,7 @@ func (p *ExecPlayer) End(g rules.Game) {
 
 // start runs the program and sets it up for g, in which it is to move.
 func (p *ExecPlayer) start(ctx context.Context, g rules.Game, moveTime time.Duration) error {
-	cmd := exec.Command("/bin/sh", "-c", p.command)
+	cmd := p.command.command()
 	setProcessGroup(cmd)
 	cmd.WaitDelay = QuitTime
 	stdin, err := cmd.StdinPipe()

@@ -65,7 +65,7 @@ const Specs = "arbiter[:LEVEL] (LEVEL 1..5, default 5), random, greedy, alphabet
 //	greedy           the move with the best evaluation one move ahead
 //	alphabeta:N      plain fixed-depth alpha-beta over Material, N plies
 //	exec:COMMAND     an outside program speaking the engine protocol
-//	                 (COMMAND runs under /bin/sh -c)
+//	                 (COMMAND runs under /bin/sh -c; cmd.exe /c on Windows)
 func NewPlayer(spec string, opt PlayerOptions) (Player, error) {
 	spec = strings.TrimSpace(spec)
 	kind, arg, hasArg := strings.Cut(spec, ":")

@@ -21,9 +21,12 @@ type Config struct {
 	// does not read by moving it aside (renamed, kept) and starting empty.
 	StartEmpty bool
 	// BackupEvery, when set, makes the embedded backend write a consistent
-	// copy of its database to DataDir/backup/arbiter.db that often while
-	// it runs (see Bolt.Backup).
+	// copy of its database into DataDir/backup that often while it runs,
+	// one file a backup named by its time (see Bolt.Backup).
 	BackupEvery time.Duration
+	// BackupKeep is how many of those backups are kept, the newest;
+	// 0 keeps them all.
+	BackupKeep int
 	// Logger receives the store's logs; default slog.Default().
 	Logger *slog.Logger
 	// Registry decodes the games' states. Required.

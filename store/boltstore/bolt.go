@@ -75,7 +75,7 @@ const DatabaseFile = "arbiter.db"
 // meta/format. A build refuses a database of a layout it does not know,
 // and migrates one of an earlier layout when it opens it. Layout 2 keeps
 // a running game's moves in the moves bucket, beside its head; layout 1
-// kept them inline in its record.
+// kept them inline in its record. It is store.Layout, as text.
 const boltFormat = "2"
 
 // Bolt is the embedded store: one bbolt database file in the data
@@ -212,7 +212,7 @@ func Open(ctx context.Context, cfg store.Config) (*Bolt, error) {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
 	if cfg.BackupEvery > 0 {
-		go s.backupLoop(filepath.Join(dir, "backup", DatabaseFile), cfg.BackupEvery)
+		go s.backupLoop(filepath.Join(dir, BackupDir), cfg.BackupEvery, cfg.BackupKeep)
 	}
 	s.log.Info("store: using the embedded database (no REDIS_URL)", "file", s.path)
 	return s, nil
@@ -260,7 +260,9 @@ func openBoltFile(path string) (db *bolt.DB, err error) {
 		}
 		f := meta.Get(kFormat)
 		if f != nil && string(f) != "1" && string(f) != boltFormat {
-			return fmt.Errorf("the database file %s has layout %q and this build reads %q (a newer Arbiter wrote it)", path, f, boltFormat)
+			return fmt.Errorf("the database file %s has layout %s and this build reads layout %s and earlier: %w; "+
+				"run the newer build again, or restore the backup taken before the upgrade (docs/how-to/upgrade.md)",
+				path, f, boltFormat, store.ErrNewerLayout)
 		}
 		for _, name := range topBuckets {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
@@ -388,12 +390,7 @@ func (s *Bolt) Backup(ctx context.Context, path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("backup: %w", err)
 	}
-	return WriteFileAtomic(path, func(w io.Writer) error {
-		return s.view(ctx, "backup to "+path, func(tx *bolt.Tx) error {
-			_, err := tx.WriteTo(w)
-			return err
-		})
-	})
+	return WriteFileAtomic(path, func(w io.Writer) error { return s.WriteBackup(ctx, w, nil) })
 }
 
 // WriteFileAtomic writes path with write so that a crash leaves the old
@@ -425,8 +422,9 @@ func WriteFileAtomic(path string, write func(w io.Writer) error) error {
 	return nil
 }
 
-// backupLoop writes a backup to path every period until Close.
-func (s *Bolt) backupLoop(path string, every time.Duration) {
+// backupLoop writes a backup into dir every period until Close, keeping
+// the newest keep.
+func (s *Bolt) backupLoop(dir string, every time.Duration, keep int) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
@@ -435,8 +433,10 @@ func (s *Bolt) backupLoop(path string, every time.Duration) {
 			return
 		case <-t.C:
 			ctx, cancel := context.WithTimeout(context.Background(), every)
-			if err := s.Backup(ctx, path); err != nil {
-				s.log.Error("store: the periodic backup failed", "file", path, "err", err)
+			if path, err := s.rotatingBackup(ctx, dir, keep); err != nil {
+				s.log.Error("store: the periodic backup failed", "dir", dir, "err", err)
+			} else {
+				s.log.Info("store: backup written", "file", path)
 			}
 			cancel()
 		}

@@ -3,9 +3,11 @@ package boltstore_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -32,8 +34,13 @@ func TestEmbeddedReopen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := boltstore.Open(ctx, cfg); err == nil || !strings.Contains(err.Error(), "in use") {
-		t.Fatalf("a second store on the same data directory: %v, want an error saying it is in use", err)
+	_, err = boltstore.Open(ctx, cfg)
+	pid := fmt.Sprintf("pid %d", os.Getpid())
+	if !errors.Is(err, boltstore.ErrLocked) || !strings.Contains(err.Error(), pid) || !strings.Contains(err.Error(), "/referee export") {
+		t.Fatalf("a second store on the same data directory: %v, want an error saying it is in use by %s and what to use", err, pid)
+	}
+	if locked, holder := boltstore.Locked(dir); !locked || holder != os.Getpid() {
+		t.Fatalf("Locked = %v, %d; want true, %d", locked, holder, os.Getpid())
 	}
 	want := storetest.Fill(t, s, reg)
 	g := want[storetest.ChName(1)]
@@ -51,6 +58,9 @@ func TestEmbeddedReopen(t *testing.T) {
 	}
 	if err := s.Close(ctx); err != nil {
 		t.Fatal(err)
+	}
+	if locked, _ := boltstore.Locked(dir); locked {
+		t.Fatal("Locked after Close")
 	}
 
 	s, err = boltstore.Open(ctx, cfg)
@@ -276,12 +286,13 @@ func TestEmbeddedDamagedLegacyFile(t *testing.T) {
 
 // TestEmbeddedBackup: a backup taken while moves are being saved is a
 // whole database that opens as a store, holding every move saved before
-// the backup began; the periodic backup writes one too.
+// the backup began; the periodic backup writes one too, and keeps the
+// newest BackupKeep.
 func TestEmbeddedBackup(t *testing.T) {
 	ctx := storetest.Context(t)
 	reg := games.Registry()
 	dir := t.TempDir()
-	s, err := boltstore.Open(ctx, store.Config{DataDir: dir, Registry: reg, Logger: storetest.QuietLogger(), BackupEvery: 50 * time.Millisecond})
+	s, err := boltstore.Open(ctx, store.Config{DataDir: dir, Registry: reg, Logger: storetest.QuietLogger(), BackupEvery: 50 * time.Millisecond, BackupKeep: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,27 +322,55 @@ func TestEmbeddedBackup(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-done
-	periodic := filepath.Join(dir, "backup", boltstore.DatabaseFile)
-	waitFor := func(p string) {
-		t.Helper()
-		var err error
-		for start := time.Now(); time.Since(start) < 10*time.Second; time.Sleep(10 * time.Millisecond) {
-			if _, err = os.Stat(p); err == nil {
-				return
+	// The periodic backups rotate (at most BackupKeep of them, and one
+	// being written). The second one named after the saves ended began
+	// after them (the first may have been under way); it is copied at
+	// once, before the rotation removes it.
+	bdir := filepath.Join(dir, boltstore.BackupDir)
+	before := map[string]bool{}
+	list, _ := boltstore.Backups(bdir)
+	for _, p := range list {
+		before[p] = true
+	}
+	periodic := filepath.Join(t.TempDir(), "periodic.db")
+	seen := map[string]bool{}
+	for start := time.Now(); !seen[periodic]; time.Sleep(5 * time.Millisecond) {
+		if time.Since(start) > 10*time.Second {
+			t.Fatalf("no new periodic backups in %s", bdir)
+		}
+		list, _ := boltstore.Backups(bdir)
+		if len(list) > 3+1 {
+			t.Fatalf("the rotation keeps %d backups, want at most 3 (and one being written): %v", len(list), list)
+		}
+		var fresh []string
+		for _, p := range list {
+			seen[p] = true
+			if !before[p] {
+				fresh = append(fresh, p)
 			}
 		}
-		t.Fatalf("no backup at %s: %v", p, err)
-	}
-	// The periodic backups run one after another: the second to appear
-	// after the file is removed began after the removal, after the saves.
-	for range 2 {
-		waitFor(periodic)
-		if err := os.Remove(periodic); err != nil {
-			t.Fatal(err)
+		if len(fresh) >= 2 {
+			data, err := os.ReadFile(fresh[1])
+			if err != nil {
+				t.Fatalf("copy %s: %v", fresh[1], err)
+			}
+			if err := os.WriteFile(periodic, data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			seen[periodic] = true
 		}
 	}
+	for len(seen) < 7 { // the rotation goes on
+		list, _ := boltstore.Backups(bdir)
+		if len(list) > 3+1 {
+			t.Fatalf("the rotation keeps %d backups: %v", len(list), list)
+		}
+		for _, p := range list {
+			seen[p] = true
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 	for _, p := range []string{path, periodic} {
-		waitFor(p)
 		restored := t.TempDir()
 		data, err := os.ReadFile(p)
 		if err != nil {
@@ -362,13 +401,17 @@ func TestEmbeddedNewerLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if f, err := s.RawGet([]string{"meta"}, "format"); err != nil || string(f) != strconv.Itoa(store.Layout) {
+		t.Fatalf("layout %q (%v), want store.Layout %d", f, err, store.Layout)
+	}
 	if err := s.RawPut([]string{"meta"}, "format", []byte("3")); err != nil {
 		t.Fatal(err)
 	}
 	_ = s.Close(ctx)
 	for _, startEmpty := range []bool{false, true} {
 		cfg.StartEmpty = startEmpty
-		if _, err := boltstore.Open(ctx, cfg); err == nil || !strings.Contains(err.Error(), `layout "3"`) {
+		if _, err := boltstore.Open(ctx, cfg); !errors.Is(err, store.ErrNewerLayout) || !strings.Contains(err.Error(), "layout 3") ||
+			!strings.Contains(err.Error(), "docs/how-to/upgrade.md") {
 			t.Fatalf("open a newer layout (StartEmpty %v): %v", startEmpty, err)
 		}
 	}

@@ -1,4 +1,4 @@
-//go:build !unix
+//go:build !unix && !windows
 
 package boltstore
 
@@ -11,7 +11,7 @@ import (
 // lockDir opens the lock file of the data directory. On this platform it
 // is not locked: do not run two Arbiter processes on one data directory.
 func lockDir(dir string) (*os.File, error) {
-	f, err := os.OpenFile(filepath.Join(dir, "arbiter-store.lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	f, err := os.OpenFile(filepath.Join(dir, LockFile), os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open the lock file: %w", err)
 	}
@@ -20,3 +20,6 @@ func lockDir(dir string) (*os.File, error) {
 
 // unlockDir closes the lock file of lockDir.
 func unlockDir(f *os.File) error { return f.Close() }
+
+// Locked reports false: this platform has no lock to look at.
+func Locked(dir string) (bool, int) { return false, 0 }

@@ -176,6 +176,10 @@ func Open(ctx context.Context, cfg store.Config) (*Redis, error) {
 			_ = s.Close(ctx)
 			return nil, fmt.Errorf("open store: %w", err)
 		}
+		if err := s.checkLayout(ctx); err != nil {
+			_ = s.Close(ctx)
+			return nil, fmt.Errorf("open store: %w", err)
+		}
 		_, _ = s.Time(ctx)
 		s.log.Info("store: using Redis Cluster", "addr", redactURL(cfg.RedisURL), "partitions", s.parts)
 		return s, nil
@@ -191,6 +195,10 @@ func Open(ctx context.Context, cfg store.Config) (*Redis, error) {
 	s.rdb = client
 
 	if err := s.ensureQueue(ctx); err != nil {
+		_ = s.Close(ctx)
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+	if err := s.checkLayout(ctx); err != nil {
 		_ = s.Close(ctx)
 		return nil, fmt.Errorf("open store: %w", err)
 	}

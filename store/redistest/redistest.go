@@ -181,7 +181,7 @@ func stopProcess(cmd *exec.Cmd, exit <-chan error, sig syscall.Signal) {
 		return
 	}
 	_ = cmd.Process.Signal(sig)
-	_ = cmd.Process.Signal(syscall.SIGCONT)
+	resume(cmd)
 	select {
 	case <-exit:
 	case <-time.After(10 * time.Second):
@@ -194,14 +194,14 @@ func stopProcess(cmd *exec.Cmd, exit <-chan error, sig syscall.Signal) {
 // answers nothing, like a Redis that is overloaded or swapping.
 func (s *Server) Pause() {
 	if s.cmd != nil {
-		_ = s.cmd.Process.Signal(syscall.SIGSTOP)
+		pause(s.cmd)
 	}
 }
 
 // Resume lets a paused server run again (SIGCONT).
 func (s *Server) Resume() {
 	if s.cmd != nil {
-		_ = s.cmd.Process.Signal(syscall.SIGCONT)
+		resume(s.cmd)
 	}
 }
 

@@ -1,3 +1,5 @@
+//go:build linux
+
 package classprog
 
 import (
@@ -16,34 +18,6 @@ import (
 
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
-)
-
-// The host's limits on a program's output.
-const (
-	// maxLine bounds a line; a longer one is cut.
-	maxLine = 4096
-	// FloodLimit is the most bytes a program may print while it is to move
-	// (or during its setup) before it loses for flooding.
-	FloodLimit = 256 << 10
-)
-
-// event is something the program did: printed a line, showed an unfinished
-// line (a prompt), blocked reading its terminal, or ended.
-type event struct {
-	kind eventKind
-	text string
-	gen  int // the input generation when seen (prompts and blocks go stale with new input)
-}
-
-type eventKind int
-
-const (
-	evLine eventKind = iota
-	evPrompt
-	evBlocked
-	evExit
-	evGarbage
-	evFlood
 )
 
 // proc is a program run under a pseudo-terminal with echo off, as a
@@ -325,9 +299,14 @@ func (p *proc) exitText() string {
 	return "exited"
 }
 
+// readingStdin starts /proc/PID/task/TID/syscall while a thread is in
+// read(2) on fd 0: the system call's number on this architecture, then the
+// first argument.
+var readingStdin = strconv.Itoa(unix.SYS_READ) + " 0x0 "
+
 // readingTerminal reports whether a process of the session led by sid is
 // blocked in read(2) on its standard input (Linux: /proc/PID/task/TID/syscall
-// starts with the syscall number 0 and fd 0; amd64 numbering), and the bytes
+// starts with read's syscall number and fd 0), and the bytes
 // the session's processes have read so far (rchar of /proc/PID/io).
 func readingTerminal(sid int) (reading bool, read int64) {
 	dirs, _ := filepath.Glob("/proc/[0-9]*")
@@ -356,74 +335,10 @@ func readingTerminal(sid int) (reading bool, read int64) {
 		// Any thread of it (a Go program reads on some thread of its own).
 		tasks, _ := filepath.Glob(d + "/task/[0-9]*")
 		for _, task := range tasks {
-			if sc, err := os.ReadFile(task + "/syscall"); err == nil && strings.HasPrefix(string(sc), "0 0x0 ") {
+			if sc, err := os.ReadFile(task + "/syscall"); err == nil && strings.HasPrefix(string(sc), readingStdin) {
 				reading = true
 			}
 		}
 	}
 	return reading, read
-}
-
-// transcript keeps the dialogue, up to a bound: the first lines and the
-// latest ones.
-type transcript struct {
-	mu   sync.Mutex
-	head []string
-	tail []string // a ring of the latest lines once head is full
-	next int      // where the ring writes next
-	cut  int      // lines dropped between head and tail
-}
-
-const maxTranscript = 1000 // lines kept at each end
-
-func (t *transcript) add(dir, line string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if len(line) > 200 {
-		line = line[:200] + "..."
-	}
-	line = dir + line
-	switch {
-	case len(t.head) < maxTranscript:
-		t.head = append(t.head, line)
-	case len(t.tail) < maxTranscript:
-		t.tail = append(t.tail, line)
-	default:
-		t.tail[t.next] = line
-		t.next = (t.next + 1) % maxTranscript
-		t.cut++
-	}
-}
-
-// lines returns the lines kept, in order, with a note where some were cut.
-func (t *transcript) lines() []string {
-	out := append([]string{}, t.head...)
-	if t.cut > 0 {
-		out = append(out, fmt.Sprintf("... (%d lines left out)", t.cut))
-	}
-	out = append(out, t.tail[t.next:]...)
-	return append(out, t.tail[:t.next]...)
-}
-
-func (t *transcript) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if len(t.head) == 0 {
-		return ""
-	}
-	return strings.Join(t.lines(), "\n") + "\n"
-}
-
-// last returns the last n lines the program printed, for reasons.
-func (t *transcript) last(n int) []string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	var out []string
-	lines := t.lines()
-	for i := len(lines) - 1; i >= 0 && len(out) < n; i-- {
-		if strings.HasPrefix(lines[i], "> ") && strings.TrimSpace(lines[i][2:]) != "" {
-			out = append([]string{strings.TrimSpace(lines[i][2:])}, out...)
-		}
-	}
-	return out
 }

@@ -1,0 +1,31 @@
+//go:build !linux
+
+package classprog
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+)
+
+// proc stands for a program under a pseudo-terminal where Arbiter cannot
+// run one: start always fails, so no proc exists here.
+type proc struct {
+	events     chan event
+	transcript *transcript
+}
+
+// start fails: watching a program wait for its terminal needs Linux's
+// /proc (see pty_linux.go).
+func start(command string, tr *transcript) (*proc, error) {
+	return nil, fmt.Errorf("start %q: %w", command, errUnsupported)
+}
+
+// errUnsupported says where class programs run and what to use instead.
+var errUnsupported = errors.New(unsupported(runtime.GOOS))
+
+func (p *proc) write(text string) error { return errUnsupported }
+func (p *proc) generation() int         { return 0 }
+func (p *proc) resetCount() int         { return 0 }
+func (p *proc) stop()                   {}
+func (p *proc) exitText() string        { return "could not start" }

@@ -1,0 +1,96 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"arbiter/store"
+	"arbiter/store/boltstore"
+)
+
+// adminSocket is the unix socket in the data directory through which a
+// process running the embedded store serves `arbiter store backup`. Only
+// who may enter the data directory (its owner: it is created 0700) can
+// reach it.
+const adminSocket = "arbiter-admin.sock"
+
+// serveAdmin serves GET /backup, a consistent copy of the embedded store
+// st, on the admin socket in dataDir until ctx ends or the function it
+// returns is called (which waits until it stopped; call it before closing
+// st); nothing for another store.
+func serveAdmin(ctx context.Context, st store.Store, dataDir string, log *slog.Logger) (stop func()) {
+	b, ok := st.(*boltstore.Bolt)
+	if !ok {
+		return func() {}
+	}
+	path := filepath.Join(dataDir, adminSocket)
+	_ = os.Remove(path) // a socket left by a process that died: this one holds the lock now
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		log.Warn("no admin socket: `arbiter store backup` cannot reach this process", "path", path, "err", err)
+		return func() {}
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /backup", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/octet-stream")
+		err := b.WriteBackup(r.Context(), w, func(n int64) { w.Header().Set("Content-Length", strconv.FormatInt(n, 10)) })
+		if err != nil {
+			log.Error("backup through the admin socket failed", "err", err)
+			return
+		}
+		log.Info("backup sent through the admin socket")
+	})
+	ctx, cancel := context.WithCancel(ctx)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("admin socket stopped", "err", err)
+		}
+	}()
+	go func() {
+		<-ctx.Done()
+		_ = srv.Close()
+		_ = os.Remove(path)
+	}()
+	return func() { cancel(); <-done }
+}
+
+// backupThroughSocket asks the process running the embedded store in
+// dataDir for a backup and writes it to path, whole or not at all.
+func backupThroughSocket(ctx context.Context, dataDir, path string) (int64, error) {
+	sock := filepath.Join(dataDir, adminSocket)
+	client := &http.Client{Transport: &http.Transport{
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			return (&net.Dialer{}).DialContext(ctx, "unix", sock)
+		},
+	}}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://arbiter/backup", nil)
+	if err != nil {
+		return 0, err
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, fmt.Errorf("reach the running process through %s: %w", sock, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return 0, fmt.Errorf("the running process answered %s", resp.Status)
+	}
+	var n int64
+	err = boltstore.WriteFileAtomic(path, func(w io.Writer) error {
+		n, err = io.Copy(w, resp.Body) // a copy cut short fails here (Content-Length)
+		return err
+	})
+	return n, err
+}
