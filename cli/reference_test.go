@@ -358,3 +358,45 @@ func TestDocsNameExistingTests(t *testing.T) {
 		}
 	}
 }
+
+// mdLink is a markdown link's target.
+var mdLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+
+// TestDocsLinksResolve: every relative link of README.md, CHANGELOG.md and
+// docs/ names a file or folder of the repository.
+func TestDocsLinksResolve(t *testing.T) {
+	var docs []string
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && path != ".." {
+			return filepath.SkipDir
+		}
+		if strings.HasSuffix(path, ".md") && (filepath.Dir(path) == ".." || strings.HasPrefix(path, "../docs/")) {
+			docs = append(docs, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(docs) < 20 {
+		t.Fatalf("found only %d documents: %v", len(docs), docs)
+	}
+	for _, doc := range docs {
+		raw, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range mdLink.FindAllStringSubmatch(string(raw), -1) {
+			target, _, _ := strings.Cut(m[1], "#")
+			if target == "" || strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(filepath.Dir(doc), target)); err != nil {
+				t.Errorf("%s links to %s, which does not exist", doc, m[1])
+			}
+		}
+	}
+}
