@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
+	"encoding/base64"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -77,8 +78,11 @@ func TestTutorialFirstServer(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 
-	const token = "tutorial-bot-token"
-	srv := discordtest.Start(t, discordtest.Options{Token: token})
+	// A token of Discord's shape (the bot's id in base64, a time, a
+	// signature), as the reader copies it, for the fake's application.
+	const appID = "1575166017133477888"
+	token := base64.RawURLEncoding.EncodeToString([]byte(appID)) + ".GtUtor.ial-bot-token-of-the-fake-discord-0000000"
+	srv := discordtest.Start(t, discordtest.Options{Token: token, AppID: appID})
 	guild := srv.Guild()
 	pasted := map[string]string{
 		"PASTE-THE-BOT-TOKEN":      token,
@@ -109,6 +113,11 @@ func TestTutorialFirstServer(t *testing.T) {
 					}
 					if err := os.WriteFile(".env", raw, 0o600); err != nil {
 						t.Fatal(err)
+					}
+				case line == "./arbiter doctor":
+					var out testkit.Buffer
+					if code := Main(ctx, []string{"doctor"}, &out, &out); code != 0 {
+						t.Fatalf("%s: ./arbiter doctor exited %d:\n%s", tutorial, code, out.String())
 					}
 				case line == "./arbiter bot":
 					botCtx, stop := context.WithCancel(ctx)
