@@ -106,7 +106,11 @@ func (b *Bot) command(i *discordgo.Interaction, received time.Time, respond resp
 	case r := <-done:
 		if sent == nil || len(r.Files) == 0 {
 			cancel()
-			logFailure(log, "answer", respond(messageResponse(r)))
+			resp := messageResponse(r)
+			if r.Update && r.Private && i.Type == discordgo.InteractionMessageComponent && i.Message != nil && i.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
+				resp = updateResponse(r)
+			}
+			logFailure(log, "answer", respond(resp))
 			return
 		}
 		ephemeral = r.Private
@@ -239,12 +243,15 @@ func privateByNature(i *discordgo.Interaction) bool {
 	switch i.Type {
 	case discordgo.InteractionApplicationCommand:
 		switch i.ApplicationCommandData().Name {
-		case "help", "rules", "moves", "games", "stats", diagnoseSpec.Name:
+		case "help", "rules", "moves", "games", "stats", "notify", diagnoseSpec.Name:
 			return true
 		}
 	case discordgo.InteractionMessageComponent:
 		cmd, _, _, err := commands.ParseButton(i.MessageComponentData().CustomID)
-		return err != nil || cmd == "board" || cmd == "resign" || cmd == "cancel" // resign asks, privately
+		// resign asks, privately; the picker's steps are private until
+		// the move is played.
+		return err != nil || cmd == "board" || cmd == "resign" || cmd == "cancel" ||
+			(cmd == "pick" && len(i.MessageComponentData().Values) == 0)
 	}
 	return false
 }
@@ -285,6 +292,19 @@ func messageResponse(r commands.Reply) *discordgo.InteractionResponse {
 		data.Flags = discordgo.MessageFlagsEphemeral
 	}
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data}
+}
+
+// updateResponse is the first answer to a component of a private message
+// that shows the reply r in its place (UPDATE_MESSAGE,
+// interactions/receiving-and-responding.mdx, "Interaction Callback Type":
+// "for components, edit the message the component was attached to").
+func updateResponse(r commands.Reply) *discordgo.InteractionResponse {
+	out := outgoing(r.Message)
+	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
+		Content:         out.text,
+		Components:      out.components,
+		AllowedMentions: out.allowed,
+	}}
 }
 
 // privateText is a private reply of plain text.

@@ -46,6 +46,7 @@ func newWorld(t testing.TB, withRedis bool) *world {
 // newWorldWith is newWorld with a fake Discord configured by opts.
 func newWorldWith(t testing.TB, withRedis bool, opts discordtest.Options) *world {
 	t.Helper()
+	opts.OpenAPI = true
 	srv := discordtest.Start(t, opts)
 	w := &world{t: t, srv: srv, reg: games.Registry(), log: testLogger(t), general: srv.Guild().DefaultChannelID}
 	if withRedis {
@@ -67,17 +68,18 @@ func testLogger(t testing.TB) *slog.Logger {
 
 // procOptions describe one Arbiter process.
 type procOptions struct {
-	gateway      bool          // answer interactions over the gateway
-	workers      int           // bot-turn workers; 0 runs none
-	moveTime     time.Duration // the bot's time a move; default 50ms
-	workerName   string        // default "test"
-	claimTimeout time.Duration // default 30s
-	storeTimeout time.Duration // default the store's 2s
-	deferAfter   time.Duration // default the bot's 1.5s
-	global       bool          // register the commands globally, not in the guild
-	shard        [2]int        // gateway shard id and count; zero count is one shard
-	stuckAfter   time.Duration // the bot's GatewayStuckAfter; default its own
-	analysis     engine.Limits // an /analyse position's search; default the service's
+	gateway      bool             // answer interactions over the gateway
+	workers      int              // bot-turn workers; 0 runs none
+	moveTime     time.Duration    // the bot's time a move; default 50ms
+	workerName   string           // default "test"
+	claimTimeout time.Duration    // default 30s
+	storeTimeout time.Duration    // default the store's 2s
+	deferAfter   time.Duration    // default the bot's 1.5s
+	global       bool             // register the commands globally, not in the guild
+	shard        [2]int           // gateway shard id and count; zero count is one shard
+	stuckAfter   time.Duration    // the bot's GatewayStuckAfter; default its own
+	analysis     engine.Limits    // an /analyse position's search; default the service's
+	now          func() time.Time // the game flow's clock; nil for the store's
 }
 
 // proc is one Arbiter process: its store, game flow, bot and loops.
@@ -148,7 +150,8 @@ func (w *world) start(o procOptions) *proc {
 		TableMB:        4,
 		ClockTick:      200 * time.Millisecond,
 		AnalysisLimits: o.analysis,
-	}, st, w.reg, n, w.log, nil)
+		Deadlines:      bot.Timestamp,
+	}, st, w.reg, n, w.log, o.now)
 	p := &proc{w: w, st: st, svc: svc, b: bot.New(bcfg, session, svc), notifier: n, cancel: cancel, runErr: make(chan error, 1), gateway: o.gateway}
 	w.t.Cleanup(p.stop)
 	if err := p.b.Register(ctx); err != nil {
@@ -239,8 +242,17 @@ func (w *world) press(userID, messageID, customID string) discordtest.Message {
 func (w *world) answerTo(in discordtest.Interaction) discordtest.Message {
 	w.t.Helper()
 	ctx := w.ctx()
-	if _, err := w.srv.WaitForResponse(ctx, in.ID); err != nil {
+	resp, err := w.srv.WaitForResponse(ctx, in.ID)
+	if err != nil {
 		w.t.Fatal(err)
+	}
+	if resp.Type == discordtest.CallbackUpdateMessage {
+		// The answer replaced the message of the component used.
+		m, ok := w.srv.Message(resp.MessageID)
+		if !ok {
+			w.t.Fatalf("updated message %s not found", resp.MessageID)
+		}
+		return m
 	}
 	m, err := w.srv.WaitForMessage(ctx, func(m discordtest.Message) bool {
 		// A deferral whose reply changed privacy or pings is edited into a

@@ -29,6 +29,10 @@ func (b *Bot) run(ctx context.Context, i *discordgo.Interaction) commands.Reply 
 			return privateText("That button is not one Arbiter knows any more; /board shows the game here.")
 		}
 		inv.Command, inv.Game, inv.Version = cmd, game, version
+		if values := i.MessageComponentData().Values; len(values) > 0 {
+			// A menu's pick: one value, read and checked by the game flow.
+			inv.Options[commands.PickOption] = values[0]
+		}
 	}
 	if inv.Command == diagnoseSpec.Name {
 		return b.diagnose(ctx, i, inv)

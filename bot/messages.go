@@ -2,7 +2,9 @@ package bot
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"arbiter/commands"
@@ -18,6 +20,9 @@ const (
 	maxLabel         = 80
 	maxChoices       = 25
 	maxChoiceName    = 100
+	maxSelectOptions = 25  // options of a string select
+	maxOptionText    = 100 // a select option's label, value or description
+	maxPlaceholder   = 150 // a select's placeholder
 )
 
 // longTextFile names the attachment that carries a text too long for a
@@ -38,7 +43,7 @@ type message struct {
 func outgoing(m commands.Message) message {
 	out := message{
 		text:       m.Text,
-		components: buttonRows(m.Buttons),
+		components: append(menuRows(m.Menu), buttonRows(m.Buttons)...),
 		attached:   m.Files,
 		// An explicit empty parse list: nothing pings but the users named.
 		allowed: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: m.Mentions},
@@ -100,6 +105,32 @@ func buttonRows(buttons []commands.Button) []discordgo.MessageComponent {
 	return rows
 }
 
+// menuRows is a menu as an action row holding a string select of one
+// value (components/reference.mdx, "String Select": at most 25 options;
+// label, value and description of at most 100 characters; custom_id of at
+// most 100), or no row for no menu. A select fills its row by itself.
+func menuRows(menu *commands.Menu) []discordgo.MessageComponent {
+	if menu == nil || len(menu.Options) == 0 {
+		return nil
+	}
+	one := 1
+	sel := discordgo.SelectMenu{
+		MenuType:    discordgo.StringSelectMenu,
+		CustomID:    menu.ID,
+		Placeholder: truncate(menu.Placeholder, maxPlaceholder),
+		MinValues:   &one,
+		MaxValues:   one,
+	}
+	for _, o := range menu.Options[:min(len(menu.Options), maxSelectOptions)] {
+		sel.Options = append(sel.Options, discordgo.SelectMenuOption{
+			Label:       truncate(o.Label, maxOptionText),
+			Value:       o.Value,
+			Description: truncate(o.Description, maxOptionText),
+		})
+	}
+	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{sel}}}
+}
+
 // buttonStyle maps a commands button style to Discord's.
 func buttonStyle(s commands.ButtonStyle) discordgo.ButtonStyle {
 	switch s {
@@ -140,4 +171,15 @@ func truncate(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
+}
+
+// Timestamp writes a deadline in Discord's timestamp markup, which each
+// reader's client shows in their own time zone and language: the date and
+// time, then how far off it is, "<t:1764245100:f> (<t:1764245100:R>)"
+// (reference.mdx, "Message Formatting", "Timestamp Styles": f is "Long
+// Date, Short Time", R "Relative Time"). It is commands.Config's
+// Deadlines for the game flow behind the bot.
+func Timestamp(t time.Time) string {
+	u := t.Unix()
+	return fmt.Sprintf("<t:%d:f> (<t:%d:R>)", u, u)
 }

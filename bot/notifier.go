@@ -160,3 +160,37 @@ func restCode(err error) int {
 	}
 	return 0
 }
+
+// errCannotMessageUser is Discord's refusal of a direct message
+// (topics/opcodes-and-status-codes.mdx, "JSON Error Codes": 50007 "Cannot
+// send messages to this user"): the user closed their direct messages, or
+// shares no server with the bot.
+const errCannotMessageUser = 50007
+
+// Direct sends note to its user as a direct message: the DM channel is
+// opened (or found) by Create DM (resources/user.mdx, POST
+// /users/@me/channels), and the message names the game and its channel,
+// with a link to it. Discord's refusal (50007) is
+// commands.ErrDirectClosed.
+func (n *Notifier) Direct(ctx context.Context, note commands.DirectNote) error {
+	opt := discordgo.WithContext(ctx)
+	ch, err := n.s.UserChannelCreate(note.UserID, opt)
+	if err != nil {
+		return fmt.Errorf("open a DM channel with %s: %w", note.UserID, err)
+	}
+	msg := commands.Message{
+		Text: fmt.Sprintf("**%s** in <#%s>: %s\nhttps://discord.com/channels/%s/%s", note.Game, note.Channel, note.Text, note.Guild, note.Channel),
+		Key:  note.Key,
+	}
+	if note.Digest {
+		msg.Text = note.Text
+	}
+	err = n.create(ch.ID, outgoing(msg).send(), msg.Key, opt)
+	if restCode(err) == errCannotMessageUser {
+		return fmt.Errorf("direct message to %s: %w", note.UserID, commands.ErrDirectClosed)
+	}
+	if err != nil {
+		return fmt.Errorf("direct message to %s: %w", note.UserID, err)
+	}
+	return nil
+}

@@ -164,6 +164,7 @@ func gameFlow(cfg config, st store.Store, reg *rules.Registry, session *discordg
 		Meter:         meter,
 		PublicURL:     cfg.PublicURL,
 		Limits:        cfg.Limits,
+		Deadlines:     bot.Timestamp,
 	}, st, reg, bot.NewNotifier(session, log), log, nil)
 }
 

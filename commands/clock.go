@@ -71,6 +71,9 @@ func (s *Service) Tick(ctx context.Context) error {
 		return nil // nobody can move: nobody is timed out
 	}
 	now := s.now()
+	if minute := now.Unix() / 60; s.digestMinute.Swap(minute) != minute {
+		s.sendDigests(ctx, now)
+	}
 	due, err := s.store.Due(ctx, now, store.MaxList)
 	if err != nil {
 		return fmt.Errorf("clock: %w", err)
@@ -163,7 +166,7 @@ func (s *Service) wake(ctx context.Context, g *store.Game) error {
 		}
 		return s.commit(ctx, g, func(next *store.Game) *Message {
 			return &Message{
-				Text:     fmt.Sprintf("%s, reminder: your move in %s is due %s (%s left).", label(p), s.title(g.Name), when(g.Deadline), FormatDuration(max(left, 0))),
+				Text:     fmt.Sprintf("%s, reminder: your move in %s is due %s (%s left).", label(p), s.title(g.Name), s.when(g.Deadline), FormatDuration(max(left, 0))),
 				Mentions: humanIDs(p),
 				Buttons:  s.boardMessage(next, render.Standard, "").Buttons,
 			}

@@ -54,6 +54,32 @@ type Flow struct {
 	// was given back to this game.
 	TurnFrom time.Time `json:"turn_from,omitzero"`
 	Outage   int64     `json:"outage,omitempty"`
+	// Premoves are each seat's conditional premoves: lines of moves
+	// (canonical texts), the opponent's then the answer, alternately.
+	// They are the seat's own: no message shows them to anyone else.
+	Premoves [2][][]string `json:"premoves,omitzero"`
+	// Premoved lists the moves (numbered from 1) that were played by a
+	// conditional premove, for the record.
+	Premoved []int `json:"premoved,omitempty"`
+	// NoPremoves: the game was started with premoves=off.
+	NoPremoves bool `json:"no_premoves,omitempty"`
+	// VacationUntil is, for each seat, the end of its player's vacation
+	// at the latest, while they are on one: a turn of theirs that starts
+	// meanwhile starts its clock then.
+	VacationUntil [2]time.Time `json:"vacation_until,omitzero"`
+	// NoVacation: the game's tournament allows no vacation.
+	NoVacation bool `json:"no_vacation,omitempty"`
+	// DM says, for each seat, that its player asked for a direct message
+	// at each turn (/notify dm:on), so that a turn of someone who did not
+	// costs no read of their settings.
+	DM [2]bool `json:"dm,omitzero"`
+	// announce is what a change of the game made by changeGames says in
+	// its channel; never stored.
+	announce string
+	// turnStarted says that a turn started in this change of the game,
+	// so that the save that keeps it tells the person to move (follow);
+	// it is never stored, so no later save tells them again.
+	turnStarted bool
 }
 
 // FlowBytes returns f as kept with its game (JSON, with its layout).

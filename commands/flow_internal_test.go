@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -71,6 +72,7 @@ func TestFlowEncodingIsJSON(t *testing.T) {
 		if bit() {
 			f.TurnFrom, f.Outage = at.Add(time.Duration(rng.Int64N(1e15))), rng.Int64N(1e13)
 		}
+		f.NoPremoves, f.NoVacation, f.DM = bit(), bit(), [2]bool{bit(), bit()}
 		return f
 	}
 	check := func(f *Flow, fast bool) {
@@ -97,6 +99,62 @@ func TestFlowEncodingIsJSON(t *testing.T) {
 	check(&Flow{PausedWhy: `"quoted" <b> & more`}, false)
 	check(&Flow{Style: "émoji"}, false)
 	check(&Flow{Takebacks: []string{"ok", "tab\there"}}, false)
+	check(&Flow{Premoves: [2][][]string{nil, {{"c4 d4", "e5 e4"}}}, Premoved: []int{2}}, false)
+	check(&Flow{VacationUntil: [2]time.Time{{}, at}}, false)
+}
+
+// TestFlowKeepsEveryField: each field of the flow, set alone, reads back
+// from what a save writes, so that a field added to Flow but not to the
+// reflection-free writer cannot be lost.
+func TestFlowKeepsEveryField(t *testing.T) {
+	typ := reflect.TypeOf(Flow{})
+	for i := range typ.NumField() {
+		sf := typ.Field(i)
+		if !sf.IsExported() || sf.Name == "V" {
+			continue
+		}
+		f := &Flow{}
+		v := reflect.ValueOf(f).Elem().Field(i)
+		setNonZero(t, v)
+		raw, err := f.FlowBytes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		back := &Flow{}
+		if err := json.Unmarshal(raw, back); err != nil {
+			t.Fatalf("%s: %s does not read: %v", sf.Name, raw, err)
+		}
+		if got := reflect.ValueOf(back).Elem().Field(i); !reflect.DeepEqual(got.Interface(), v.Interface()) {
+			t.Errorf("%s set to %v is written as %s and reads back as %v", sf.Name, v.Interface(), raw, got.Interface())
+		}
+	}
+}
+
+// setNonZero gives v a value other than its zero one.
+func setNonZero(t *testing.T, v reflect.Value) {
+	t.Helper()
+	switch v.Kind() {
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Int, reflect.Int64:
+		v.SetInt(7)
+	case reflect.String:
+		v.SetString("x")
+	case reflect.Slice:
+		s := reflect.MakeSlice(v.Type(), 1, 1)
+		setNonZero(t, s.Index(0))
+		v.Set(s)
+	case reflect.Array:
+		setNonZero(t, v.Index(v.Len()-1))
+	case reflect.Struct:
+		if v.Type() == reflect.TypeOf(time.Time{}) {
+			v.Set(reflect.ValueOf(time.Date(2026, 11, 25, 15, 0, 0, 0, time.UTC)))
+			return
+		}
+		t.Fatalf("no non-zero value for %s", v.Type())
+	default:
+		t.Fatalf("no non-zero value for %s", v.Type())
+	}
 }
 
 // TestWithCodeBlock: a reply's text is the header and the board's code

@@ -76,6 +76,17 @@ func appendFlow(b []byte, f *Flow) (_ []byte, ok bool) {
 		}
 	}
 	num("outage", f.Outage)
+	// Premoves and vacations are rare: json.Marshal writes those flows.
+	if len(f.Premoves[0])+len(f.Premoves[1]) > 0 || len(f.Premoved) > 0 || !f.VacationUntil[0].IsZero() || !f.VacationUntil[1].IsZero() {
+		return b, false
+	}
+	flag("no_premoves", f.NoPremoves)
+	flag("no_vacation", f.NoVacation)
+	if f.DM != [2]bool{} {
+		field("dm")
+		b = append(append(append(append(b, '['), strconv.FormatBool(f.DM[0])...), ','), strconv.FormatBool(f.DM[1])...)
+		b = append(b, ']')
+	}
 	return append(b, '}'), true
 }
 

@@ -21,10 +21,17 @@ func (s *Service) load(ctx context.Context, inv Invocation) (*store.Game, *Reply
 		return nil, &r
 	}
 	if inv.Version != 0 && (inv.Version != g.Version || inv.Game != g.ID) {
-		msg := s.boardMessage(g, viewFor(g, inv.User.ID), "That button belongs to an older state of the game; this is the board now.")
-		return nil, &Reply{Message: msg, Private: true}
+		r := s.staleRefusal(g, inv)
+		return nil, &r
 	}
 	return g, nil
+}
+
+// staleRefusal answers a button or menu drawn for an older state of g
+// with the board as it is now.
+func (s *Service) staleRefusal(g *store.Game, inv Invocation) Reply {
+	msg := s.boardMessage(g, viewFor(g, inv.User.ID), "That button belongs to an older state of the game; this is the board now.")
+	return Reply{Message: msg, Private: true}
 }
 
 // seatOf returns the seat of user in g, preferring the seat to move when a
@@ -164,7 +171,11 @@ func (s *Service) styledBoard(g *store.Game, b *render.Board, header, style stri
 		}
 		return msg
 	}
-	msg.Buttons = []Button{{ID: buttonID("board", g), Label: "Refresh", Style: Secondary}}
+	msg.Buttons = nil
+	if g.Players[g.State.ToMove()].Kind == store.Human {
+		msg.Buttons = []Button{{ID: pickID(g), Label: "Pick a move", Style: Primary}}
+	}
+	msg.Buttons = append(msg.Buttons, Button{ID: buttonID("board", g), Label: "Refresh", Style: Secondary})
 	if s.drawable(g.Name) {
 		msg.Buttons = append(msg.Buttons, Button{ID: buttonID("draw", g), Label: "Offer draw", Style: Secondary})
 	}
@@ -209,7 +220,7 @@ func ParseButton(id string) (cmd, game string, version int64, err error) {
 		return "", "", 0, fmt.Errorf("button %q: no game version", id)
 	}
 	switch parts[0] {
-	case "accept", "decline", "board", "draw", "resign", "resign-confirm", "cancel", "rematch", "undo", "analyse":
+	case "accept", "decline", "board", "draw", "resign", "resign-confirm", "cancel", "rematch", "undo", "analyse", "pick":
 		return parts[0], parts[1], version, nil
 	}
 	return "", "", 0, fmt.Errorf("button %q: unknown action", id)
@@ -223,7 +234,7 @@ func (s *Service) drawable(game string) bool {
 }
 
 // turnNote says whose turn it is, mentioning a person.
-func turnNote(g *store.Game) string {
+func (s *Service) turnNote(g *store.Game) string {
 	if g.Status != store.Active {
 		return ""
 	}
@@ -235,18 +246,25 @@ func turnNote(g *store.Game) string {
 	case flow(g).Paused:
 		return pauseNote(g)
 	case p.Kind == store.Human:
-		return fmt.Sprintf("%s, your move as %s (until %s).", label(p), g.State.PlayerName(seat), when(g.Deadline))
+		return fmt.Sprintf("%s, your move as %s (until %s).", label(p), g.State.PlayerName(seat), s.when(g.Deadline))
 	}
 	return fmt.Sprintf("%s is thinking...", plainName(p))
 }
 
-// when writes a deadline for people.
-func when(t time.Time) string {
+// when writes a deadline for people, as Config.Deadlines says.
+func (s *Service) when(t time.Time) string {
 	if t.IsZero() {
 		return "no deadline"
 	}
-	return t.UTC().Format("Mon 2 Jan 15:04 MST")
+	if s.cfg.Deadlines != nil {
+		return s.cfg.Deadlines(t)
+	}
+	return LocalTime(t)
 }
+
+// LocalTime writes t in the time zone of this machine (TZ), as the
+// console shows deadlines: "Fri 27 Nov 13:05 CET".
+func LocalTime(t time.Time) string { return t.In(time.Local).Format("Mon 2 Jan 15:04 MST") }
 
 // mentionsFor lists the people a message about g may ping: the player to
 // move, or both players when the game is over or waiting for a challenge.
@@ -304,6 +322,7 @@ func (s *Service) setDeadline(g *store.Game, now time.Time) {
 		return
 	}
 	flow(g).TurnFrom = now
+	flow(g).turnStarted = true
 	p := g.Players[g.State.ToMove()]
 	if p.Kind == store.Bot {
 		g.Deadline = now.Add(s.botMoveTime(g.Name) + time.Minute)
@@ -314,8 +333,12 @@ func (s *Service) setDeadline(g *store.Game, now time.Time) {
 	if turn <= 0 {
 		turn = s.cfg.TurnTime
 	}
-	g.Deadline = now.Add(turn)
-	g.RemindAt = now.Add(turn / 2)
+	from := now
+	if until := flow(g).VacationUntil[g.State.ToMove()]; until.After(now) {
+		from = until // on vacation: the clock starts when it ends
+	}
+	g.Deadline = from.Add(turn)
+	g.RemindAt = from.Add(turn / 2)
 }
 
 // finish ends g with result and reason.
@@ -351,6 +374,10 @@ func (s *Service) saveAndFollow(ctx context.Context, g *store.Game) error {
 // deadline.
 func (s *Service) follow(ctx context.Context, g *store.Game) {
 	s.observe(g)
+	if flow(g).turnStarted {
+		flow(g).turnStarted = false
+		s.turnNotice(ctx, g)
+	}
 	if g.Status == store.Finished || flow(g).Challenge || flow(g).Paused || g.Players[g.State.ToMove()].Kind != store.Bot {
 		return
 	}

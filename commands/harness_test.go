@@ -38,8 +38,9 @@ func (c *clock) Advance(d time.Duration) {
 
 // posts records what the service posts through its Notifier.
 type posts struct {
-	mu   sync.Mutex
-	msgs []posted
+	mu     sync.Mutex
+	msgs   []posted
+	direct []commands.DirectNote
 }
 
 type posted struct {
@@ -52,6 +53,27 @@ func (p *posts) Post(_ context.Context, channel string, msg commands.Message) er
 	defer p.mu.Unlock()
 	p.msgs = append(p.msgs, posted{channel, msg})
 	return nil
+}
+
+// Direct records a direct message, as a platform's DirectMessenger.
+func (p *posts) Direct(_ context.Context, note commands.DirectNote) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.direct = append(p.direct, note)
+	return nil
+}
+
+// directs returns the direct messages sent to userID.
+func (p *posts) directs(userID string) []commands.DirectNote {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []commands.DirectNote
+	for _, n := range p.direct {
+		if n.UserID == userID {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // all returns the texts posted to channel.

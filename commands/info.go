@@ -41,7 +41,7 @@ func (s *Service) board(ctx context.Context, inv Invocation) Reply {
 	} else if !slices.Contains(boardStyles(), style) {
 		return refuse("style must be text, emoji or image, not %q", style)
 	}
-	header := fmt.Sprintf("%s: %s against %s.\n%s", s.title(g.Name), seatTitle(g, rules.P1), seatTitle(g, rules.P2), turnNote(g))
+	header := fmt.Sprintf("%s: %s against %s.\n%s", s.title(g.Name), seatTitle(g, rules.P1), seatTitle(g, rules.P2), s.turnNote(g))
 	msg := s.styledBoard(g, s.boardOf(g, view), header, style)
 	if inv.Version != 0 { // a Refresh button: show it only to the one who pressed
 		return Reply{Message: msg, Private: true}
@@ -70,6 +70,9 @@ func (s *Service) history(ctx context.Context, inv Invocation) Reply {
 	for _, tb := range flow(g).Takebacks {
 		tags = append(tags, render.Tag{Key: "Takeback", Value: tb})
 	}
+	for _, n := range flow(g).Premoved {
+		tags = append(tags, render.Tag{Key: "Premove", Value: fmt.Sprintf("move %d was played by a conditional premove", n)})
+	}
 	var gifFile []File
 	replayNote := ""
 	if replay, err := s.replays.get(ctx, g, opt); err == nil {
@@ -89,6 +92,9 @@ func (s *Service) history(ctx context.Context, inv Invocation) Reply {
 	text := fmt.Sprintf("%s #%s: %s against %s, %d moves.%s\n%s", s.title(g.Name), g.ID, seatTitle(g, rules.P1), seatTitle(g, rules.P2), len(g.Moves), replayNote, numberedMoves(g))
 	if len(flow(g).Takebacks) > 0 {
 		text += "\nTaken back: " + strings.Join(flow(g).Takebacks, "; ")
+	}
+	if len(flow(g).Premoved) > 0 {
+		text += "\nPlayed by premove: " + premovedList(flow(g).Premoved)
 	}
 	if g.Status == store.Finished {
 		text += "\n" + resultText(g)
@@ -161,7 +167,8 @@ func (s *Service) help(_ context.Context, _ Invocation) Reply {
 	return Reply{Private: true, Message: Message{Text: strings.Join([]string{
 		"**Arbiter** referees " + games + ", and plays them too (/rules game:... gives each game's rules).",
 		"/play game:sixes: play the bot (level:1-5, side:first|second|random); add opponent:@someone to challenge a person, who can /accept or /decline.",
-		"/move move:c4 d4: play a move in the game's notation (the list autocompletes); /moves [from:square] lists the legal ones.",
+		"/move move:c4 d4: play a move in the game's notation (the list autocompletes), or press Pick a move under the board; /moves [from:square] lists the legal ones.",
+		"/premove line:\"their move, your answer; ...\" (conditional premoves), /vacation start|end|status (your clocks stop while away), /notify dm:on|off digest:HH:MM tz:Zone (your turns by DM).",
 		"/board [style:text|emoji|image] [view:mine|first|second], /resign, /draw (offer or accept), /undo (with the opponent's consent; against the bot, unrated games only), /rematch.",
 		"/history [game:id], /analyse [game:id] (the engine's review of a finished game), /games, /stats [user], /leaderboard game:..., /rules game:..., /help (this).",
 		"Each move has a deadline (time:45s, 10m, 2d; default 2d): a reminder comes at half time and near the end; then the game is lost on time (or, with options:\"timeout=adjudicate\", decided by the game's scoring).",

@@ -81,6 +81,9 @@ type Message struct {
 	Text    string
 	Files   []File
 	Buttons []Button
+	// Menu, when set, is a list of choices offered above the buttons (the
+	// move picker's steps).
+	Menu *Menu `json:",omitempty"`
 	// Mentions are the user ids the message may ping; any other mention in
 	// Text is shown but pings nobody.
 	Mentions []string
@@ -97,6 +100,10 @@ type Reply struct {
 	Private bool
 	// Choices answer an autocomplete request.
 	Choices []Choice
+	// Update asks the platform to show a private reply in place of the
+	// private message whose menu made the invocation (the picker's next
+	// step), where it can; else it is a new private message.
+	Update bool
 }
 
 // Notifier posts messages that are not answers to an invocation: the bot's

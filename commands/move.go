@@ -94,6 +94,9 @@ func (s *Service) playMove(ctx context.Context, inv Invocation, g *store.Game) (
 	g.State.Play(m)
 	g.Moves = append(g.Moves, store.Move{Text: text, Seat: seat, By: inv.User.ID, At: now})
 	notes := s.afterMove(g, now)
+	if premoved := s.premoveAnswer(g, seat, now); premoved != "" {
+		notes = append(append(notes, premoved), s.afterMove(g, now)...)
+	}
 	if err := s.saveAndFollow(ctx, g); err != nil {
 		moved := errors.Is(err, store.ErrConflict) && !errors.Is(err, store.ErrUnavailable)
 		return s.storeRefusal(inv, err), !moved
@@ -123,7 +126,7 @@ func (s *Service) moveMessageOn(g *store.Game, b *render.Board, header string, n
 	if g.Status == store.Finished {
 		lines = append(lines, resultText(g))
 	} else {
-		lines = append(lines, turnNote(g))
+		lines = append(lines, s.turnNote(g))
 	}
 	msg := s.styledBoard(g, b, strings.Join(lines, "\n"), flow(g).Style)
 	msg.Mentions = mentionsFor(g)
@@ -282,6 +285,7 @@ func (s *Service) undo(ctx context.Context, inv Invocation) Reply {
 		return refuse("you have no move to take back")
 	}
 	flow(g).Takebacks = append(flow(g).Takebacks, takebackNote(g, seat, last, inv.User))
+	flow(g).Premoves = [2][][]string{} // written for moves taken back
 	for len(g.Moves) > last {
 		g.State.Undo()
 		g.Moves = g.Moves[:len(g.Moves)-1]

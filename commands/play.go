@@ -26,6 +26,7 @@ func flowOptions() []rules.OptionSpec {
 	return []rules.OptionSpec{
 		{Key: "timeout", Default: "loss", Values: []string{"loss", "adjudicate"}, Help: "what a missed deadline does: the player loses, or the game is decided by its scoring"},
 		{Key: "rated", Default: "on", Values: []string{"on", "off"}, Help: "whether the game counts for ratings (takebacks against the bot need off)"},
+		{Key: "premoves", Default: "on", Values: []string{"on", "off"}, Help: "whether players may leave conditional premoves (/premove)"},
 	}
 }
 
@@ -44,7 +45,7 @@ func (s *Service) readGameOptions(name, text, turnTime string) (newGameRequest, 
 	opts := rules.Options{}
 	own := rules.Options{}
 	for k, v := range all {
-		if k == "timeout" || k == "rated" {
+		if k == "timeout" || k == "rated" || k == "premoves" {
 			own[k] = v
 		} else {
 			opts[k] = v
@@ -59,6 +60,7 @@ func (s *Service) readGameOptions(name, text, turnTime string) (newGameRequest, 
 	}
 	req.flow.Adjudicate = flow["timeout"] == "adjudicate"
 	req.flow.Rated = flow["rated"] == "on"
+	req.flow.NoPremoves = flow["premoves"] == "off"
 	if turnTime != "" {
 		d, err := ParseDuration(turnTime)
 		if err != nil {
@@ -201,6 +203,7 @@ func (s *Service) start(ctx context.Context, inv Invocation, req newGameRequest)
 	} else {
 		s.afterMove(g, now)
 	}
+	s.markNewGame(ctx, g)
 	if err := s.store.Create(ctx, g); err != nil {
 		return s.storeRefusal(inv, err)
 	}
@@ -219,7 +222,7 @@ func (s *Service) start(ctx context.Context, inv Invocation, req newGameRequest)
 	default:
 		header = fmt.Sprintf("%s: %s against %s%s.", title, seatTitle(g, rules.P1), seatTitle(g, rules.P2), opts)
 	}
-	msg := s.boardMessage(g, publicView, header+"\n"+turnNote(g))
+	msg := s.boardMessage(g, publicView, header+"\n"+s.turnNote(g))
 	msg.Mentions = mentionsFor(g)
 	s.keep(g)
 	return Reply{Message: msg}
@@ -241,6 +244,7 @@ func (s *Service) accept(ctx context.Context, inv Invocation) Reply {
 	flow(g).Challenge = false
 	if flow(g).ChallengerSecond {
 		g.Players[0], g.Players[1] = g.Players[1], g.Players[0]
+		flow(g).DM[0], flow(g).DM[1] = flow(g).DM[1], flow(g).DM[0]
 		flow(g).ChallengerSecond = false
 	}
 	g.Deadline = time.Time{}
@@ -249,7 +253,7 @@ func (s *Service) accept(ctx context.Context, inv Invocation) Reply {
 		return s.storeRefusal(inv, err)
 	}
 	msg := s.boardMessage(g, publicView, fmt.Sprintf("%s accepts. %s: %s against %s.\n%s",
-		label(accepter), s.title(g.Name), seatTitle(g, rules.P1), seatTitle(g, rules.P2), turnNote(g)))
+		label(accepter), s.title(g.Name), seatTitle(g, rules.P1), seatTitle(g, rules.P2), s.turnNote(g)))
 	msg.Mentions = mentionsFor(g)
 	s.keep(g)
 	return Reply{Message: msg}

@@ -25,6 +25,9 @@ func (s *Service) referee(ctx context.Context, inv Invocation) Reply {
 	if inv.Sub == "start" {
 		return s.refereeStart(ctx, inv)
 	}
+	if inv.Sub == "vacation" {
+		return s.refereeVacation(ctx, inv)
+	}
 	if inv.Sub == "export" {
 		return s.refereeExport(ctx, inv)
 	}
@@ -79,7 +82,7 @@ func (s *Service) referee(ctx context.Context, inv Invocation) Reply {
 				g.RemindAt = now.Add(left / 2)
 			}
 		}
-		text = fmt.Sprintf("%s gives %s more time: the move is due %s.", EscapeMarkdown(inv.User.Name), FormatDuration(by), when(g.Deadline))
+		text = fmt.Sprintf("%s gives %s more time: the move is due %s.", EscapeMarkdown(inv.User.Name), FormatDuration(by), s.when(g.Deadline))
 	case "pause":
 		if flow(g).Paused {
 			return refuse("the game is paused already")

@@ -153,7 +153,7 @@ func (s *Service) giveBack(ctx context.Context, g *store.Game, outs []store.Outa
 	flow(g).Outage = last
 	err := s.commit(ctx, g, func(*store.Game) *Message {
 		return &Message{Text: fmt.Sprintf("Arbiter was offline for %s; every clock in this channel was given that time back (the move is now due %s).",
-			spokenDuration(give), when(g.Deadline))}
+			spokenDuration(give), s.when(g.Deadline))}
 	})
 	return err == nil, err
 }

@@ -52,6 +52,10 @@ type Config struct {
 	// entry to the saver; default 10s, well past the store's refusal of
 	// late writes.
 	OutboxGrace time.Duration
+	// Deadlines writes a deadline (a non-zero time) into a message; the
+	// default is LocalTime. A chat platform that shows each reader times
+	// in their own zone sets its own (Discord's timestamp markup).
+	Deadlines func(time.Time) string
 	// CachedGames is how many games the service keeps as it last saved
 	// them, so that a /move needs no read of the store (see move);
 	// default 2048, negative for none.
@@ -101,6 +105,11 @@ type Service struct {
 	gate       idleGate // analyses run only while no worker has a bot turn (analyse.go)
 	routes     map[string]handler
 	specs      []CommandSpec
+	// direct writes to people directly, when the notifier can (nil when
+	// not).
+	direct DirectMessenger
+	// digestMinute is the minute (Unix) the clock last sent digests for.
+	digestMinute atomic.Int64
 }
 
 // New returns the game flow over st, posting later messages through
@@ -145,6 +154,7 @@ func New(cfg Config, st store.Store, reg *rules.Registry, notify Notifier, log *
 		s.now = s.storeNow
 	}
 	s.notify = pausingNotifier{Notifier: notify, s: s}
+	s.direct, _ = notify.(DirectMessenger)
 	s.routes, s.specs = s.handlers(), CommandSet(reg.Names())
 	return s
 }
@@ -187,6 +197,11 @@ func (s *Service) handlers() map[string]handler {
 		"token":          s.token,
 		"tournament":     s.tournamentCmd,
 		"wall":           s.wall,
+		// The move picker's button and menus.
+		"pick":     s.pick,
+		"notify":   s.notifyCmd,
+		"premove":  s.premoveCmd,
+		"vacation": s.vacationCmd,
 	}
 }
 

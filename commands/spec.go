@@ -84,6 +84,20 @@ func CommandSet(gameNames []string) []CommandSpec {
 			{Name: "from", Description: "only the moves of the piece on this square", Type: OptString},
 		}},
 		{Name: "resign", Description: "resign the game"},
+		{Name: "premove", Description: "answer the opponent's next moves in advance (no option: show yours)", Options: []OptionSpec{
+			{Name: "line", Description: `"their move, your answer; ...", chains allowed: "c4 d4, e5 e4, c5 d5, e4 e3"`, Type: OptString},
+			{Name: "clear", Description: "clear your premoves in this game", Type: OptBoolean},
+		}},
+		{Name: "vacation", Description: "stop the clocks of all your games in this server while you are away", Subcommands: []CommandSpec{
+			{Name: "start", Description: "start your vacation: your clocks stop (at most your days left)"},
+			{Name: "end", Description: "end your vacation: your clocks run again"},
+			{Name: "status", Description: "your vacation days used and left"},
+		}},
+		{Name: "notify", Description: "how you hear that it is your turn, in every game (no option: show)", Options: []OptionSpec{
+			{Name: "dm", Description: "a direct message when it is your turn", Type: OptString, Choices: []Choice{{"on", "on"}, {"off", "off"}}},
+			{Name: "digest", Description: "a daily direct message of the games waiting for you, at HH:MM (or off)", Type: OptString},
+			{Name: "tz", Description: "your time zone for the digest, e.g. Europe/Berlin", Type: OptString},
+		}},
 		{Name: "rematch", Description: "play the last game here again, sides swapped"},
 		{Name: "draw", Description: "offer a draw, or accept the one offered"},
 		{Name: "undo", Description: "take back your last move: with the opponent's consent, or against the bot in unrated games"},
@@ -113,6 +127,7 @@ func CommandSet(gameNames []string) []CommandSpec {
 				{Name: "format", Description: "who meets whom", Type: OptString, Choices: []Choice{{"round robin", "roundrobin"}, {"gauntlet", "gauntlet"}, {"swiss", "swiss"}, {"knockout", "knockout"}}},
 				{Name: "rounds", Description: "round robin, gauntlet: times each pair meets (1-4, default 1); swiss: rounds (default log2 players)", Type: OptInteger, Min: 1, Max: 12},
 				{Name: "time", Description: "time per move, e.g. 45s, 10m, 2d (default 2d)", Type: OptString},
+				{Name: "vacation", Description: "whether players may stop their clocks with /vacation (default on)", Type: OptString, Choices: []Choice{{"on", "on"}, {"off", "off"}}},
 			}},
 			{Name: "join", Description: "enter the tournament of this channel"},
 			{Name: "start", Description: "pair the players and start the first round (referees)"},
@@ -143,6 +158,9 @@ func CommandSet(gameNames []string) []CommandSpec {
 			{Name: "export", Description: "the grades of a course period as CSV attachments", Options: []OptionSpec{
 				{Name: "from", Description: "the period's first day, YYYY-MM-DD (UTC)", Type: OptString},
 				{Name: "to", Description: "the period's last day, YYYY-MM-DD (UTC), included", Type: OptString},
+			}},
+			{Name: "vacation", Description: "everyone's vacation allowance in this server, for the term", Options: []OptionSpec{
+				{Name: "days", Description: "days of vacation each (default 7)", Type: OptInteger, Min: 0, Max: 60},
 			}},
 			{Name: "pause", Description: "stop the clock of the game here"},
 			{Name: "resume", Description: "restart the clock of the game here"},

@@ -59,6 +59,8 @@ type tourney struct {
 	// Players, seeds in order, -1 for a bye): tournament.KnockoutSlots,
 	// then each round's winners.
 	Bracket [][]int `json:"bracket,omitempty"`
+	// NoVacation: the tournament's games allow no vacation (vacation:off).
+	NoVacation bool `json:"no_vacation,omitempty"`
 }
 
 // tourneyGame is one scheduled game of a tournament.
@@ -154,7 +156,8 @@ func (s *Service) tourneyAct(ctx context.Context, inv Invocation, t *tourney) (R
 		if err != nil {
 			return refuse("%v", err), false
 		}
-		*t = tourney{Guild: inv.Guild, Game: req.name, Format: string(format), Cycles: cycles, Time: inv.Options["time"], Referee: inv.User}
+		*t = tourney{Guild: inv.Guild, Game: req.name, Format: string(format), Cycles: cycles, Time: inv.Options["time"], Referee: inv.User,
+			NoVacation: inv.Options["vacation"] == "off"}
 		return Reply{Message: Message{Text: fmt.Sprintf("%s opens a %s tournament here (%s, %s a move). /tournament join to enter; a referee starts it with /tournament start.",
 			EscapeMarkdown(inv.User.Name), s.title(t.Game), formatRules(format, cycles), FormatDuration(s.tourneyTurnTime(t)))}}, true
 	case "join":
@@ -257,6 +260,7 @@ func (s *Service) startTourneyGame(ctx context.Context, guild, parent string, t 
 		return "", err
 	}
 	req.refereed = true
+	req.flow.NoVacation = t.NoVacation
 	for seat, u := range []User{first, second} {
 		req.players[seat] = store.Player{Kind: store.Human, UserID: u.ID, Name: u.Name}
 	}

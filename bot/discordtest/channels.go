@@ -200,6 +200,9 @@ func (s *Server) handleMessageCreate(q *request) (*reply, *apiError) {
 	if err := s.requireLocked(ch, need); err != nil {
 		return nil, err
 	}
+	if err := s.dmRefusedLocked(ch); err != nil {
+		return nil, err
+	}
 	p, err := parsePayload(q.body)
 	if err != nil {
 		return nil, err
@@ -540,6 +543,53 @@ func (s *Server) handleUser(q *request) (*reply, *apiError) {
 		return nil, unknownUser()
 	}
 	return ok(userJSON(u)), nil
+}
+
+// handleDMCreate is Create DM (resources/user.mdx, "Create DM"): the DM
+// channel with recipient_id, the one there is if it exists. Opening one
+// needs no shared server; posting in it does (see dmRefusedLocked).
+func (s *Server) handleDMCreate(q *request) (*reply, *apiError) {
+	var body struct {
+		RecipientID string `json:"recipient_id"`
+	}
+	if err := q.decode(&body); err != nil {
+		return nil, err
+	}
+	if body.RecipientID == "" {
+		return nil, required("recipient_id")
+	}
+	if _, found := s.users[body.RecipientID]; !found || body.RecipientID == s.bot.ID {
+		return nil, unknownUser()
+	}
+	return ok(s.channelJSONLocked(s.dmChannelLocked(body.RecipientID))), nil
+}
+
+// dmRefusedLocked is 50007 for a post in a DM channel whose user takes no
+// direct messages from the bot: they closed them (CloseDMs), or share no
+// server with it, as Discord refuses "Cannot send messages to this user"
+// (topics/opcodes-and-status-codes.mdx, "JSON Error Codes").
+func (s *Server) dmRefusedLocked(ch *Channel) *apiError {
+	if ch.Type != ChannelDM {
+		return nil
+	}
+	for _, id := range ch.Members {
+		if id == s.bot.ID {
+			continue
+		}
+		if s.dmsClosed[id] {
+			return cannotMessageUser()
+		}
+		shared := false
+		for _, g := range s.guilds {
+			if _, member := g.members[id]; member {
+				shared = true
+			}
+		}
+		if !shared {
+			return cannotMessageUser()
+		}
+	}
+	return nil
 }
 
 func (s *Server) handleGateway(q *request) (*reply, *apiError) {

@@ -46,7 +46,27 @@
 //     allowed mentions and who gets pinged, EPHEMERAL ignored on channel
 //     messages, replies to known messages only.
 //   - Components (components/reference.mdx): action rows of at most five
-//     buttons, at most five rows, labels and custom ids within limits.
+//     buttons, at most five rows, labels and custom ids within limits; a
+//     string select ("String Select") alone in its row, 1 to 25 options
+//     whose label, value and description are at most 100 characters, a
+//     placeholder of at most 150, min_values and max_values within 0..25.
+//     ChooseOption sends a pick as a client does ("String Select
+//     Interaction Response Structure"): component_type 3 and values that
+//     are options of the select, as many as it allows; an ephemeral
+//     message's components are only for the user who sees it.
+//   - Direct messages (resources/user.mdx, "Create DM"): POST
+//     /users/@me/channels opens the DM channel with a known user, or
+//     returns the one there is; a post in it fails with 50007 "Cannot send
+//     messages to this user" (topics/opcodes-and-status-codes.mdx) when the
+//     user closed their DMs (CloseDMs) or shares no server with the bot.
+//   - Discord's OpenAPI description (github.com/discord/discord-api-spec,
+//     specs/openapi.json, kept in testdata): with Options.OpenAPI every
+//     JSON body the bot sends, REST requests and HTTP interaction answers,
+//     is checked against the request schema of its operation (openapi.go
+//     lists the keywords checked); each mismatch is a violation.
+//   - Message formatting (reference.mdx, "Message Formatting"): markup
+//     such as timestamps (<t:UNIX:f>, <t:UNIX:R>) is content like any
+//     other; the fake keeps it as text, as Discord's API does.
 //   - Application commands (interactions/application-commands.mdx,
 //     "Application Command Object", "Registering a Command"): names,
 //     descriptions, option order and types, at most 25 choices, choice

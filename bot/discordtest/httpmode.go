@@ -197,6 +197,10 @@ func (s *Server) post(ctx context.Context, endpoint string, in *interactionRec, 
 		s.violateLocked(aerr.kind, "interactions endpoint answer: %s", aerr.Error())
 		return ans, nil
 	}
+	if s.opts.OpenAPI {
+		// The answer is the body Discord's callback route takes.
+		s.checkOpenAPILocked(http.MethodPost, "/interactions/"+in.ID+"/"+in.Token+"/callback", q.body)
+	}
 	if _, aerr := s.handleCallback(q); aerr != nil {
 		in.failed = in.response == nil
 		s.violateLocked(aerr.kind, "interactions endpoint answer: %s", aerr.Error())

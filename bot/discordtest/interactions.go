@@ -93,6 +93,14 @@ func (s *Server) PressButton(userID, messageID, customID string) (Interaction, e
 	return s.SendInteraction(InteractionSpec{Type: InteractionComponent, UserID: userID, MessageID: messageID, CustomID: customID})
 }
 
+// ChooseOption dispatches a pick from a string select menu of a message
+// (type 3, component_type 3, components/reference.mdx "String Select
+// Interaction Response Structure"): values must be options of the select,
+// as many as its min_values and max_values allow.
+func (s *Server) ChooseOption(userID, messageID, customID string, values ...string) (Interaction, error) {
+	return s.SendInteraction(InteractionSpec{Type: InteractionComponent, UserID: userID, MessageID: messageID, CustomID: customID, Values: values})
+}
+
 // SendInteraction dispatches INTERACTION_CREATE to the bot's gateway
 // session for the channel's shard. It refuses what a Discord client could
 // not send: a command the bot did not register or the user may not see, an

@@ -2,6 +2,7 @@ package discordtest_test
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 
@@ -208,4 +209,40 @@ func TestEphemeralOnChannelMessageIsFlagged(t *testing.T) {
 		t.Fatal("a channel message became ephemeral")
 	}
 	expectViolation(t, srv, 0, "ignored-flag")
+}
+
+// TestDirectMessages: the bot opens a DM channel (POST /users/@me/channels,
+// the same channel again the second time) and posts in it; a user who
+// closed their DMs, or shares no server with the bot, gets none: 50007.
+func TestDirectMessages(t *testing.T) {
+	srv := discordtest.Start(t, discordtest.Options{Token: "x"})
+	s, err := discordgo.New("Bot x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Client = srv.HTTPClient()
+	ann := srv.AddUser("Ann")
+	ch, err := s.UserChannelCreate(ann.ID)
+	if err != nil || ch.Type != discordgo.ChannelTypeDM || len(ch.Recipients) != 1 || ch.Recipients[0].ID != ann.ID {
+		t.Fatalf("DM channel %+v, %v", ch, err)
+	}
+	again, err := s.UserChannelCreate(ann.ID)
+	if err != nil || again.ID != ch.ID {
+		t.Fatalf("second DM channel %+v, %v; want %s again", again, err, ch.ID)
+	}
+	if _, err := s.ChannelMessageSend(ch.ID, "your move, due <t:1764245100:R>"); err != nil {
+		t.Fatalf("DM: %v", err)
+	}
+	if msgs := srv.Messages(ch.ID); len(msgs) != 1 || msgs[0].Content != "your move, due <t:1764245100:R>" {
+		t.Fatalf("DM channel holds %+v; the timestamp markup should pass as text", msgs)
+	}
+	srv.CloseDMs(ann.ID, true)
+	_, err = s.ChannelMessageSend(ch.ID, "again")
+	var rest *discordgo.RESTError
+	if !errors.As(err, &rest) || rest.Message == nil || rest.Message.Code != 50007 {
+		t.Fatalf("DM to closed DMs: %v, want 50007", err)
+	}
+	if _, err := s.UserChannelCreate("12345"); err == nil {
+		t.Error("a DM channel with an unknown user was opened")
+	}
 }

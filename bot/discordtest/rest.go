@@ -25,6 +25,7 @@ const (
 	RouteGatewayBot           = "GET /gateway/bot"
 	RouteUserMe               = "GET /users/@me"
 	RouteUser                 = "GET /users/{user_id}"
+	RouteDMCreate             = "POST /users/@me/channels"
 	RouteGlobalCommands       = "GET /applications/{application_id}/commands"
 	RouteGlobalCommandsPut    = "PUT /applications/{application_id}/commands"
 	RouteGlobalCommandCreate  = "POST /applications/{application_id}/commands"
@@ -150,7 +151,13 @@ func unknownChannel() *apiError { return newError(404, 10003, "not-found", "Unkn
 func unknownMessage() *apiError { return newError(404, 10008, "not-found", "Unknown Message") }
 func unknownGuild() *apiError   { return newError(404, 10004, "not-found", "Unknown Guild") }
 func unknownUser() *apiError    { return newError(404, 10013, "not-found", "Unknown User") }
-func unknownMember() *apiError  { return newError(404, 10007, "not-found", "Unknown Member") }
+
+// cannotMessageUser is 50007 (topics/opcodes-and-status-codes.mdx, "JSON
+// Error Codes": "Cannot send messages to this user").
+func cannotMessageUser() *apiError {
+	return newError(403, 50007, "forbidden", "Cannot send messages to this user")
+}
+func unknownMember() *apiError { return newError(404, 10007, "not-found", "Unknown Member") }
 func unknownCommand() *apiError {
 	return newError(404, 10063, "not-found", "Unknown application command")
 }
@@ -196,6 +203,7 @@ func buildRoutes() []*route {
 		{RouteGatewayBot, true, (*Server).handleGatewayBot},
 		{RouteUserMe, true, (*Server).handleUserMe},
 		{RouteUser, true, (*Server).handleUser},
+		{RouteDMCreate, true, (*Server).handleDMCreate},
 		{RouteGlobalCommands, true, (*Server).handleCommandsList},
 		{RouteGlobalCommandsPut, true, (*Server).handleCommandsPut},
 		{RouteGlobalCommandCreate, true, (*Server).handleCommandCreate},
@@ -363,6 +371,9 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	}
 	now := s.nowLocked()
 	call.At = now
+	if aerr == nil && s.opts.OpenAPI {
+		s.checkOpenAPILocked(r.Method, call.Path, q.body)
+	}
 	if aerr == nil {
 		if f := s.takeFaultLocked(q.route.name); f != nil {
 			rep = f.answer(now, hdr, q.route.name)

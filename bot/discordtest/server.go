@@ -24,6 +24,9 @@ type Options struct {
 	// Token is the bot token the fake accepts, with or without the "Bot "
 	// prefix. Empty accepts any token, as long as it is sent.
 	Token string
+	// OpenAPI checks the JSON body of every request against Discord's
+	// OpenAPI description (openapi.go); each mismatch is a violation.
+	OpenAPI bool
 	// AppID is the application's ID, which is also the bot user's ID.
 	// Empty picks a snowflake.
 	AppID string
@@ -105,6 +108,7 @@ type Server struct {
 	messages   map[string]*Message
 	chanMsgs   map[string][]string
 	dmChannels map[string]string // user ID -> DM channel ID
+	dmsClosed  map[string]bool   // users who take no direct messages from the bot
 	commands   map[string][]*AppCommand
 	inters     map[string]*interactionRec
 	interOrder []string
@@ -192,6 +196,7 @@ func New(opts Options) (*Server, error) {
 		messages:   map[string]*Message{},
 		chanMsgs:   map[string][]string{},
 		dmChannels: map[string]string{},
+		dmsClosed:  map[string]bool{},
 		commands:   map[string][]*AppCommand{},
 		inters:     map[string]*interactionRec{},
 		tokens:     map[string]*interactionRec{},
@@ -608,6 +613,23 @@ func (s *Server) AddUser(name string, roleIDs ...string) User {
 	g.members[u.ID] = &memberRec{userID: u.ID, roles: slices.Clone(roleIDs), joinedAt: s.nowLocked()}
 	s.notifyLocked()
 	return *u
+}
+
+// CloseDMs sets whether a user takes direct messages from the bot: with
+// closed set, a post in their DM channel fails with 50007, as when a user
+// turns off direct messages from a server's members.
+func (s *Server) CloseDMs(userID string, closed bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.dmsClosed[userID] = closed
+}
+
+// DMChannel returns the id of the DM channel between a user and the bot,
+// "" when none was opened.
+func (s *Server) DMChannel(userID string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.dmChannels[userID]
 }
 
 func (s *Server) addUserLocked(name string, bot bool) *User {

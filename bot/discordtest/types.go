@@ -216,6 +216,19 @@ func (m Message) Buttons() []Component {
 	return out
 }
 
+// Selects lists the message's select menus, row by row.
+func (m Message) Selects() []Component {
+	var out []Component
+	for _, row := range m.Components {
+		for _, c := range row.Components {
+			if c.Type != ComponentButton {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
 // Component finds the message's component with the custom id.
 func (m Message) Component(customID string) (Component, bool) {
 	for _, row := range m.Components {
