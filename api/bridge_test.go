@@ -38,7 +38,9 @@ func TestBridgePlaysAtMostMaxGames(t *testing.T) {
 		done <- api.RunBridge(ctx, api.BridgeConfig{Server: e.http.URL, Token: tok, Command: prog, Out: &out, MaxGames: 2})
 	}()
 	defer func() { cancel(); <-done }()
-	var accepted, declined int
+	// A declined challenge is archived before its channel is told why, so
+	// both are waited for.
+	var accepted, declined, told int
 	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
 		accepted, declined = 0, 0
 		for i := range n {
@@ -52,24 +54,34 @@ func TestBridgePlaysAtMostMaxGames(t *testing.T) {
 				accepted++
 			}
 		}
-		if accepted+declined == n {
+		told = e.postsContaining("declined the challenge", "Their bridge says: my program is playing its 2 games at once")
+		if accepted+declined == n && told >= n-2 {
 			break
 		}
 	}
 	if accepted != 2 || declined != n-2 {
 		t.Fatalf("%d accepted, %d declined of %d challenges; want 2 and %d\n%s", accepted, declined, n, n-2, out.String())
 	}
-	e.posts.mu.Lock()
-	told := 0
-	for _, m := range e.posts.msgs {
-		if strings.Contains(m, "declined the challenge") && strings.Contains(m, "Their bridge says: my program is playing its 2 games at once") {
-			told++
-		}
-	}
-	e.posts.mu.Unlock()
 	if told != n-2 {
 		t.Errorf("%d of %d declined challengers were told why", told, n-2)
 	}
+}
+
+// postsContaining counts the posts that contain every one of parts.
+func (e *env) postsContaining(parts ...string) int {
+	e.posts.mu.Lock()
+	defer e.posts.mu.Unlock()
+	n := 0
+next:
+	for _, m := range e.posts.msgs {
+		for _, p := range parts {
+			if !strings.Contains(m, p) {
+				continue next
+			}
+		}
+		n++
+	}
+	return n
 }
 
 // TestBridgeRefusesPlainHTTPElsewhere: a plain http:// server that is not

@@ -73,18 +73,23 @@ func newAnalyses(limit int) *analyses {
 var errAnalysisBusy = errors.New("analysis queue full")
 
 // enqueue puts a game in line (once: asking again gives its place) and
-// returns its place, from 1.
-func (a *analyses) enqueue(job *analysisJob) (int, bool, error) {
+// returns its place, from 1. A game whose analysis is kept is not queued
+// again: its result comes back instead (checked under the same lock as
+// the queue, so an analysis that completes meanwhile is never redone).
+func (a *analyses) enqueue(job *analysisJob) (int, bool, *analysisResult, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if r, ok := a.results[job.key]; ok {
+		return 0, false, &r, nil
+	}
 	if i := slices.IndexFunc(a.queue, func(j *analysisJob) bool { return j.key == job.key }); i >= 0 {
 		if a.queue[i].channel == "" {
 			a.queue[i].channel = job.channel // asked for in a channel after the wall asked
 		}
-		return i + 1, false, nil
+		return i + 1, false, nil, nil
 	}
 	if len(a.queue) >= a.limit {
-		return len(a.queue), false, errAnalysisBusy
+		return len(a.queue), false, nil, errAnalysisBusy
 	}
 	job.verdicts = make([]analysis.Verdict, job.plan.Positions())
 	job.taken = make([]bool, job.plan.Positions())
@@ -93,7 +98,7 @@ func (a *analyses) enqueue(job *analysisJob) (int, bool, error) {
 	case a.wake <- struct{}{}:
 	default:
 	}
-	return len(a.queue), true, nil
+	return len(a.queue), true, nil, nil
 }
 
 // cached returns the posted result of a game's analysis, if kept.
@@ -351,8 +356,10 @@ func (s *Service) analyse(ctx context.Context, inv Invocation) Reply {
 	if err != nil {
 		return refuse("game #%s cannot be analysed: %v", g.ID, err)
 	}
-	place, added, err := s.analyses.enqueue(job)
+	place, added, kept, err := s.analyses.enqueue(job)
 	switch {
+	case kept != nil:
+		return Reply{Message: kept.msg}
 	case errors.Is(err, errAnalysisBusy):
 		return refuse("busy: %d analyses are in line, the most Arbiter keeps; try again in a few minutes", place)
 	case !added:
@@ -437,8 +444,10 @@ func (s *Service) analysisResult(ctx context.Context, guild, id string) (analysi
 	if err != nil {
 		return analysisResult{}, err
 	}
-	if _, _, err := s.analyses.enqueue(job); err != nil {
+	if _, _, kept, err := s.analyses.enqueue(job); err != nil {
 		return analysisResult{}, fmt.Errorf("game %s: %w", id, err)
+	} else if kept != nil {
+		return *kept, nil
 	}
 	return analysisResult{}, ErrAnalysisQueued
 }
