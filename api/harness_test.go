@@ -104,11 +104,12 @@ func newEnvWith(t testing.TB, wrap func(store.Store) store.Store, opts ...func(*
 	svc := commands.New(commands.Config{}, flowStore, games.Registry(), p, log, clk.Now)
 	aud := &audience{private: map[string]bool{}}
 	svc.SetAudience(aud)
-	opt := api.Options{Log: log, Poll: 50 * time.Millisecond}
+	opt := api.Options{Log: log, Poll: 50 * time.Millisecond, Now: clk.Now}
 	for _, o := range opts {
 		o(&opt)
 	}
 	a := api.New(svc, opt)
+	svc.SetPlayPage(commands.PlayPage{Links: a})
 	// Served as API_ADDR is, with short timeouts: streams must outlive them.
 	hs := httptest.NewUnstartedServer(nil)
 	hs.Config = httplimit.Server(a.Handler(), httplimit.Limits{ReadHeader: time.Second, Read: time.Second, Write: time.Second, MaxBody: api.MaxMessage}, log)

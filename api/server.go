@@ -27,6 +27,15 @@ type Options struct {
 	// MaxViewers bounds the pages open on one wall at once; default
 	// DefaultMaxViewers.
 	MaxViewers int
+	// PublicURL is where players reach this server (PUBLIC_URL), for the
+	// play page's links, without a trailing slash; default
+	// "http://localhost".
+	PublicURL string
+	// Activity configures the Discord Activity's token exchange.
+	Activity ActivityConfig
+	// Now is the time for the play page's links and sessions; default
+	// time.Now.
+	Now func() time.Time
 }
 
 // Server is the programs' API and the live wall over a game flow. It
@@ -45,6 +54,13 @@ type Server struct {
 	// walls are the walls being watched, by wall key, or
 	// "KEY/tournament/CHANNEL" for a class tournament's.
 	walls map[string]*live
+	// watchers are the play pages open on each game, by game id.
+	watchers map[string]map[chan struct{}]struct{}
+
+	auth      *playAuth
+	publicURL string
+	activity  ActivityConfig
+	now       func() time.Time
 }
 
 // New returns the API over svc and registers it with svc.
@@ -61,7 +77,21 @@ func New(svc *commands.Service, opt Options) *Server {
 	if opt.MaxViewers <= 0 {
 		opt.MaxViewers = DefaultMaxViewers
 	}
-	s := &Server{svc: svc, log: opt.Log, poll: opt.Poll, maxWalls: opt.MaxWalls, maxViewers: opt.MaxViewers, streams: map[string]*stream{}, walls: map[string]*live{}}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.PublicURL == "" {
+		opt.PublicURL = "http://localhost"
+	}
+	if opt.Activity.API == "" {
+		opt.Activity.API = "https://discord.com/api/v10"
+	}
+	if opt.Activity.Client == nil {
+		opt.Activity.Client = &http.Client{Timeout: 10 * time.Second}
+	}
+	s := &Server{svc: svc, log: opt.Log, poll: opt.Poll, maxWalls: opt.MaxWalls, maxViewers: opt.MaxViewers, streams: map[string]*stream{}, walls: map[string]*live{},
+		watchers: map[string]map[chan struct{}]struct{}{}, auth: newPlayAuth(), publicURL: strings.TrimSuffix(opt.PublicURL, "/"),
+		activity: opt.Activity, now: opt.Now}
 	svc.AddObserver(s)
 	svc.SetPresence(s)
 	return s
@@ -77,8 +107,11 @@ func New(svc *commands.Service, opt Options) *Server {
 //	                     created in CHANNEL, of the same server
 //	GET /wall/KEY/analysis/ID   a finished game's analysis graph (PNG);
 //	                     /page its review page
+//	/play/...            the play page (play.go)
+//	POST /api/v1/activity/token  the Discord Activity's session (activity.go)
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
+	s.playRoutes(mux)
 	mux.HandleFunc("GET /api/v1/me", s.me)
 	mux.HandleFunc("GET /api/v1/stream", s.stream)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
@@ -148,6 +181,7 @@ func (s *Server) GameSaved(g *store.Game) {
 			walls = append(walls, lw)
 		}
 	}
+	s.tellWatchers(g.ID)
 	s.mu.Unlock()
 	for _, st := range targets {
 		st.push(g)

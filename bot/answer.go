@@ -20,6 +20,12 @@ import (
 // gateway, the HTTP answer for the interactions endpoint.
 type respondFunc func(*discordgo.InteractionResponse) error
 
+// launchActivity is the LAUNCH_ACTIVITY interaction callback type
+// (interactions/receiving-and-responding.mdx, "Interaction Callback
+// Type"), which discordgo does not name: it opens the application's
+// Activity for the user, with no message.
+const launchActivity discordgo.InteractionResponseType = 12
+
 // handleTimeout bounds one command, deferred reply included; interaction
 // tokens live 15 minutes, the store gives up long before.
 const handleTimeout = time.Minute
@@ -104,6 +110,11 @@ func (b *Bot) command(i *discordgo.Interaction, received time.Time, respond resp
 	ephemeral := privateByNature(i)
 	select {
 	case r := <-done:
+		if r.LaunchActivity {
+			cancel()
+			logFailure(log, "launch the activity", respond(&discordgo.InteractionResponse{Type: launchActivity}))
+			return
+		}
 		if sent == nil || len(r.Files) == 0 {
 			cancel()
 			resp := messageResponse(r)

@@ -185,7 +185,12 @@ func (b *Bot) Register(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("register commands: %w", err)
 	}
-	got, err := b.s.ApplicationCommandBulkOverwrite(appID, b.cfg.DevGuildID, cmds, discordgo.WithContext(ctx))
+	var got []*discordgo.ApplicationCommand
+	if b.cfg.DevGuildID == "" {
+		got, err = b.overwriteGlobal(ctx, appID, cmds)
+	} else {
+		got, err = b.s.ApplicationCommandBulkOverwrite(appID, b.cfg.DevGuildID, cmds, discordgo.WithContext(ctx))
+	}
 	if err != nil {
 		return fmt.Errorf("register commands: %w", err)
 	}

@@ -1,6 +1,8 @@
 package bot
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -133,4 +135,48 @@ func choiceValue(v string, typ discordgo.ApplicationCommandOptionType) (any, boo
 		return v, v != "" && utf8.RuneCountInString(v) <= maxChoiceName
 	}
 	return nil, false
+}
+
+// entryPointType is PRIMARY_ENTRY_POINT, the command that opens the
+// application's Activity from Discord's App Launcher, which discordgo does
+// not name (interactions/application-commands.mdx, "Entry Point Commands").
+const entryPointType = 4
+
+// overwriteGlobal replaces the global commands with cmds, keeping the
+// application's Entry Point command as it is: enabling Activities creates
+// one, and a bulk overwrite "will overwrite all types of application
+// commands" ("Bulk Overwrite Global Application Commands"), so leaving it
+// out would remove it. It is sent back as read, since discordgo's command
+// type has no field for its handler.
+func (b *Bot) overwriteGlobal(ctx context.Context, appID string, cmds []*discordgo.ApplicationCommand) ([]*discordgo.ApplicationCommand, error) {
+	endpoint := discordgo.EndpointApplicationGlobalCommands(appID)
+	raw, err := b.s.RequestWithBucketID("GET", endpoint, nil, endpoint, discordgo.WithContext(ctx))
+	if err != nil {
+		return nil, fmt.Errorf("read the global commands: %w", err)
+	}
+	var existing []json.RawMessage
+	if err := json.Unmarshal(raw, &existing); err != nil {
+		return nil, fmt.Errorf("read the global commands: %w", err)
+	}
+	body := make([]any, 0, len(cmds)+1)
+	for _, c := range cmds {
+		body = append(body, c)
+	}
+	for _, c := range existing {
+		var head struct {
+			Type int `json:"type"`
+		}
+		if json.Unmarshal(c, &head) == nil && head.Type == entryPointType {
+			body = append(body, c)
+		}
+	}
+	raw, err = b.s.RequestWithBucketID("PUT", endpoint, body, endpoint, discordgo.WithContext(ctx))
+	if err != nil {
+		return nil, err
+	}
+	var got []*discordgo.ApplicationCommand
+	if err := json.Unmarshal(raw, &got); err != nil {
+		return nil, fmt.Errorf("read the registered commands: %w", err)
+	}
+	return got, nil
 }

@@ -131,7 +131,7 @@ func runBotAt(ctx context.Context, args []string, stderr io.Writer, at discordAt
 	}
 	defer waitMetrics()
 	wait := runLoops(loopCtx, svc, n > 0)
-	defer serveAPI(loopCtx, cfg.APIAddr, svc, log)()
+	defer serveAPI(loopCtx, cfg, svc, log)()
 	if *httpAddr != "" {
 		err = serveInteractions(ctx, *httpAddr, b, log, &listening)
 	} else {

@@ -36,7 +36,9 @@ type config struct {
 	TurnTime         time.Duration   // TURN_TIME: a person's default time per move, default 48h
 	APIAddr          string          // API_ADDR: serve the programs' API and the live wall here; unset: off
 	MetricsAddr      string          // METRICS_ADDR: serve /metrics and /healthz here; unset: off
-	PublicURL        string          // PUBLIC_URL: where people reach API_ADDR (behind the HTTPS proxy), for /wall's links
+	PublicURL        string          // PUBLIC_URL: where people reach API_ADDR (behind the HTTPS proxy), for /wall's and the play page's links
+	Activity         bool            // ACTIVITY=on: the application has a Discord Activity showing the play page
+	ClientSecret     string          // DISCORD_CLIENT_SECRET: the application's OAuth2 secret, for the Activity
 	Limits           commands.Limits // LIMIT_PERSON_GAMES, LIMIT_PERSON_LEVEL5, LIMIT_PERSON_CHALLENGES, LIMIT_GUILD_LEVEL5 (0 or unset: the default)
 	StoreStartEmpty  bool            // STORE_START_EMPTY=1: move a damaged embedded database aside and start empty
 	StoreBackupEvery time.Duration   // STORE_BACKUP_EVERY: how often the embedded store copies itself into DATA_DIR/backup
@@ -63,6 +65,7 @@ func loadConfig() (config, error) {
 		MetricsAddr:      os.Getenv("METRICS_ADDR"),
 		PublicURL:        strings.TrimSpace(os.Getenv("PUBLIC_URL")),
 		StoreStartEmpty:  os.Getenv("STORE_START_EMPTY") == "1",
+		ClientSecret:     strings.TrimSpace(os.Getenv("DISCORD_CLIENT_SECRET")),
 		StoreBackupKeep:  defaultBackupKeep,
 		GamesDir:         os.Getenv("GAMES_DIR"),
 		ShardCount:       1,
@@ -95,6 +98,16 @@ func loadConfig() (config, error) {
 		c.RedisCluster = true
 	default:
 		errs = append(errs, fmt.Errorf("REDIS_CLUSTER=%q: give true or false", v))
+	}
+	switch v := strings.ToLower(os.Getenv("ACTIVITY")); v {
+	case "", "off", "false", "0", "no":
+	case "on", "true", "1", "yes":
+		c.Activity = true
+	default:
+		errs = append(errs, fmt.Errorf("ACTIVITY=%q: give on or off", v))
+	}
+	if c.Activity && (c.ClientSecret == "" || c.DiscordAppID == "" || c.APIAddr == "" || c.PublicURL == "") {
+		errs = append(errs, errors.New("ACTIVITY=on needs API_ADDR, PUBLIC_URL, DISCORD_APP_ID and DISCORD_CLIENT_SECRET (docs/how-to/activity.md)"))
 	}
 	durVar := func(name string, dst *time.Duration) {
 		if v := os.Getenv(name); v != "" {

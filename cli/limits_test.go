@@ -19,7 +19,7 @@ func TestPublicServersAreBounded(t *testing.T) {
 	svc := commands.New(commands.Config{}, nil, games.Registry(), discardNotifier{}, log, nil)
 	d := httplimit.Defaults()
 	for name, srv := range map[string]*http.Server{
-		"API_ADDR":     apiServer(svc, log),
+		"API_ADDR":     apiServer(config{APIAddr: ":0"}, svc, log),
 		"interactions": interactionServer(http.NotFoundHandler(), log),
 	} {
 		if srv.ReadHeaderTimeout != d.ReadHeader || srv.ReadTimeout != d.Read || srv.WriteTimeout != d.Write ||

@@ -180,6 +180,9 @@ func (s *Service) styledBoard(g *store.Game, b *render.Board, header, style stri
 		msg.Buttons = append(msg.Buttons, Button{ID: buttonID("draw", g), Label: "Offer draw", Style: Secondary})
 	}
 	msg.Buttons = append(msg.Buttons, Button{ID: buttonID("resign", g), Label: "Resign", Style: Danger})
+	if s.playPage().Links != nil {
+		msg.Buttons = append(msg.Buttons, Button{ID: buttonID("playboard", g), Label: "Play on the board", Style: Primary})
+	}
 	return msg
 }
 
@@ -220,7 +223,7 @@ func ParseButton(id string) (cmd, game string, version int64, err error) {
 		return "", "", 0, fmt.Errorf("button %q: no game version", id)
 	}
 	switch parts[0] {
-	case "accept", "decline", "board", "draw", "resign", "resign-confirm", "cancel", "rematch", "undo", "analyse", "pick":
+	case "accept", "decline", "board", "draw", "resign", "resign-confirm", "cancel", "rematch", "undo", "analyse", "pick", "playboard":
 		return parts[0], parts[1], version, nil
 	}
 	return "", "", 0, fmt.Errorf("button %q: unknown action", id)

@@ -18,6 +18,9 @@ func (s *Service) board(ctx context.Context, inv Invocation) Reply {
 	if err != nil {
 		return s.storeRefusal(inv, err)
 	}
+	if inv.Options["link"] == "true" {
+		return s.boardLink(ctx, inv, g)
+	}
 	var view render.View
 	switch v := inv.Options["view"]; v {
 	case "":

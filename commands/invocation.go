@@ -104,6 +104,10 @@ type Reply struct {
 	// private message whose menu made the invocation (the picker's next
 	// step), where it can; else it is a new private message.
 	Update bool
+	// LaunchActivity asks the platform to open the play page as its
+	// embedded app (a Discord Activity) for the one who asked, in place
+	// of the message; a platform that cannot shows the message.
+	LaunchActivity bool
 }
 
 // Notifier posts messages that are not answers to an invocation: the bot's

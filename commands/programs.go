@@ -50,6 +50,7 @@ type hooks struct {
 	observers []Observer
 	presence  Presence
 	audience  Audience
+	page      PlayPage
 }
 
 // AddObserver has o hear of every game change saved from now on.

@@ -194,6 +194,7 @@ func (s *Service) handlers() map[string]handler {
 		// Buttons only: the resignation's confirmation.
 		"resign-confirm": s.resignConfirmed,
 		"cancel":         s.cancel,
+		"playboard":      s.playBoard,
 		"token":          s.token,
 		"tournament":     s.tournamentCmd,
 		"wall":           s.wall,

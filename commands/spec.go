@@ -79,6 +79,7 @@ func CommandSet(gameNames []string) []CommandSpec {
 		{Name: "board", Description: "show the board", Options: []OptionSpec{
 			{Name: "style", Description: "how to draw it", Type: OptString, Choices: []Choice{{"text", "text"}, {"emoji", "emoji"}, {"image", "image"}}},
 			{Name: "view", Description: "from whose side", Type: OptString, Choices: []Choice{{"mine", "mine"}, {"first", "first"}, {"second", "second"}}},
+			{Name: "link", Description: "send me a one-time link to play on the board page", Type: OptBoolean},
 		}},
 		{Name: "moves", Description: "list the legal moves", Options: []OptionSpec{
 			{Name: "from", Description: "only the moves of the piece on this square", Type: OptString},

@@ -113,3 +113,41 @@ func BenchmarkRecord(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSVG draws the play page's board, and BenchmarkBoardMoves finds
+// its legal moves as cells: what the page gets at every change.
+func BenchmarkSVG(b *testing.B) {
+	middles, _ := benchPositions(b)
+	for _, g := range middles {
+		b.Run(g.Name(), func(b *testing.B) {
+			opt := Options{View: FromP2, Players: testNames()}
+			n := 0
+			for b.Loop() {
+				svg, err := SVG(g, opt)
+				if err != nil {
+					b.Fatal(err)
+				}
+				n = len(svg)
+			}
+			b.ReportMetric(float64(n), "bytes")
+		})
+	}
+}
+
+func BenchmarkBoardMoves(b *testing.B) {
+	middles, _ := benchPositions(b)
+	for _, g := range middles {
+		b.Run(g.Name(), func(b *testing.B) {
+			opt := Options{View: FromP2}
+			n := 0
+			for b.Loop() {
+				moves, err := BoardMoves(g, opt)
+				if err != nil {
+					b.Fatal(err)
+				}
+				n = len(moves)
+			}
+			b.ReportMetric(float64(n), "moves")
+		})
+	}
+}

@@ -54,8 +54,8 @@ func describedScene(g *described.Game) *scene {
 		if int(c[0])*299+int(c[1])*587+int(c[2])*114 > 150000 {
 			ink, stroke = rgb(0x20, 0x20, 0x20), rgb(0x50, 0x50, 0x50)
 		}
-		for k := range kinds {
-			style[k][p] = s.addPiece(pieceStyle{text: g.PieceText(k, p), ansi: describedANSI[p], emoji: emoji,
+		for k, name := range kinds {
+			style[k][p] = s.addPiece(pieceStyle{text: g.PieceText(k, p), ansi: describedANSI[p], emoji: emoji, name: g.PlayerName(p) + " " + name,
 				shape: disc, fill: fill, stroke: stroke, ink: ink, letter: g.PieceLetter(k), size: 0.74})
 		}
 	}
@@ -103,9 +103,11 @@ func describedLastMove(s *scene, g *described.Game) {
 		return
 	}
 	if hasFrom {
-		s.at(fc, fr).mark = fromMark
+		s.markMove(fc, fr, tc, tr)
+	} else {
+		s.at(tc, tr).mark = toMark
+		s.moved[1] = tr*s.cols + tc
 	}
-	s.at(tc, tr).mark = toMark
 	var removed [2][]string
 	flipped := 0
 	cols, rows := g.Size()

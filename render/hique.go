@@ -26,13 +26,13 @@ func hiqueScene(g *hique.Game) *scene {
 	}
 	dark, light := rgb(0x24, 0x20, 0x1C), rgb(0xFA, 0xF7, 0xF0)
 	var runner, guard [2]uint8
-	runner[rules.P1] = s.addPiece(pieceStyle{text: "b", ansi: "1;35", emoji: "🟣",
+	runner[rules.P1] = s.addPiece(pieceStyle{text: "b", ansi: "1;35", emoji: "🟣", name: "Black runner",
 		shape: disc, fill: dark, stroke: rgb(0, 0, 0), size: 0.72})
-	guard[rules.P1] = s.addPiece(pieceStyle{text: "B", ansi: "1;35", emoji: "🟪",
+	guard[rules.P1] = s.addPiece(pieceStyle{text: "B", ansi: "1;35", emoji: "🟪", name: "Black guard",
 		shape: box, fill: dark, stroke: rgb(0, 0, 0), size: 0.46})
-	runner[rules.P2] = s.addPiece(pieceStyle{text: "w", ansi: "1;33", emoji: "🟡",
+	runner[rules.P2] = s.addPiece(pieceStyle{text: "w", ansi: "1;33", emoji: "🟡", name: "White runner",
 		shape: disc, fill: light, stroke: rgb(0x30, 0x30, 0x30), size: 0.72})
-	guard[rules.P2] = s.addPiece(pieceStyle{text: "W", ansi: "1;33", emoji: "🟨",
+	guard[rules.P2] = s.addPiece(pieceStyle{text: "W", ansi: "1;33", emoji: "🟨", name: "White guard",
 		shape: box, fill: light, stroke: rgb(0x30, 0x30, 0x30), size: 0.46})
 	s.emojiKey = s.pieces[runner[rules.P1]].emoji + s.pieces[runner[rules.P2]].emoji + " runners, " +
 		s.pieces[guard[rules.P1]].emoji + s.pieces[guard[rules.P2]].emoji + " guards"
@@ -88,8 +88,7 @@ func hiqueLastMove(s *scene, g *hique.Game) {
 	m := hist[len(hist)-1]
 	mover := g.ToMove().Other()
 	x1, y1, x2, y2 := hique.MoveCoords(m)
-	s.at(x1-1, y1-1).mark = fromMark
-	s.at(x2-1, y2-1).mark = toMark
+	s.markMove(x1-1, y1-1, x2-1, y2-1)
 	var removed [2][]string
 	remove := func(owner rules.Player, x, y int) {
 		s.at(x-1, y-1).mark = hitMark

@@ -51,7 +51,7 @@ func hiyaScene(g *hiya.Game) *scene {
 			letter := string(k.Letter())
 			piece[side][i] = s.addPiece(pieceStyle{
 				text: mark + letter, turnedText: turned + letter,
-				ansi: ansi, emoji: emoji[side][i],
+				ansi: ansi, emoji: emoji[side][i], name: side.String() + " " + k.String(),
 				shape: shapes[i], fill: fill, stroke: stroke, ink: ink, letter: letter, size: sizes[i],
 			})
 		}
@@ -101,8 +101,7 @@ func hiyaLastMove(s *scene, g *hiya.Game) {
 	m := hist[len(hist)-1]
 	mover := g.SideToMove() ^ 1
 	fc, fr, tc, tr := hiya.MoveSquares(m)
-	s.at(fc-1, hiyaRows-fr).mark = fromMark
-	s.at(tc-1, hiyaRows-tr).mark = toMark
+	s.markMove(fc-1, hiyaRows-fr, tc-1, hiyaRows-tr)
 	last := mover.String() + " " + g.FormatMove(m)
 	// The attacked square is one step forward of where the move ended.
 	ar := tr + 1

@@ -113,6 +113,10 @@ type painter struct {
 	faces *faces
 	z     *vector.Rasterizer
 	img   *image.RGBA
+	// svg, when set, receives the drawing as SVG elements instead of img.
+	svg *svgWriter
+
+	width, height int // the drawing's size
 
 	sq, gap        int // square side and lattice gap
 	boardW, boardH int
@@ -171,6 +175,10 @@ func (p *painter) alloc(width, height int, reuse *image.RGBA) {
 	p.top = labelMargin
 	p.captionTop = p.top + p.boardH + labelMargin
 	h := max(height, p.naturalHeight())
+	p.width, p.height = w, h
+	if p.svg != nil {
+		return
+	}
 	if r := image.Rect(0, 0, w, h); reuse != nil && reuse.Rect == r {
 		p.img = reuse
 	} else {
@@ -257,12 +265,12 @@ func centre(r image.Rectangle) (float32, float32) {
 // paint draws the whole image.
 func (p *painter) paint() {
 	s := p.s
-	fill(p.img, p.img.Bounds(), hex(colBackground))
+	p.rect(image.Rect(0, 0, p.width, p.height), hex(colBackground))
 	board := image.Rect(p.left, p.top, p.left+p.boardW, p.top+p.boardH)
 	if s.layout == lattice {
-		fill(p.img, board, s.palette.frame)
+		p.rect(board, s.palette.frame)
 	} else {
-		fill(p.img, board.Inset(-2), s.palette.frame)
+		p.rect(board.Inset(-2), s.palette.frame)
 	}
 	for r := 0; r < s.rows; r++ {
 		for c := 0; c < s.cols; c++ {
@@ -319,7 +327,7 @@ func (p *painter) paintCell(c, r int, cl *cell) {
 	case toMark:
 		ground = blend(ground, hex(colTo), highlightBlend)
 	}
-	fill(p.img, rect, ground)
+	p.rect(rect, ground)
 }
 
 // gridLines draws the lines between a grid's squares and the dividing rules.
@@ -327,16 +335,16 @@ func (p *painter) gridLines(board image.Rectangle) {
 	s := p.s
 	for c := 1; c < s.cols; c++ {
 		x := p.left + c*p.sq
-		fill(p.img, image.Rect(x, board.Min.Y, x+1, board.Max.Y), s.palette.frame)
+		p.rect(image.Rect(x, board.Min.Y, x+1, board.Max.Y), s.palette.frame)
 	}
 	for r := 1; r < s.rows; r++ {
 		y := p.top + r*p.sq
-		fill(p.img, image.Rect(board.Min.X, y, board.Max.X, y+1), s.palette.frame)
+		p.rect(image.Rect(board.Min.X, y, board.Max.X, y+1), s.palette.frame)
 	}
 	for r, below := range s.ruleBelow {
 		if below {
 			y := p.top + (r+1)*p.sq
-			fill(p.img, image.Rect(board.Min.X-2, y-2, board.Max.X+2, y+2), s.palette.frame)
+			p.rect(image.Rect(board.Min.X-2, y-2, board.Max.X+2, y+2), s.palette.frame)
 		}
 	}
 }
@@ -344,20 +352,19 @@ func (p *painter) gridLines(board image.Rectangle) {
 // labels draws the coordinates on the four edges and the row notes.
 func (p *painter) labels() {
 	s := p.s
-	face := p.face(labelSize, false)
 	notes := hasNotes(s)
 	for c := 0; c < s.cols; c++ {
 		cx, _ := centre(p.cellRect(c, 0))
-		p.text(face, s.colLabels[c], cx, float32(p.top-labelMargin/2), hex(colLabel))
-		p.text(face, s.colLabels[c], cx, float32(p.top+p.boardH+labelMargin/2), hex(colLabel))
+		p.text(labelSize, false, s.colLabels[c], cx, float32(p.top-labelMargin/2), hex(colLabel))
+		p.text(labelSize, false, s.colLabels[c], cx, float32(p.top+p.boardH+labelMargin/2), hex(colLabel))
 	}
 	for r := 0; r < s.rows; r++ {
 		_, cy := centre(p.cellRect(0, r))
-		p.text(face, s.rowLabels[r], float32(p.left-labelMargin/2), cy, hex(colLabel))
+		p.text(labelSize, false, s.rowLabels[r], float32(p.left-labelMargin/2), cy, hex(colLabel))
 		right := float32(p.left + p.boardW + labelMargin/2)
-		p.text(face, s.rowLabels[r], right, cy, hex(colLabel))
+		p.text(labelSize, false, s.rowLabels[r], right, cy, hex(colLabel))
 		if notes && s.rowNotes[r] != "" {
-			p.text(p.face(labelSize, true), s.rowNotes[r], right+labelMargin, cy, hex(colCaption))
+			p.text(labelSize, true, s.rowNotes[r], right+labelMargin, cy, hex(colCaption))
 		}
 	}
 }
@@ -376,22 +383,39 @@ func (p *painter) paintCaption() {
 			x += 4
 		}
 		face := p.face(captionSize, l.bold)
-		d := font.Drawer{Dst: p.img, Src: image.NewUniform(hex(colCaption)), Face: face,
-			Dot: fixed.P(int(x), int(cy)+capHeight(face)/2)}
-		d.DrawString(l.text)
+		p.textFrom(face, captionSize, l.bold, l.text, x, float32(int(cy)+capHeight(face)/2), hex(colCaption), false)
 		y += captionLine
 	}
 }
 
-// text draws s centred on cx, cy.
-func (p *painter) text(face font.Face, s string, cx, cy float32, col color.RGBA) {
-	w := font.MeasureString(face, s)
-	d := font.Drawer{Dst: p.img, Src: image.NewUniform(col), Face: face}
-	d.Dot = fixed.Point26_6{
-		X: fixed.Int26_6(cx*64) - w/2,
-		Y: fixed.Int26_6(cy*64) + fixed.I(capHeight(face))/2,
+// text draws s centred on cx, cy in a face of the given size.
+func (p *painter) text(size float64, bold bool, s string, cx, cy float32, col color.RGBA) {
+	face := p.face(size, bold)
+	p.textFrom(face, size, bold, s, cx, cy+float32(capHeight(face))/2, col, true)
+}
+
+// textFrom draws s with its baseline at y, starting at x or, when centred,
+// centred on x.
+func (p *painter) textFrom(face font.Face, size float64, bold bool, s string, x, y float32, col color.RGBA, centred bool) {
+	if p.svg != nil {
+		p.svg.text(size, bold, s, x, y, col, centred)
+		return
 	}
+	dot := fixed.Int26_6(x * 64)
+	if centred {
+		dot -= font.MeasureString(face, s) / 2
+	}
+	d := font.Drawer{Dst: p.img, Src: image.NewUniform(col), Face: face, Dot: fixed.Point26_6{X: dot, Y: fixed.Int26_6(y * 64)}}
 	d.DrawString(s)
+}
+
+// rect paints a rectangle in one colour.
+func (p *painter) rect(r image.Rectangle, col color.RGBA) {
+	if p.svg != nil {
+		p.svg.rect(r, col)
+		return
+	}
+	fill(p.img, r, col)
 }
 
 // capHeight returns the height of capital letters in whole pixels.
@@ -422,7 +446,7 @@ func (p *painter) piece(ps pieceStyle, cx, cy, unit float32) {
 	}
 	if ps.letter != "" && unit >= 24 {
 		size := math.Round(float64(unit) * ps.size * 0.5)
-		p.text(p.face(size, true), ps.letter, cx, cy, ps.ink)
+		p.text(size, true, ps.letter, cx, cy, ps.ink)
 	}
 }
 
@@ -436,6 +460,10 @@ func (p *painter) cross(cx, cy, h float32) {
 // disc fills a circle, anti-aliased.
 func (p *painter) disc(col color.RGBA, cx, cy, r float32) {
 	if r <= 0 {
+		return
+	}
+	if p.svg != nil {
+		p.svg.disc(col, cx, cy, r)
 		return
 	}
 	x0, y0, w, h := p.begin(cx-r, cy-r, cx+r, cy+r)
@@ -453,6 +481,10 @@ func (p *painter) disc(col color.RGBA, cx, cy, r float32) {
 
 // polygon fills the polygon through the points given as x, y pairs.
 func (p *painter) polygon(col color.RGBA, pts ...float32) {
+	if p.svg != nil {
+		p.svg.polygon(col, pts)
+		return
+	}
 	minX, minY, maxX, maxY := pts[0], pts[1], pts[0], pts[1]
 	for i := 0; i+1 < len(pts); i += 2 {
 		minX, maxX = min(minX, pts[i]), max(maxX, pts[i])

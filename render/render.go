@@ -1,7 +1,9 @@
 // Package render draws games of Arbiter for people: a monospace text board
 // for a Discord code block or a terminal, an emoji grid for a Discord
-// message, a PNG image, an animated GIF replay, and the text record of a
-// whole game that the rules can load again.
+// message, a PNG image, the same drawing as SVG with its squares as targets
+// for the play page (and the legal moves as the squares they join), an
+// animated GIF replay, and the text record of a whole game that the rules
+// can load again.
 //
 // Every style is labelled in the game's own notation (HiQUE's 13x13
 // numbers, Upthrust's columns 1-4 and rows 1-11, Hi-Ya!'s A-G and 1-8,

@@ -43,6 +43,10 @@ type scene struct {
 	gapPx     int      // image: the lattice's width between squares
 
 	status status
+	// moved are the indexes in cells of the last move's start and end,
+	// -1 before the first move or for a pass; a mark removing a piece
+	// may cover their marks, these stay.
+	moved [2]int
 }
 
 // layout is the shape of a game's board.
@@ -93,6 +97,7 @@ type pieceStyle struct {
 	turnedText string
 	ansi       string // SGR parameters for colour text, e.g. "1;31"
 	emoji      string
+	name       string // the piece in words, for screen readers: "Black runner"
 
 	shape  shape      // image shape
 	fill   color.RGBA // image body colour
@@ -142,6 +147,13 @@ type sideStatus struct {
 	figures string  // "5 runners, timing 7"
 }
 
+// markMove marks the last move's cells: from display cell fc, fr to tc, tr.
+func (s *scene) markMove(fc, fr, tc, tr int) {
+	s.at(fc, fr).mark = fromMark
+	s.at(tc, tr).mark = toMark
+	s.moved = [2]int{fr*s.cols + fc, tr*s.cols + tc}
+}
+
 // at returns the cell at display column c and row r.
 func (s *scene) at(c, r int) *cell { return &s.cells[r*s.cols+c] }
 
@@ -149,6 +161,11 @@ func (s *scene) at(c, r int) *cell { return &s.cells[r*s.cols+c] }
 // last column the first.
 func (s *scene) turn() {
 	slices.Reverse(s.cells)
+	for i, c := range s.moved {
+		if c >= 0 {
+			s.moved[i] = len(s.cells) - 1 - c
+		}
+	}
 	slices.Reverse(s.colLabels)
 	for i := range s.pieces {
 		if p := &s.pieces[i]; p.turnedText != "" {
@@ -185,6 +202,7 @@ func newScene(title string, l layout, cols, rows, styles int) *scene {
 		pieces:    make([]pieceStyle, 1, 1+styles),
 		textWidth: 3,
 		squarePx:  60,
+		moved:     [2]int{-1, -1},
 	}
 }
 

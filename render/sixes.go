@@ -25,10 +25,10 @@ func sixesScene(g *sixes.Game) *scene {
 		frame:      rgb(0x5E, 0x58, 0x4C),
 	}
 	var piece [2]uint8
-	piece[rules.P1] = s.addPiece(pieceStyle{text: "X", ansi: "1;31", emoji: "🔴",
+	piece[rules.P1] = s.addPiece(pieceStyle{text: "X", ansi: "1;31", emoji: "🔴", name: g.PlayerName(rules.P1) + " piece",
 		shape: disc, fill: rgb(0xC4, 0x3B, 0x2F), stroke: rgb(0x6E, 0x17, 0x10), ink: rgb(0xFF, 0xFF, 0xFF),
 		letter: "X", size: 0.74})
-	piece[rules.P2] = s.addPiece(pieceStyle{text: "O", ansi: "1;36", emoji: "🔵",
+	piece[rules.P2] = s.addPiece(pieceStyle{text: "O", ansi: "1;36", emoji: "🔵", name: g.PlayerName(rules.P2) + " piece",
 		shape: disc, fill: rgb(0x2E, 0x64, 0xB5), stroke: rgb(0x12, 0x2F, 0x5E), ink: rgb(0xFF, 0xFF, 0xFF),
 		letter: "O", size: 0.74})
 	for row := 1; row <= sixesSize; row++ {
@@ -60,8 +60,7 @@ func sixesLastMove(s *scene, g *sixes.Game) {
 	m := hist[len(hist)-1]
 	mover := g.ToMove().Other()
 	fr, fc, tr, tc := sixes.MoveSquares(m)
-	s.at(fc-1, fr-1).mark = fromMark
-	s.at(tc-1, tr-1).mark = toMark
+	s.markMove(fc-1, fr-1, tc-1, tr-1)
 	var removed [2][]string
 	for row := 1; row <= sixesSize; row++ {
 		for col := 1; col <= sixesSize; col++ {

@@ -47,7 +47,7 @@ func upthrustScene(g *upthrust.Game) *scene {
 	for _, c := range colours {
 		letter := string(c.c.Letter())
 		piece[c.c] = s.addPiece(pieceStyle{
-			text: letter, ansi: c.ansi, emoji: c.emoji,
+			text: letter, ansi: c.ansi, emoji: c.emoji, name: c.c.String() + " piece",
 			shape: disc, fill: c.fill, stroke: rgb(0x30, 0x30, 0x30), ink: c.ink, letter: letter, size: 0.74,
 		})
 	}
@@ -91,8 +91,7 @@ func upthrustScene(g *upthrust.Game) *scene {
 			s.status.last = mover + " passes"
 		} else {
 			from, to := g.RowBefore(colour, col), g.RowOf(colour, col)
-			s.at(col-1, upRows-from).mark = fromMark
-			s.at(col-1, upRows-to).mark = toMark
+			s.markMove(col-1, upRows-from, col-1, upRows-to)
 			s.status.last = fmt.Sprintf("%s %s, row %d to %d", mover, g.FormatMove(m), from, to)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -534,6 +535,12 @@ type wireSelf struct {
 }
 
 func (s *Server) handleUserMe(q *request) (*reply, *apiError) {
+	if tok, bearer := strings.CutPrefix(q.header.Get("Authorization"), "Bearer "); bearer {
+		return s.userByBearer(tok)
+	}
+	if err := s.checkAuth(q.header.Get("Authorization")); err != nil {
+		return nil, err
+	}
 	return ok(wireSelf{wireUser: userJSON(&s.bot), Verified: true}), nil
 }
 

@@ -18,6 +18,10 @@ const (
 	CommandChatInput = 1
 	CommandUser      = 2
 	CommandMessage   = 3
+	// CommandEntryPoint is PRIMARY_ENTRY_POINT, the command that opens the
+	// Activity from the App Launcher (application-commands.mdx, "Entry
+	// Point Commands"; activity.go).
+	CommandEntryPoint = 4
 )
 
 // Application command option types.
@@ -54,6 +58,8 @@ type AppCommand struct {
 	Contexts                 []int
 	IntegrationTypes         []int
 	NSFW                     bool
+	// Handler is an Entry Point command's handler: 1 the app, 2 Discord.
+	Handler int
 }
 
 // CommandOption is an option of a registered command, with Discord's JSON
@@ -114,6 +120,7 @@ type commandIn struct {
 	Contexts                 []int             `json:"contexts"`
 	IntegrationTypes         []int             `json:"integration_types"`
 	NSFW                     bool              `json:"nsfw"`
+	Handler                  int               `json:"handler"`
 }
 
 type wireCommand struct {
@@ -132,6 +139,7 @@ type wireCommand struct {
 	Contexts                 []int             `json:"contexts"`
 	IntegrationTypes         []int             `json:"integration_types"`
 	NSFW                     bool              `json:"nsfw"`
+	Handler                  int               `json:"handler,omitempty"`
 }
 
 func commandJSON(c *AppCommand) wireCommand {
@@ -139,7 +147,7 @@ func commandJSON(c *AppCommand) wireCommand {
 		ID: c.ID, ApplicationID: c.ApplicationID, GuildID: c.GuildID, Version: c.Version, Type: c.Type,
 		Name: c.Name, NameLocalizations: c.NameLocalizations, Description: c.Description,
 		DescriptionLocalizations: c.DescriptionLocalizations, Options: c.Options, DMPermission: c.DMPermission,
-		Contexts: c.Contexts, IntegrationTypes: c.IntegrationTypes, NSFW: c.NSFW,
+		Contexts: c.Contexts, IntegrationTypes: c.IntegrationTypes, NSFW: c.NSFW, Handler: c.Handler,
 	}
 	if c.DefaultMemberPermissions != nil {
 		p := strconv.FormatInt(*c.DefaultMemberPermissions, 10)
@@ -232,8 +240,11 @@ func (s *Server) handleCommandsPut(q *request) (*reply, *apiError) {
 }
 
 func commandLimit(typ int) int {
-	if typ == CommandChatInput {
+	switch typ {
+	case CommandChatInput:
 		return maxCommandsPerScope
+	case CommandEntryPoint:
+		return 1 // "Your app can only have one Entry Point command"
 	}
 	return 5
 }
@@ -327,13 +338,19 @@ func (s *Server) buildCommand(path string, in *commandIn, scope string) (*AppCom
 		Name: in.Name, Description: in.Description, NameLocalizations: in.NameLocalizations,
 		DescriptionLocalizations: in.DescriptionLocalizations, Options: cloneOptions(in.Options),
 		DMPermission: in.DMPermission, Contexts: slices.Clone(in.Contexts),
-		IntegrationTypes: slices.Clone(in.IntegrationTypes), NSFW: in.NSFW,
+		IntegrationTypes: slices.Clone(in.IntegrationTypes), NSFW: in.NSFW, Handler: in.Handler,
 	}
 	if c.Type == 0 {
 		c.Type = CommandChatInput
 	}
-	if c.Type < CommandChatInput || c.Type > CommandMessage {
-		return nil, formError(at("type"), "BASE_TYPE_CHOICES", "Value must be one of {1, 2, 3}.")
+	if c.Type < CommandChatInput || c.Type > CommandEntryPoint {
+		return nil, formError(at("type"), "BASE_TYPE_CHOICES", "Value must be one of {1, 2, 3, 4}.")
+	}
+	if err := checkEntryPoint(at, c); err != nil {
+		return nil, err
+	}
+	if c.Type == CommandEntryPoint {
+		return c, nil
 	}
 	perms, err := parsePermissions(in.DefaultMemberPermissions)
 	if err != nil {

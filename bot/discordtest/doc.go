@@ -113,6 +113,25 @@
 //     heartbeats ("Heartbeat Interval").
 //   - Rate limits (topics/rate-limits.mdx): InjectRateLimit answers 429
 //     with Discord's headers and body.
+//   - Activities (activity.go): the LAUNCH_ACTIVITY (12) answer to a
+//     command, a component or a modal submission, only for an application
+//     with Activities enabled (Options.Activity;
+//     interactions/receiving-and-responding.mdx, "Interaction Callback
+//     Type"; activities/how-activities-work.mdx); the OAuth2 authorization
+//     code exchange at POST /oauth2/token (topics/oauth2.mdx,
+//     "Authorization Code Grant": client id and secret by HTTP Basic or in
+//     the form; a code serves once, for at most ten minutes, after RFC 6749
+//     section 4.1.2, and its reuse revokes its tokens); GET /users/@me by a
+//     Bearer token with the identify scope (resources/user.mdx, "Get
+//     Current User"); Get Application Activity Instance with the Bot token,
+//     404 for an unknown instance (resources/application.mdx;
+//     activities/development-guides/multiplayer-experience.mdx).
+//     AuthorizeCode stands for the Embedded App SDK's authorize in
+//     Discord's client, StartActivity for a launch. Enabling Activities
+//     makes the default Entry Point command (type 4, handler 2), global
+//     only, one per application, option-less (application-commands.mdx,
+//     "Entry Point Commands"; user-actions.mdx); a global bulk overwrite
+//     that leaves it out removes it, as it overwrites all types.
 //
 // Time is the server's own clock: real time plus an offset that Advance
 // moves forward, so a test can age an interaction token or let a thread

@@ -15,10 +15,13 @@ import (
 func callbackAllowed(t InteractionType, cb int) bool {
 	switch t {
 	case InteractionCommand:
-		return cb == CallbackMessage || cb == CallbackDeferredMessage || cb == CallbackModal
+		return cb == CallbackMessage || cb == CallbackDeferredMessage || cb == CallbackModal || cb == CallbackLaunchActivity
 	case InteractionComponent:
 		return cb == CallbackMessage || cb == CallbackDeferredMessage || cb == CallbackDeferredUpdate ||
-			cb == CallbackUpdateMessage || cb == CallbackModal
+			cb == CallbackUpdateMessage || cb == CallbackModal || cb == CallbackLaunchActivity
+	case InteractionModalSubmit:
+		return cb == CallbackLaunchActivity || cb == CallbackMessage || cb == CallbackDeferredMessage ||
+			cb == CallbackDeferredUpdate || cb == CallbackUpdateMessage
 	case InteractionAutocomplete:
 		return cb == CallbackAutocomplete
 	case InteractionPing:
@@ -66,6 +69,9 @@ func (s *Server) handleCallback(q *request) (*reply, *apiError) {
 	if !callbackAllowed(in.Type, body.Type) {
 		e := formError("type", "INTERACTION_RESPONSE_TYPE_INVALID", fmt.Sprintf("Interaction response type %d is not valid for a %s interaction", body.Type, in.Type))
 		return nil, e
+	}
+	if body.Type == CallbackLaunchActivity && !s.opts.Activity {
+		return nil, formError("type", "INTERACTION_RESPONSE_TYPE_INVALID", "LAUNCH_ACTIVITY is only available for apps with Activities enabled")
 	}
 	p, err := parsePayload(body.Data)
 	if err != nil {

@@ -62,6 +62,15 @@ type Options struct {
 	PrivilegedIntents int
 	// Logger receives the fake's debug log; nil discards it.
 	Logger *slog.Logger
+	// Activity says the application has Activities enabled: only then is
+	// a LAUNCH_ACTIVITY (12) answer accepted (interactions/
+	// receiving-and-responding.mdx, "Interaction Callback Type": "Only
+	// available for apps with Activities enabled").
+	Activity bool
+	// ClientSecret is the application's OAuth2 client secret, which the
+	// token exchange (POST /oauth2/token) requires; empty refuses every
+	// exchange.
+	ClientSecret string
 }
 
 const (
@@ -121,6 +130,10 @@ type Server struct {
 	identifies []Identify
 	violations []string
 	faults     []*fault
+	// OAuth2 and Activities (activity.go).
+	oauthCodes  map[string]*oauthCode
+	oauthTokens map[string]*oauthToken
+	activities  map[string]*activityRec
 
 	wg sync.WaitGroup
 }
@@ -203,6 +216,10 @@ func New(opts Options) (*Server, error) {
 		sessions:   map[string]*sessionRec{},
 		conns:      map[*gwConn]struct{}{},
 		routes:     buildRoutes(),
+
+		oauthCodes:  map[string]*oauthCode{},
+		oauthTokens: map[string]*oauthToken{},
+		activities:  map[string]*activityRec{},
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -220,6 +237,9 @@ func New(opts Options) (*Server, error) {
 	}
 	s.bot = User{ID: s.opts.AppID, Username: opts.BotName, Bot: true}
 	s.users[s.bot.ID] = &s.bot
+	if opts.Activity {
+		s.addDefaultEntryPointLocked()
+	}
 
 	s.http = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))
 	s.http.Start()

@@ -44,6 +44,10 @@ const (
 	CallbackUpdateMessage   = 7 // UPDATE_MESSAGE
 	CallbackAutocomplete    = 8 // APPLICATION_COMMAND_AUTOCOMPLETE_RESULT
 	CallbackModal           = 9
+	// CallbackLaunchActivity launches the application's Activity, for a
+	// command, a component or a modal submission, with no message
+	// (activities/how-activities-work.mdx).
+	CallbackLaunchActivity = 12
 )
 
 // Message flags the fake understands.

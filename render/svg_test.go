@@ -1,0 +1,104 @@
+package render
+
+import (
+	"bytes"
+	"encoding/xml"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"arbiter/rules"
+	"arbiter/rules/games"
+)
+
+// TestSVGDrawsTheScene draws every game (the described ones too) as SVG
+// from both sides along a played-out game and checks that the drawing is
+// well-formed XML, that every cell target is labelled with what stands on
+// it, and that every legal move ends on a cell the drawing has a target
+// on and starts on one (or is a drop, with no start, or a pass).
+func TestSVGDrawsTheScene(t *testing.T) {
+	reg := games.Registry()
+	cellRE := regexp.MustCompile(`<rect class="cell" data-i="(\d+)"[^>]*aria-label="([^"]*)"`)
+	described := []testGame{{"breakthrough", "", 1}, {"othello", "", 1}, {"connect4", "", 1}}
+	for _, tg := range append(testGames(), described...) {
+		g := newTestGame(t, reg, tg)
+		moves := playOut(g.Clone(), tg.seed)
+		for ply, m := range moves {
+			if ply%7 == 0 || ply == len(moves)-1 {
+				for _, view := range []View{FromP1, FromP2} {
+					checkSVG(t, g, view, cellRE)
+				}
+			}
+			g.Play(m)
+		}
+	}
+}
+
+func checkSVG(t *testing.T, g rules.Game, view View, cellRE *regexp.Regexp) {
+	t.Helper()
+	opt := Options{View: view, Players: testNames()}
+	svg, err := SVG(g, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := g.Name() + " ply " + strconv.Itoa(g.Ply()) + " " + view.String()
+	dec := xml.NewDecoder(bytes.NewReader(svg))
+	for {
+		if _, err := dec.Token(); err != nil {
+			if err.Error() != "EOF" {
+				t.Fatalf("%s: not well-formed: %v", name, err)
+			}
+			break
+		}
+	}
+	cells := map[int]bool{}
+	for _, m := range cellRE.FindAllStringSubmatch(string(svg), -1) {
+		i, _ := strconv.Atoi(m[1])
+		cells[i] = true
+		if _, what, _ := strings.Cut(m[2], ": "); !strings.HasPrefix(m[2], "column ") || len(what) < 5 {
+			t.Errorf("%s: cell %d labelled %q", name, i, m[2])
+		}
+	}
+	if len(cells) == 0 {
+		t.Fatalf("%s: no cell targets", name)
+	}
+	bms, err := BoardMoves(g, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list rules.MoveList
+	g.Moves(&list)
+	if len(bms) != list.N {
+		t.Fatalf("%s: %d board moves, %d legal moves", name, len(bms), list.N)
+	}
+	for _, bm := range bms {
+		pass := bm.From < 0 && bm.To < 0
+		if m, err := g.ParseMove(bm.Text); err != nil || pass != rules.IsPass(g, m) {
+			t.Errorf("%s: move %s joins %d and %d; a pass? %v (%v)", name, bm.Text, bm.From, bm.To, rules.IsPass(g, m), err)
+		}
+		if !pass && (bm.From >= 0 && !cells[bm.From] || !cells[bm.To]) {
+			t.Errorf("%s: move %s joins %d and %d, not both cells of the drawing", name, bm.Text, bm.From, bm.To)
+		}
+	}
+}
+
+// TestSVGMatchesPNGSize checks that both drawings of one scene have one size.
+func TestSVGMatchesPNGSize(t *testing.T) {
+	reg := games.Registry()
+	for _, tg := range testGames() {
+		g := newTestGame(t, reg, tg)
+		s, _ := sceneOf(g, Options{})
+		fonts, _ := loadFonts()
+		p := newPainter(s, Options{}, newFaces(fonts))
+		p.alloc(0, 0, nil)
+		svg, err := SVG(g, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := `viewBox="0 0 ` + strconv.Itoa(p.img.Bounds().Dx()) + " " + strconv.Itoa(p.img.Bounds().Dy()) + `"`
+		if !bytes.Contains(svg, []byte(want)) {
+			t.Errorf("%s: svg has no %s: %.200s", tg.name, want, svg)
+		}
+	}
+}
