@@ -312,16 +312,11 @@ func TestREADMETestCommand(t *testing.T) {
 	}
 }
 
-// testName is a Go test, benchmark or fuzz target as the docs name one.
-var testName = regexp.MustCompile(`\b(Test|Benchmark|Fuzz)[A-Z][A-Za-z0-9_]*`)
-
-// TestDocsNameExistingTests: every test, benchmark and fuzz target that
-// README.md and docs/ name is a function of the module's tests (or the
-// prefix of some, as `go test -run` takes it), so that a renamed test
-// does not leave a proof nobody can run.
-func TestDocsNameExistingTests(t *testing.T) {
-	var funcs []string
-	var docs []string
+// repoFiles lists the repository's files (hidden folders left out) whose
+// path keep accepts.
+func repoFiles(t *testing.T, keep func(path string) bool) []string {
+	t.Helper()
+	var out []string
 	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -329,24 +324,51 @@ func TestDocsNameExistingTests(t *testing.T) {
 		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && path != ".." {
 			return filepath.SkipDir
 		}
-		switch {
-		case strings.HasSuffix(path, "_test.go"):
-			raw, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			for _, m := range regexp.MustCompile(`(?m)^func ((?:Test|Benchmark|Fuzz)\w*)\(`).FindAllSubmatch(raw, -1) {
-				funcs = append(funcs, string(m[1]))
-			}
-		case strings.HasSuffix(path, ".md") && (path == "../README.md" || strings.HasPrefix(path, "../docs/")):
-			docs = append(docs, path)
+		if !d.IsDir() && keep(path) {
+			out = append(out, path)
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, doc := range docs {
+	return out
+}
+
+// userDocs are README.md, CHANGELOG.md and every document under docs/.
+func userDocs(t *testing.T) []string {
+	t.Helper()
+	docs := repoFiles(t, func(path string) bool {
+		return strings.HasSuffix(path, ".md") && (filepath.Dir(path) == ".." || strings.HasPrefix(path, "../docs/"))
+	})
+	if len(docs) < 20 {
+		t.Fatalf("found only %d documents: %v", len(docs), docs)
+	}
+	return docs
+}
+
+// testName is a Go test, benchmark or fuzz target as the docs name one.
+var testName = regexp.MustCompile(`\b(Test|Benchmark|Fuzz)[A-Z][A-Za-z0-9_]*`)
+
+// testFunc is a test, benchmark or fuzz target's declaration.
+var testFunc = regexp.MustCompile(`(?m)^func ((?:Test|Benchmark|Fuzz)\w*)\(`)
+
+// TestDocsNameExistingTests: every test, benchmark and fuzz target that
+// the docs name is a function of the module's tests (or the prefix of
+// some, as `go test -run` takes it), so that a renamed test does not leave
+// a proof nobody can run.
+func TestDocsNameExistingTests(t *testing.T) {
+	var funcs []string
+	for _, path := range repoFiles(t, func(path string) bool { return strings.HasSuffix(path, "_test.go") }) {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range testFunc.FindAllSubmatch(raw, -1) {
+			funcs = append(funcs, string(m[1]))
+		}
+	}
+	for _, doc := range userDocs(t) {
 		raw, err := os.ReadFile(doc)
 		if err != nil {
 			t.Fatal(err)
@@ -365,26 +387,7 @@ var mdLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
 // TestDocsLinksResolve: every relative link of README.md, CHANGELOG.md and
 // docs/ names a file or folder of the repository.
 func TestDocsLinksResolve(t *testing.T) {
-	var docs []string
-	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && path != ".." {
-			return filepath.SkipDir
-		}
-		if strings.HasSuffix(path, ".md") && (filepath.Dir(path) == ".." || strings.HasPrefix(path, "../docs/")) {
-			docs = append(docs, path)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(docs) < 20 {
-		t.Fatalf("found only %d documents: %v", len(docs), docs)
-	}
-	for _, doc := range docs {
+	for _, doc := range userDocs(t) {
 		raw, err := os.ReadFile(doc)
 		if err != nil {
 			t.Fatal(err)
