@@ -514,6 +514,7 @@ func TestPlayPageResignDrawTakeback(t *testing.T) {
 		waitVersion(t, ctx, g.Version)
 		clickMove(t, ctx, moves[rng.IntN(len(moves))], false)
 		waitFor(t, "Ann's move", func() bool { return p.game(ch).Version > g.Version })
+		waitVersion(t, ctx, p.game(ch).Version)
 	}
 	// saying counts the bot's public messages in the channel saying want.
 	saying := func(want string) int {
