@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +23,7 @@ import (
 	"arbiter/api"
 	"arbiter/bot/discordtest"
 	"arbiter/commands"
+	"arbiter/rules"
 	"arbiter/store"
 
 	"github.com/chromedp/cdproto/fetch"
@@ -203,22 +205,22 @@ func pageMoves(t *testing.T, p *proc, channel, user string) (*store.Game, []boar
 }
 
 // playGame is one game of the browser test.
-type playGame struct {
-	name, options string
-	resignAfter   int // plies after which the page's player resigns; 0 plays to the end
-}
+type playGame struct{ name, options string }
 
 // TestPlayPageByClicking plays whole games on the play page in a real
 // browser, by clicking (and dragging) at a desktop and a phone size,
 // against a person playing by slash commands in the fake Discord: each
-// side's moves appear on the other's. At the start of each game the board
-// is compared with its golden screenshot and every cell and button is
-// checked for a label. Under -short one short game of Sixes is played at
-// each size; the full run plays all four games, and Connect Four (a
-// described game, played by drops), at both sizes.
+// side's moves appear on the other's, and each game is played to its end
+// under the rules. At the start of each game the board is compared with
+// its golden screenshot and every cell and button is checked for a label.
+// Under -short one short game of Sixes is played at each size; the full
+// run plays all four games, and Connect Four (a described game, played by
+// drops), at both sizes. Sixes and HiQUE are shortened by their own turn
+// limits; Upthrust and Hi-Ya! have none, so both sides choose moves that
+// hasten the end (see hastyMove).
 func TestPlayPageByClicking(t *testing.T) {
-	games := []playGame{{"sixes", "turns=12", 0}, {"hique", "turns=10", 0}, {"upthrust", "colours=gb seed=1", 8}, {"hiya", "", 8},
-		{"connect4", "", 0}} // a described game, played by drops
+	games := []playGame{{"sixes", "turns=12"}, {"hique", "turns=10"}, {"upthrust", "colours=gb seed=1"}, {"hiya", ""},
+		{"connect4", ""}} // a described game, played by drops
 	if testing.Short() {
 		games = games[:1]
 	}
@@ -229,6 +231,39 @@ func TestPlayPageByClicking(t *testing.T) {
 			})
 		}
 	}
+}
+
+// maxPlies bounds the browser test's games: each of them ends well
+// before under hastyMove (Upthrust's pieces only climb; Hi-Ya! has no
+// draws and its attacks hurt or remove a piece each).
+const maxPlies = 300
+
+// hastyMove is a legal move of g's player to move that hastens the end: one
+// that ends the game if there is one, else one that hurts or removes a
+// piece (rules.Game.Tactical), else any, drawn with rng.
+func hastyMove(t testing.TB, g rules.Game, rng *rand.Rand) string {
+	t.Helper()
+	var list rules.MoveList
+	g.Moves(&list)
+	if list.N == 0 {
+		t.Fatalf("no legal move at ply %d", g.Ply())
+	}
+	var tactical []rules.Move
+	for _, m := range list.Slice() {
+		if g.Tactical(m) {
+			tactical = append(tactical, m)
+		}
+		g.Play(m)
+		ends := g.Status() != rules.Ongoing
+		g.Undo()
+		if ends {
+			return g.FormatMove(m)
+		}
+	}
+	if len(tactical) > 0 {
+		return g.FormatMove(tactical[rng.IntN(len(tactical))])
+	}
+	return g.FormatMove(list.Moves[rng.IntN(list.N)])
 }
 
 func playByClicking(t *testing.T, pg playGame, width, height int) {
@@ -247,29 +282,32 @@ func playByClicking(t *testing.T, pg playGame, width, height int) {
 	ctx := chrome(t, width, height)
 	w.openBoard(t, ctx, ann.ID, ch)
 	g, _ := pageMoves(t, p, ch, ann.ID)
+	id := g.ID
 	waitVersion(t, ctx, g.Version)
 	checkLabels(t, ctx)
 	screenshotBoard(t, ctx, fmt.Sprintf("%s-%dx%d", pg.name, width, height))
 
 	rng := rand.New(rand.NewPCG(uint64(width), 7))
 	var slowest time.Duration // from Bob's answer to his move on Ann's page
-	for ply := 0; ; ply++ {
+	plies := 0
+	for ; ; plies++ {
 		g := p.game(ch)
 		if g == nil {
 			break
 		}
-		if pg.resignAfter > 0 && ply >= pg.resignAfter && g.State.ToMove() == 0 {
-			waitVersion(t, ctx, g.Version)
-			run(t, ctx, "resign", chromedp.Click("#resign", chromedp.ByQuery), chromedp.WaitVisible("#confirm", chromedp.ByQuery),
-				chromedp.Click("#confirm-yes", chromedp.ByQuery))
-			waitFor(t, "the resignation", func() bool { return p.game(ch) == nil })
-			break
+		if plies > maxPlies {
+			t.Fatalf("%s still goes on after %d plies", pg.name, plies)
 		}
+		text := hastyMove(t, g.State, rng)
 		if g.State.ToMove() == 0 { // Ann, on the page
 			waitVersion(t, ctx, g.Version)
 			_, moves := pageMoves(t, p, ch, ann.ID)
-			m := moves[rng.IntN(len(moves))]
-			clickMove(t, ctx, m, ply%4 == 2)
+			i := slices.IndexFunc(moves, func(m boardMove) bool { return m.Text == text })
+			if i < 0 {
+				t.Fatalf("the page does not offer the legal move %s (it offers %v)", text, moves)
+			}
+			m := moves[i]
+			clickMove(t, ctx, m, plies%4 == 2)
 			waitFor(t, "Ann's move "+m.Text, func() bool {
 				n := p.game(ch)
 				return n == nil || n.Version > g.Version
@@ -280,19 +318,29 @@ func playByClicking(t *testing.T, pg playGame, width, height int) {
 			continue
 		}
 		// Bob, by slash command; the page shows his move.
-		w.public(w.do(bob.ID, ch, "move", opt("move", randomMove(t, g, rng))))
+		w.public(w.do(bob.ID, ch, "move", opt("move", text)))
 		answered := time.Now()
 		if n := p.game(ch); n != nil {
 			waitVersion(t, ctx, n.Version)
 			slowest = max(slowest, time.Since(answered))
 		}
 	}
+	// The game ended by the rules, after the last move: not resigned, not
+	// timed out.
+	end, err := p.st.LoadArchived(context.Background(), w.srv.Guild().ID, id)
+	if err != nil {
+		t.Fatalf("the finished game: %v", err)
+	}
+	if end.State.Status() == rules.Ongoing || end.Result != end.State.Status() || len(end.Moves) != plies {
+		t.Fatalf("the game ended %v (%s) after %d plies; the rules say %v after %d", end.Result, end.Reason, len(end.Moves), end.State.Status(), plies)
+	}
 	var status string
 	run(t, ctx, "the result", chromedp.Poll(`document.getElementById("status").textContent.startsWith("Game over")`, nil,
 		chromedp.WithPollingInterval(20*time.Millisecond)), chromedp.Text("#status", &status, chromedp.ByQuery))
-	if !strings.Contains(status, "Game over") {
-		t.Errorf("status at the end %q", status)
+	if !strings.Contains(status, end.Reason) {
+		t.Errorf("the page says %q at the end; want the result %q", status, end.Reason)
 	}
+	t.Logf("%s ended after %d plies: %v, %s; the page says %q", pg.name, plies, end.Result, end.Reason, status)
 	t.Logf("the slowest of Bob's moves reached Ann's page %v after Discord showed it", slowest)
 	w.noViolations()
 }
@@ -437,6 +485,128 @@ func TestPlayPageStaleClickAndKeyboard(t *testing.T) {
 	waitVersion(t, ctx, now.Version)
 	if n := p.game(ch); n.Version != now.Version {
 		t.Errorf("the stale click changed the game: version %d, was %d", n.Version, now.Version)
+	}
+	w.noViolations()
+}
+
+// TestPlayPageResignDrawTakeback clicks the page's Take back, Offer draw
+// and Resign buttons in a real browser at a phone's size, each through the
+// page's confirmation, against a person in the fake Discord: "No" changes
+// nothing; "Yes" acts as the slash command would, the channel shows it,
+// and the page shows the outcome.
+func TestPlayPageResignDrawTakeback(t *testing.T) {
+	w := newWorldWith(t, false, discordtest.Options{Token: token})
+	p := w.start(procOptions{gateway: true})
+	w.servePlayPage(p, false)
+	ann, bob := w.srv.AddUser("Ann"), w.srv.AddUser("Bob")
+	ch := w.general
+	start := func() string {
+		w.public(w.do(ann.ID, ch, "play", opt("game", "sixes"), opt("opponent", bob.ID), opt("side", "first")))
+		w.public(w.do(bob.ID, ch, "accept"))
+		return p.game(ch).ID
+	}
+	id := start()
+	ctx := chrome(t, 360, 740)
+	w.openBoard(t, ctx, ann.ID, ch)
+	rng := rand.New(rand.NewPCG(3, 4))
+	annMoves := func() {
+		g, moves := pageMoves(t, p, ch, ann.ID)
+		waitVersion(t, ctx, g.Version)
+		clickMove(t, ctx, moves[rng.IntN(len(moves))], false)
+		waitFor(t, "Ann's move", func() bool { return p.game(ch).Version > g.Version })
+		waitVersion(t, ctx, p.game(ch).Version)
+	}
+	// saying counts the bot's public messages in the channel saying want.
+	saying := func(want string) int {
+		n := 0
+		for _, m := range w.srv.Messages(ch) {
+			if m.AuthorID == w.srv.AppID() && !m.Ephemeral() && !m.Deleted && strings.Contains(m.Content, want) {
+				n++
+			}
+		}
+		return n
+	}
+	// pageSays waits until the page's element id holds want.
+	pageSays := func(id, want string) {
+		t.Helper()
+		run(t, ctx, fmt.Sprintf("#%s says %q", id, want), chromedp.Poll(fmt.Sprintf(`document.getElementById(%q).textContent.includes(%q)`, id, want), nil,
+			chromedp.WithPollingInterval(20*time.Millisecond)))
+	}
+	// ask presses one of the page's buttons and answers its confirmation.
+	// "No" changes nothing and posts nothing; "Yes" posts one message
+	// saying answer in the channel, and the page says it too.
+	ask := func(button, question, answer string, yes bool) {
+		t.Helper()
+		before, posts := p.game(ch).Version, saying(answer)
+		var text string
+		run(t, ctx, "press "+button, chromedp.Click("#"+button, chromedp.ByQuery), chromedp.WaitVisible("#confirm", chromedp.ByQuery),
+			chromedp.Text("#confirm-text", &text, chromedp.ByQuery))
+		if text != question {
+			t.Errorf("%s asks %q; want %q", button, text, question)
+		}
+		if !yes {
+			run(t, ctx, "decline "+button, chromedp.Click("#confirm-no", chromedp.ByQuery), chromedp.WaitNotVisible("#confirm", chromedp.ByQuery))
+			pageSays("message", "Nothing was changed.")
+			if g := p.game(ch); g == nil || g.Version != before || saying(answer) != posts {
+				t.Errorf("answering No to %q changed the game or posted %q", question, answer)
+			}
+			return
+		}
+		run(t, ctx, "confirm "+button, chromedp.Click("#confirm-yes", chromedp.ByQuery), chromedp.WaitNotVisible("#confirm", chromedp.ByQuery))
+		waitFor(t, fmt.Sprintf("the channel to show %q", answer), func() bool { return saying(answer) == posts+1 })
+		pageSays("message", answer)
+	}
+	// posted waits until the channel shows a public message of the bot's
+	// saying want.
+	posted := func(want string) {
+		t.Helper()
+		waitFor(t, fmt.Sprintf("the channel to show %q", want), func() bool { return saying(want) > 0 })
+	}
+
+	// Ann takes back her move, with Bob's consent by /undo.
+	annMoves()
+	ask("undo", "Ask to take back your last move?", "(Ann) asks to take back their last move", false)
+	ask("undo", "Ask to take back your last move?", "(Ann) asks to take back their last move", true)
+	w.public(w.do(bob.ID, ch, "undo"))
+	posted("last move is taken back")
+	g := p.game(ch)
+	waitVersion(t, ctx, g.Version)
+	if len(g.Moves) != 0 {
+		t.Fatalf("after the takeback %d moves remain", len(g.Moves))
+	}
+	pageSays("status", "Your move")
+
+	// Bob asks by /undo to take back his; Ann allows it on the page.
+	annMoves()
+	w.public(w.do(bob.ID, ch, "move", opt("move", randomMove(t, p.game(ch), rng))))
+	w.public(w.do(bob.ID, ch, "undo"))
+	pageSays("status", "A takeback is asked for.")
+	pageSays("undo", "Allow takeback")
+	ask("undo", "Allow the takeback?", "(Bob)'s last move is taken back", true)
+	if g := p.game(ch); len(g.Moves) != 1 {
+		t.Fatalf("after Bob's takeback %d moves remain; want 1", len(g.Moves))
+	}
+
+	// Ann offers a draw on the page; Bob accepts by /draw.
+	ask("draw", "Offer a draw?", "(Ann) offers a draw", false)
+	ask("draw", "Offer a draw?", "(Ann) offers a draw", true)
+	w.public(w.do(bob.ID, ch, "draw"))
+	posted("accepts the draw")
+	pageSays("status", "Game over")
+	if end, err := p.st.LoadArchived(context.Background(), w.srv.Guild().ID, id); err != nil || end.Result != rules.Draw {
+		t.Fatalf("after the draw the game is %+v (%v)", end, err)
+	}
+
+	// A new game: Ann resigns on the page.
+	id = start()
+	w.openBoard(t, ctx, ann.ID, ch)
+	waitVersion(t, ctx, p.game(ch).Version)
+	ask("resign", "Resign this game? The other side wins.", "(Ann) resigns", false)
+	ask("resign", "Resign this game? The other side wins.", "(Ann) resigns", true)
+	pageSays("status", "Game over: Bob won")
+	end, err := p.st.LoadArchived(context.Background(), w.srv.Guild().ID, id)
+	if err != nil || end.Result != rules.P2Wins || !strings.Contains(end.Reason, "resigned") {
+		t.Fatalf("after the resignation the game is %+v (%v)", end, err)
 	}
 	w.noViolations()
 }
