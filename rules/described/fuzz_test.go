@@ -32,7 +32,7 @@ func FuzzParse(f *testing.F) {
 			if !errors.As(err, &de) {
 				t.Fatalf("Parse error %v is not a *described.Error", err)
 			}
-			if lines := strings.Count(string(data), "\n") + 1; de.Line < 1 || de.Line > lines+1 || de.Column < 1 {
+			if lines := yamlLines(data); de.Line < 1 || de.Line > lines+1 || de.Column < 1 {
 				t.Fatalf("error %v points outside the file (%d lines)", err, lines)
 			}
 			return
@@ -123,4 +123,11 @@ func FuzzParseMove(f *testing.F) {
 			t.Fatalf("ParseMove(FormatMove(%v) = %q) = %v, %v", m, g.FormatMove(m), back, err)
 		}
 	})
+}
+
+// yamlLines counts the lines of data as YAML does: "\r\n", a lone "\r"
+// and "\n" each end a line.
+func yamlLines(data []byte) int {
+	text := strings.ReplaceAll(string(data), "\r\n", "\n")
+	return strings.Count(text, "\n") + strings.Count(text, "\r") + 1
 }
