@@ -29,7 +29,7 @@ type BridgeConfig struct {
 	Token string
 	// Command is the program, run under the system's shell (/bin/sh -c,
 	// or cmd.exe /c on Windows) for each game, speaking the engine protocol
-	// (docs/engine-protocol.md). Argv, when set, is used instead.
+	// (docs/reference/engine-protocol.md). Argv, when set, is used instead.
 	Command string
 	// Argv is the program and its arguments, run directly without a shell
 	// on every system.

@@ -6,7 +6,7 @@
 // program token (from /token). The server sends the state of every game
 // the program has a seat in, whenever it changes; the bridge answers with
 // actions (accept a challenge, move, resign). Every message is a JSON
-// object with a "type"; docs/api.md lists them all.
+// object with a "type"; docs/reference/api.md lists them all.
 //
 // The wall: /wall/KEY/ is a read-only page showing the games going on in
 // the public channels of the server whose wall key (/wall on) is KEY,
@@ -14,8 +14,8 @@
 // the same page for a tournament.
 //
 // Invariants a change must keep: a program acts only on the games it has a
-// seat in, with its own token; the message types and fields of docs/api.md
-// are a contract with students' bridges (add, never rename); the wall is
+// seat in, with its own token; the message types and fields of
+// docs/reference/api.md are a contract with students' bridges (add, never rename); the wall is
 // off until a referee turns it on, read-only, and shows nothing private
 // (no private channel's game, names as the server chose, no referee's
 // words), and a wall exists in memory only for a valid key while watched; every action goes through package
@@ -38,7 +38,7 @@ const Version = 1
 const MaxMessage = 4096
 
 // Message is one message on the stream, either way. Type says which
-// fields matter; docs/api.md describes each.
+// fields matter; docs/reference/api.md describes each.
 type Message struct {
 	Type string `json:"type"`
 	// ID, on a program's action, is echoed as Ref on its answer.

@@ -115,7 +115,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/v1/me", s.me)
 	mux.HandleFunc("GET /api/v1/stream", s.stream)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, "not_found", "no such API call: "+r.Method+" "+r.URL.Path+"; docs/api.md lists them (this server speaks /api/v1)")
+		writeError(w, http.StatusNotFound, "not_found", "no such API call: "+r.Method+" "+r.URL.Path+"; docs/reference/api.md lists them (this server speaks /api/v1)")
 	})
 	mux.HandleFunc("GET /wall/{key}", func(w http.ResponseWriter, r *http.Request) {
 		if commands.CheckWallKey(r.PathValue("key")) != nil {

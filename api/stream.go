@@ -286,7 +286,7 @@ func (st *stream) act(kind int, data []byte) (reply Message) {
 }
 
 // parseAction reads one action a program sent: a JSON object of
-// docs/api.md's fields, of a known type, naming its game. It returns the
+// docs/reference/api.md's fields, of a known type, naming its game. It returns the
 // action, or the refusal to answer (nil when the action is well formed).
 func parseAction(data []byte) (Message, *Message) {
 	var m Message
@@ -297,7 +297,7 @@ func parseAction(data []byte) (Message, *Message) {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&m); err != nil {
 		m = Message{}
-		return no("bad_json", "not a JSON message as docs/api.md describes: "+err.Error())
+		return no("bad_json", "not a JSON message as docs/reference/api.md describes: "+err.Error())
 	}
 	if dec.More() {
 		return no("bad_json", "one JSON object per message")

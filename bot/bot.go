@@ -153,11 +153,17 @@ func New(cfg Config, s *discordgo.Session, svc *commands.Service) *Bot {
 		cfg:   cfg,
 		s:     s,
 		svc:   svc,
-		specs: append(commands.CommandSet(svc.Registry().Names()), diagnoseSpec),
+		specs: commandSpecs(svc.Registry().Names()),
 		log:   cfg.Logger,
 		roles: newRoleNames(s, cfg.Now),
 		aud:   newAudience(s, cfg.Now),
 	}
+}
+
+// commandSpecs is every command the bot registers: the game flow's, with
+// gameNames as the choices of game options, and the bot's own /diagnose.
+func commandSpecs(gameNames []string) []commands.CommandSpec {
+	return append(commands.CommandSet(gameNames), diagnoseSpec)
 }
 
 // Audience tells the game flow which channels every member of their

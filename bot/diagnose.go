@@ -66,7 +66,7 @@ func (b *Bot) diagnose(ctx context.Context, i *discordgo.Interaction, inv comman
 		if thread {
 			where = "the settings of this thread's channel (Edit Channel → Permissions)"
 		}
-		fmt.Fprintf(&text, "To fix: give Arbiter's role %s in %s, or re-invite it with the link in the README.", strings.Join(lacking, ", "), where)
+		fmt.Fprintf(&text, "To fix: give Arbiter's role %s in %s, or re-invite it with the link in docs/reference/permissions.md.", strings.Join(lacking, ", "), where)
 	}
 	if b.cfg.Version != "" {
 		fmt.Fprintf(&text, "\nRunning %s.", b.cfg.Version)

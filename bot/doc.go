@@ -58,8 +58,8 @@
 // # Permissions
 //
 // One list (permissions.go) names every permission the bot needs and why;
-// the invite link's integer (InvitePermissions) and the README's table are
-// made from it. A command whose game goes on with the bot's posts
+// the invite link's integer (InvitePermissions) and
+// docs/reference/permissions.md are made from it. A command whose game goes on with the bot's posts
 // (/play, /rematch, /accept, /move, /undo, /draw) is first checked against
 // the permissions Discord sends with the interaction (app_permissions) and
 // the channel's kind: where the bot cannot post, the invoker is told privately and exactly

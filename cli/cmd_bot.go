@@ -23,6 +23,7 @@ import (
 	"arbiter/store"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gorilla/websocket"
 )
 
 // runBot is `arbiter bot`: Arbiter on Discord, over the gateway or, with
@@ -30,10 +31,24 @@ import (
 // the deadline clock too, unless --workers 0 leaves the turns to `arbiter
 // worker` processes. SIGINT or SIGTERM stops it cleanly (exit 0).
 func runBot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return runBotAt(ctx, args, stderr, discordAt{})
+}
+
+// discordAt is where the bot finds Discord: zero is Discord itself; tests
+// aim the HTTP client and the websocket dialer at a fake
+// (bot/discordtest).
+type discordAt struct {
+	client *http.Client
+	dialer *websocket.Dialer
+}
+
+// runBotAt is runBot reaching Discord through at.
+func runBotAt(ctx context.Context, args []string, stderr io.Writer, at discordAt) int {
 	fs := flag.NewFlagSet("bot", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	httpAddr := fs.String("http", "", "serve Discord's interactions at this address (e.g. :8080) instead of over the gateway")
-	nWorkers := fs.Int("workers", -1, "bot-turn workers in this process (default ENGINE_WORKERS, else one per core; 0: leave them to `arbiter worker`)")
+	var nWorkers workerCount
+	fs.Var(&nWorkers, "workers", "`N` bot turns thought about at once in this process (default ENGINE_WORKERS, else one per core); 0 runs none, leaving them to worker processes")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -47,7 +62,7 @@ func runBot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if cfg.DiscordToken == "" {
-		fmt.Fprintln(stderr, "arbiter bot: DISCORD_TOKEN is not set: give the bot's token from the Discord developer portal (see .env.example and the README)")
+		fmt.Fprintln(stderr, "arbiter bot: DISCORD_TOKEN is not set: give the bot's token from the Discord developer portal (see .env.example and docs/tutorials/first-server.md)")
 		return 2
 	}
 	var key ed25519.PublicKey
@@ -77,6 +92,8 @@ func runBot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		ShardCount: cfg.ShardCount,
 		PublicKey:  key,
 		Logger:     log,
+		HTTPClient: at.client,
+		Dialer:     at.dialer,
 		Version:    build.String(),
 	}
 	session, err := bot.NewSession(bcfg)
@@ -84,10 +101,7 @@ func runBot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "arbiter bot: %v\n", err)
 		return 2
 	}
-	n := workers(cfg)
-	if *nWorkers >= 0 {
-		n = *nWorkers
-	}
+	n := nWorkers.count(cfg)
 	meter := metrics.New(st, build.String(), reg.Names())
 	svc := gameFlow(cfg, st, reg, session, log, meter, n, fmt.Sprintf("bot-%s-shard%d", hostname(), cfg.ShardID), true)
 	b := bot.New(bcfg, session, svc)

@@ -34,6 +34,8 @@ func TestBotAndWorkerRefuseWithoutSettings(t *testing.T) {
 		{"bot with arguments", map[string]string{"DISCORD_TOKEN": secretToken}, []string{"bot", "extra"}, "unexpected arguments"},
 		{"worker without Redis", map[string]string{"DISCORD_TOKEN": secretToken, "REDIS_URL": ""}, []string{"worker"}, "REDIS_URL is not set"},
 		{"worker without token", map[string]string{"DISCORD_TOKEN": "", "REDIS_URL": "redis://127.0.0.1:1"}, []string{"worker"}, "DISCORD_TOKEN is not set"},
+		{"worker with no workers", map[string]string{"DISCORD_TOKEN": secretToken, "REDIS_URL": "redis://127.0.0.1:1"}, []string{"worker", "--workers", "0"}, "--workers 0 would think about no bot turn"},
+		{"worker with a bad count", map[string]string{"DISCORD_TOKEN": secretToken, "REDIS_URL": "redis://127.0.0.1:1"}, []string{"worker", "--workers", "-1"}, "whole number of workers"},
 		{"worker with a bad name", map[string]string{"DISCORD_TOKEN": secretToken, "REDIS_URL": "redis://127.0.0.1:1"}, []string{"worker", "--name", "a b"}, "--name"},
 	}
 	for _, tc := range tests {

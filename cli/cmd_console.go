@@ -50,9 +50,12 @@ const maxConsoleLine = 64 * 1024
 func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("console", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	name := fs.String("user", defaultUserName(), "the local user's name")
+	name := fs.String("user", "", "the local user's name (default $USER, else your login name)")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *name == "" {
+		*name = defaultUserName()
 	}
 	cfg, err := loadConfig()
 	if err != nil {

@@ -53,7 +53,7 @@ func (c check) String() string {
 func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	httpAddr := fs.String("http", "", "check as for `arbiter bot --http ADDR`")
+	httpAddr := fs.String("http", "", "check as for arbiter bot --http `ADDR`")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}

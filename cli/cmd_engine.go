@@ -24,7 +24,7 @@ func runEngine(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 2
 	}
 	if len(rest) > 1 || *level < 1 || *level > 5 {
-		fmt.Fprintln(stderr, "usage: arbiter engine [GAME] [--level 1..5] [--hash MB] [--seed S]  (speaks docs/engine-protocol.md on stdin/stdout)")
+		fmt.Fprintln(stderr, "usage: arbiter engine [GAME] [--level 1..5] [--hash MB] [--seed S]  (speaks docs/reference/engine-protocol.md on stdin/stdout)")
 		return 2
 	}
 	reg := gameRegistry(stderr)

@@ -20,7 +20,8 @@ const storeUsage = "usage: arbiter store export FILE | store import FILE | store
 //
 //	export FILE    everything the configured store holds (games, archive,
 //	               ratings, settings, queued bot turns) to a file in the
-//	               export format of docs/storage.md
+//	               export format of
+//	               docs/reference/export-formats.md
 //	import FILE    the same, from such a file into an empty store
 //	backup [FILE]  a consistent copy of the embedded store's database,
 //	               taken through the running process when one holds it

@@ -31,7 +31,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	var players playerFlags
 	fs.Var(&players, "player", "a player as NAME=SPEC (repeatable); a SPEC is "+tournament.Specs)
 	format := fs.String("format", "roundrobin", "roundrobin, gauntlet (the first player against each other), swiss or knockout")
-	rounds := fs.Int("rounds", 0, "cycles of a round robin or gauntlet (1), rounds of a Swiss tournament (log2 of the players + 1)")
+	rounds := fs.Int("rounds", 0, "cycles of a round robin or gauntlet (1), rounds of a Swiss tournament (ceil(log2 players), as in Discord)")
 	n := fs.Int("games", 2, "games a pairing plays, half with each side first, pairs from the same opening")
 	var moveTime durationFlag
 	fs.Var(&moveTime, "movetime", "time a move, e.g. 100ms or 5s (default: the class's time of the game)")

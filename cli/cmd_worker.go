@@ -20,8 +20,14 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	name := fs.String("name", "", "this worker's name in the bot-turn queue; keep it across restarts (default worker-HOSTNAME)")
-	nWorkers := fs.Int("workers", 0, "bot turns thought about at once (default ENGINE_WORKERS, else one per core)")
+	var nWorkers workerCount
+	fs.Var(&nWorkers, "workers", "`N` bot turns thought about at once, 1 or more (default ENGINE_WORKERS, else one per core)")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if nWorkers.set && nWorkers.n == 0 {
+		fmt.Fprintln(stderr, "arbiter worker: --workers 0 would think about no bot turn: give 1 or more, or leave it out for ENGINE_WORKERS "+
+			"(0 is for `arbiter bot --workers 0`, which leaves its bot turns to worker processes)")
 		return 2
 	}
 	if fs.NArg() > 0 {
@@ -49,10 +55,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "arbiter worker: %v\n", err)
 		return 2
 	}
-	n := workers(cfg)
-	if *nWorkers > 0 {
-		n = *nWorkers
-	}
+	n := nWorkers.count(cfg)
 	log := newLogger(stderr, cfg.LogLevel)
 	log.Info("starting arbiter worker", "build", readBuildInfo())
 	st, reg, err := openStore(ctx, cfg, log)

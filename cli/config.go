@@ -27,13 +27,13 @@ type config struct {
 	RedisPartitions  int             // REDIS_PARTITIONS: bot-turn streams and deadline sets (default 1; 16 on a cluster); never lower it
 	RedisWait        int             // REDIS_WAIT_REPLICAS: replicas each save waits for (WAIT); 0 acknowledges on the master alone
 	DataDir          string          // DATA_DIR: the embedded store's folder, default ./data
-	RefereeRole      string          // REFEREE_ROLE: the role whose members may /referee
+	RefereeRole      string          // REFEREE_ROLE: the name of the role whose members may /referee, default referee
 	EngineWorkers    int             // ENGINE_WORKERS: bot-turn workers, default one per core
 	ShardID          int             // SHARD_ID
 	ShardCount       int             // SHARD_COUNT
 	LogLevel         slog.Level      // LOG_LEVEL: debug, info, warn or error
 	BotMoveTime      time.Duration   // BOT_MOVE_TIME: overrides each game's bot time per move
-	TurnTime         time.Duration   // TURN_TIME: a person's default time per move, default 2d
+	TurnTime         time.Duration   // TURN_TIME: a person's default time per move, default 48h
 	APIAddr          string          // API_ADDR: serve the programs' API and the live wall here; unset: off
 	MetricsAddr      string          // METRICS_ADDR: serve /metrics and /healthz here; unset: off
 	PublicURL        string          // PUBLIC_URL: where people reach API_ADDR (behind the HTTPS proxy), for /wall's and the play page's links
@@ -60,7 +60,7 @@ func loadConfig() (config, error) {
 		DevGuildID:       os.Getenv("DEV_GUILD_ID"),
 		RedisURL:         os.Getenv("REDIS_URL"),
 		DataDir:          envOr("DATA_DIR", "./data"),
-		RefereeRole:      os.Getenv("REFEREE_ROLE"),
+		RefereeRole:      envOr("REFEREE_ROLE", "referee"),
 		APIAddr:          os.Getenv("API_ADDR"),
 		MetricsAddr:      os.Getenv("METRICS_ADDR"),
 		PublicURL:        strings.TrimSpace(os.Getenv("PUBLIC_URL")),
@@ -69,6 +69,7 @@ func loadConfig() (config, error) {
 		StoreBackupKeep:  defaultBackupKeep,
 		GamesDir:         os.Getenv("GAMES_DIR"),
 		ShardCount:       1,
+		TurnTime:         48 * time.Hour,
 	}
 	var errs []error
 	intVar := func(name string, dst *int) {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"runtime"
+	"strconv"
 	"sync"
 	"time"
 
@@ -79,7 +80,43 @@ func runLoops(ctx context.Context, svc *commands.Service, withWorkers bool) (wai
 	return bg.Wait
 }
 
-// workers is the number of bot-turn workers: ENGINE_WORKERS or one per core.
+// workerCount is the --workers flag of `arbiter bot` and `arbiter worker`:
+// bot turns thought about at once in this process. Unset, the process runs
+// workers(cfg).
+type workerCount struct {
+	n   int
+	set bool
+}
+
+// String is the flag's value; empty when unset.
+func (w *workerCount) String() string {
+	if w == nil || !w.set {
+		return ""
+	}
+	return strconv.Itoa(w.n)
+}
+
+// Set reads a whole number of workers, 0 or more.
+func (w *workerCount) Set(text string) error {
+	n, err := strconv.Atoi(text)
+	if err != nil || n < 0 {
+		return fmt.Errorf("%q: give a whole number of workers, 0 or more", text)
+	}
+	w.n, w.set = n, true
+	return nil
+}
+
+// count is the workers to run: the flag's value when given, else
+// workers(cfg).
+func (w workerCount) count(cfg config) int {
+	if w.set {
+		return w.n
+	}
+	return workers(cfg)
+}
+
+// workers is the number of bot-turn workers: ENGINE_WORKERS, or one per
+// core when it is unset or 0.
 func workers(cfg config) int {
 	if cfg.EngineWorkers > 0 {
 		return cfg.EngineWorkers

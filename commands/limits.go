@@ -87,7 +87,7 @@ func (s *Service) checkLimits(ctx context.Context, inv Invocation, req newGameRe
 		r := refuse(format, args...)
 		return &r
 	}
-	const how = " (the limit is set by the server's operator: docs/security.md)"
+	const how = " (the limit is set by the server's operator: docs/explanation/security.md)"
 	switch {
 	case l.PersonGames > 0 && mine >= l.PersonGames:
 		return no("you already play %d games at once in this server, the most one person may: finish or /resign one (/games lists them) before starting another%s", mine, how)

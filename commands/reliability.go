@@ -15,7 +15,7 @@ import (
 	"arbiter/store"
 )
 
-// The referee's promises when things go wrong (docs/reliability.md):
+// The referee's promises when things go wrong (docs/explanation/reliability.md):
 //   - fair time: no one loses on time while no process taking commands is
 //     up; an outage's time is given back to every running clock, and each
 //     affected channel is told once;

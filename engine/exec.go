@@ -30,7 +30,7 @@ const (
 )
 
 // ExecPlayer is an outside program playing over the engine protocol (see
-// docs/engine-protocol.md). It starts the program for a game at its first
+// docs/reference/engine-protocol.md). It starts the program for a game at its first
 // move, tells it the moves played since, and stops it when the game ends.
 // Whatever the program does, Choose returns within the move time plus the
 // grace: a program that crashes, hangs, overruns, prints garbage or plays

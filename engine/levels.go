@@ -22,7 +22,7 @@ type ladder [5]levelSettings
 // even steps in all of them, so each game has its own; any other game gets
 // the default ladder. Only the name is used: engine imports no game
 // package. The settings were tuned with `arbiter match` at 10 ms a move
-// (docs/levels.md); TestLevelsAreMonotone keeps every ladder a ladder,
+// (docs/explanation/levels.md); TestLevelsAreMonotone keeps every ladder a ladder,
 // level 5 the full search.
 func ladderOf(game string) ladder {
 	full := levelSettings{}

@@ -67,7 +67,7 @@ func TestLevelsDifferByGame(t *testing.T) {
 		}
 	}
 	if ladderOf("hique") == ladderOf("no such game") {
-		t.Error("hique has the default ladder: its own was measured to be needed (docs/levels.md)")
+		t.Error("hique has the default ladder: its own was measured to be needed (docs/explanation/levels.md)")
 	}
 }
 
@@ -114,7 +114,7 @@ func TestCutFirstIterationStillScoresMoves(t *testing.T) {
 // TestLowLevelsPlayTheSameAtAnyMoveTime checks what the position caps are
 // for: levels 1-4 choose the same moves whether they have 1 s or 3 s a
 // move (given the same random choices), so the ladder measured at one move
-// time (docs/levels.md) is the ladder at the class's.
+// time (docs/explanation/levels.md) is the ladder at the class's.
 func TestLowLevelsPlayTheSameAtAnyMoveTime(t *testing.T) {
 	for _, name := range games.Registry().Names() {
 		for l := Level(1); l <= 4; l++ {

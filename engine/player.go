@@ -121,7 +121,7 @@ func NewPlayer(spec string, opt PlayerOptions) (Player, error) {
 // even at 10 ms a move and larger at the class's time.
 //
 // The exact settings are per game (ladderOf, engine/levels.go), measured
-// with `arbiter match` for even steps (docs/levels.md). Level 1's random
+// with `arbiter match` for even steps (docs/explanation/levels.md). Level 1's random
 // pick is among the moves within a share (its margin) of the typical loss:
 // the mean amount by which the position's root moves score below the best
 // one (forced wins and losses left out), so the margin follows the

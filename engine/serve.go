@@ -13,7 +13,7 @@ import (
 )
 
 // Serve plays one game as the program side of the engine protocol (see
-// docs/engine-protocol.md): it reads the host's commands from in, answers
+// docs/reference/engine-protocol.md): it reads the host's commands from in, answers
 // on out, and chooses its moves with p. game, when not empty, is the only
 // game it accepts. Diagnostics go to log. It returns nil after "quit" or at
 // the end of in, and an error when the host breaks the protocol (a game it

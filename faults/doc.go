@@ -4,7 +4,7 @@
 // nothing a player was told is lost, nothing happens twice, and no one
 // loses on time because of an outage. `go test -short ./faults` runs a
 // quick version for CI; `go test ./faults` the full one (a 60 s outage).
-// See docs/reliability.md.
+// See docs/explanation/reliability.md.
 //
 // Invariants a change must keep: the suite drives real processes and a real
 // redis-server, never stand-ins; its checks are about what players were

@@ -32,5 +32,5 @@
 //     none) and is the one package that knows both.
 //
 // Export and Import move everything a backend keeps to another (any
-// Porter), through a file of JSON lines; see docs/storage.md.
+// Porter), through a file of JSON lines; see docs/explanation/storage.md.
 package store

@@ -13,7 +13,7 @@ import (
 )
 
 // ExportVersion is the version of the export format this build writes and
-// the only one it imports. docs/storage.md describes the format.
+// the only one it imports. docs/reference/export-formats.md describes the format.
 const ExportVersion = 1
 
 // The export format is JSON Lines: a header line, one line per item, an

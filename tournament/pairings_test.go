@@ -1,9 +1,12 @@
 package tournament
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"arbiter/rules/games"
 )
 
 // TestSchedule: a round robin meets every pair once a cycle, each player
@@ -209,6 +212,25 @@ func TestSwissRounds(t *testing.T) {
 	for n, want := range map[int]int{2: 1, 3: 2, 4: 2, 5: 3, 8: 3, 9: 4, 16: 4, 17: 5} {
 		if got := SwissRounds(n); got != want {
 			t.Errorf("SwissRounds(%d) = %d, want %d", n, got, want)
+		}
+	}
+}
+
+// TestSwissDefaultRounds: a command-line Swiss tournament without
+// --rounds plays as many rounds as one made with Discord's /tournament
+// create without rounds: SwissRounds of its players.
+func TestSwissDefaultRounds(t *testing.T) {
+	for _, n := range []int{2, 3, 5, 8, 9} {
+		players := make([]Entrant, n)
+		for i := range players {
+			players[i] = Entrant{Name: fmt.Sprintf("p%d", i), Spec: "random"}
+		}
+		r, err := newRunner(Config{Registry: games.Registry(), Game: "sixes", Players: players, Format: Swiss})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.cfg.Rounds != SwissRounds(n) {
+			t.Errorf("%d players: %d rounds, want SwissRounds = %d", n, r.cfg.Rounds, SwissRounds(n))
 		}
 	}
 }

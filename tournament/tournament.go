@@ -32,8 +32,8 @@ type Config struct {
 	Players  []Entrant       `json:"players"`
 	Format   Format          `json:"format"`
 	// Rounds: the cycles of a round robin or gauntlet (default 1), the
-	// rounds of a Swiss tournament (default enough to rank: log2 of the
-	// players, rounded up, plus one); a knockout ignores it.
+	// rounds of a Swiss tournament (default SwissRounds of the players,
+	// as in Discord's /tournament); a knockout ignores it.
 	Rounds int `json:"rounds"`
 	// Games is the number of games a pairing plays (default 2), half with
 	// each side first, each pair from the same opening.
@@ -228,9 +228,7 @@ func newRunner(cfg Config) (*runner, error) {
 	if cfg.Rounds <= 0 {
 		cfg.Rounds = 1
 		if cfg.Format == Swiss {
-			for n := 1; n < len(cfg.Players); n *= 2 {
-				cfg.Rounds++
-			}
+			cfg.Rounds = SwissRounds(len(cfg.Players))
 		}
 	}
 	if cfg.Concurrency <= 0 {

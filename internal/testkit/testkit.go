@@ -1,7 +1,8 @@
 // Package testkit holds the test harness pieces that the tests of several
 // packages share: a buffer safe for a process or goroutine writing while the
 // test reads it, the building of a Go program the tests then run as a
-// real process, and a headless chromium for pages.
+// real process, a headless chromium for pages, and the check of a file
+// generated from the code.
 //
 // Invariants a change must keep: it is imported by tests only (never by the
 // packages they test, so no binary carries it); it imports nothing of ours,
@@ -12,6 +13,7 @@ package testkit
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"sync"
@@ -59,4 +61,25 @@ func Build(t testing.TB, pkg string) string {
 		t.Fatal(err)
 	}
 	return bin
+}
+
+// Generated checks that the file at path holds got, a document generated
+// from the code, failing the test when it differs and saying to run
+// regenerate (the command that rewrites it). With update it writes got to
+// path instead.
+func Generated(t testing.TB, path string, got []byte, update bool, regenerate string) {
+	t.Helper()
+	if update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v: run `%s` to write it", err, regenerate)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s is out of date with the code: run `%s` and commit it", path, regenerate)
+	}
 }

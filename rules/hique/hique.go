@@ -1,5 +1,5 @@
 // Package hique is HiQUE (Gregg Steven Blasingame, 1998) as the CS 405 class
-// plays it and as ../shared/rules/hique.md states it: five runners and four
+// plays it and as docs/rules/hique.md states it: five runners and four
 // guards a side on a 13x13 coordinate grid, automatic removal of a runner
 // touched by two enemy guards, a race to the far row, and the timing option
 // for repetition, the turn limit and a player without a move.

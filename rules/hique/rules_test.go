@@ -9,7 +9,7 @@ import (
 	"arbiter/rules"
 )
 
-// Tests taken from the sentences of ../shared/rules/hique.md, section by
+// Tests taken from the sentences of docs/rules/hique.md, section by
 // section.
 
 // "Light squares (runners live here): both coordinates odd, 1..13.

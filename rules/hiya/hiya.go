@@ -1,6 +1,6 @@
 // Package hiya plays Hi-Ya!, the CSC 180 (Fall 2017) game of Ninjas and
 // Samurai on a board of 7 columns and 8 rows, exactly as
-// /work/shared/rules/hiya.md states it.
+// docs/rules/hiya.md states it.
 //
 // Pieces move only onto empty squares and attack by landing directly in
 // front of an opposing piece, which is hurt: a Ninja or Samurai becomes a

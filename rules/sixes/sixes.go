@@ -1,5 +1,5 @@
 // Package sixes is Sixes, the 6x6 game of the CSE 462 handout, as
-// the project's rules file sixes.md states it: X and O each start with eight
+// docs/rules/sixes.md states it: X and O each start with eight
 // pieces; a move steps a piece one square up, down, left or right onto an
 // empty square, or jumps it over one neighbouring piece onto the empty
 // square behind; a piece whose four neighbours are opponents is removed; a

@@ -1,5 +1,5 @@
 // Package upthrust is the game Upthrust (Madison Avenue Games, the 1998 AI
-// course) as ../shared/rules/upthrust.md states it: four columns, eleven
+// course) as docs/rules/upthrust.md states it: four columns, eleven
 // rows, four colours of four pieces, each player moving the pieces of two
 // colours straight up their columns.
 //

@@ -6,8 +6,8 @@
 // it: see groupCommit); every index is updated in the transaction that
 // changes what it indexes, so indexes are exact; and a database of the
 // previous layout still opens (boltFormat, migrated when opened; a newer
-// layout is refused; see store's MIGRATIONS.md). See docs/storage.md for
-// its figures.
+// layout is refused; see store's MIGRATIONS.md). See docs/explanation/storage.md
+// for its figures.
 //
 // # Layout
 //
@@ -118,7 +118,7 @@ type damagedFile struct {
 }
 
 func (e *damagedFile) Error() string {
-	return fmt.Sprintf("the database file %s is damaged (%v): restore it from a backup (see docs/storage.md), "+
+	return fmt.Sprintf("the database file %s is damaged (%v): restore it from a backup (see docs/how-to/backup-restore.md), "+
 		"or set STORE_START_EMPTY=1 to move it aside and start with an empty store", e.path, e.cause)
 }
 
@@ -478,7 +478,7 @@ func (s *Bolt) damagedPage(what string, err *error) {
 // of the operation what: the file is damaged, and the way out.
 func (s *Bolt) damagedPageErr(what string, p any) error {
 	s.log.Error("store: the database file is damaged", "file", s.path, "panic", p)
-	return fmt.Errorf("%s: the database file %s is damaged (%v): stop Arbiter and restore it from a backup (see docs/storage.md), "+
+	return fmt.Errorf("%s: the database file %s is damaged (%v): stop Arbiter and restore it from a backup (see docs/how-to/backup-restore.md), "+
 		"or start with STORE_START_EMPTY=1 to move it aside and start with an empty store", what, s.path, p)
 }
 

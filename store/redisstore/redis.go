@@ -50,9 +50,10 @@
 // is applied; the other gets ErrConflict. A write token makes a retried
 // save (after a lost reply) report the success it had, never a conflict.
 //
-// Lua rather than WATCH/MULTI: on one Redis a move costs 2 round trips
-// (Load's script; then Save's script, which also moves the game's
-// deadline entry) where WATCH needs 3 (WATCH, read, MULTI/EXEC); it lets
+// Lua rather than WATCH/MULTI: on one Redis a move costs at most 2 round
+// trips (Load's script, which the game flow's cache of saved games
+// skips; then Save's script, which also moves the game's deadline entry)
+// where WATCH needs 3 (WATCH, read, MULTI/EXEC); it lets
 // the load and the save be separate calls (a bot worker thinks for
 // seconds in between without holding a connection); and it can refuse a
 // late write and recognise a retried one. BenchmarkCAS measures both.

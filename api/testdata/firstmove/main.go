@@ -1,6 +1,7 @@
 // Command firstmove is a test program for the programs' API: it speaks
-// the engine protocol (docs/engine-protocol.md) on stdin and stdout and
-// always plays the first legal move, so that a test knows what it plays.
+// the engine protocol (docs/reference/engine-protocol.md) on stdin and
+// stdout and always plays the first legal move, so that a test knows what
+// it plays.
 package main
 
 import (
