@@ -85,7 +85,7 @@ func seatTitle(g *store.Game, seat rules.Player) string {
 	if p := g.Players[seat]; p.Kind == store.Bot {
 		return fmt.Sprintf("%s (Arbiter, level %d)", g.State.PlayerName(seat), p.Level)
 	}
-	return fmt.Sprintf("%s (%s)", g.State.PlayerName(seat), plainName(g.Players[seat]))
+	return g.State.PlayerName(seat) + " (" + plainName(g.Players[seat]) + ")"
 }
 
 // rawSeatTitle is seatTitle with the name as written, for what is not
@@ -171,9 +171,9 @@ func (s *Service) styledBoard(g *store.Game, b *render.Board, header, style stri
 		}
 		return msg
 	}
-	msg.Buttons = nil
+	msg.Buttons = make([]Button, 0, 5) // at most five below a board in play
 	if g.Players[g.State.ToMove()].Kind == store.Human {
-		msg.Buttons = []Button{{ID: pickID(g), Label: "Pick a move", Style: Primary}}
+		msg.Buttons = append(msg.Buttons, Button{ID: pickID(g), Label: "Pick a move", Style: Primary})
 	}
 	msg.Buttons = append(msg.Buttons, Button{ID: buttonID("board", g), Label: "Refresh", Style: Secondary})
 	if s.drawable(g.Name) {
@@ -208,7 +208,9 @@ func withCodeBlock(header, board string, colour bool) string {
 
 // buttonID is the id of a button that runs cmd on game g as it is now:
 // "CMD:GAME:VERSION", e.g. "resign:12:31".
-func buttonID(cmd string, g *store.Game) string { return fmt.Sprintf("%s:%s:%d", cmd, g.ID, g.Version) }
+func buttonID(cmd string, g *store.Game) string {
+	return cmd + ":" + g.ID + ":" + strconv.FormatInt(g.Version, 10)
+}
 
 // ParseButton reads a button id back into the command, the game (its
 // archive id) and the game version it was made for. The platform layer
@@ -249,7 +251,7 @@ func (s *Service) turnNote(g *store.Game) string {
 	case flow(g).Paused:
 		return pauseNote(g)
 	case p.Kind == store.Human:
-		return fmt.Sprintf("%s, your move as %s (until %s).", label(p), g.State.PlayerName(seat), s.when(g.Deadline))
+		return label(p) + ", your move as " + g.State.PlayerName(seat) + " (until " + s.when(g.Deadline) + ")."
 	}
 	return fmt.Sprintf("%s is thinking...", plainName(p))
 }

@@ -122,13 +122,17 @@ func (s *Service) playedMessage(g *store.Game, seat rules.Player, verb, shown st
 
 // moveMessageOn is moveMessage with g's board b, seen from publicView.
 func (s *Service) moveMessageOn(g *store.Game, b *render.Board, header string, notes []string) Message {
-	lines := append([]string{header}, notes...)
+	var last string
 	if g.Status == store.Finished {
-		lines = append(lines, resultText(g))
+		last = resultText(g)
 	} else {
-		lines = append(lines, s.turnNote(g))
+		last = s.turnNote(g)
 	}
-	msg := s.styledBoard(g, b, strings.Join(lines, "\n"), flow(g).Style)
+	text := header + "\n" + last
+	if len(notes) > 0 {
+		text = header + "\n" + strings.Join(notes, "\n") + "\n" + last
+	}
+	msg := s.styledBoard(g, b, text, flow(g).Style)
 	msg.Mentions = mentionsFor(g)
 	return msg
 }
@@ -352,7 +356,7 @@ func moveHeader(g *store.Game, b *render.Board, seat rules.Player, verb, shown s
 	if effects != "" {
 		effects = ", " + effects
 	}
-	return fmt.Sprintf("%s %s **%s**%s.", seatTitle(g, seat), verb, shown, effects)
+	return seatTitle(g, seat) + " " + verb + " **" + shown + "**" + effects + "."
 }
 
 // whyNoMoveFrom asks the rules why no move starts on square: off the

@@ -316,7 +316,7 @@ func boardKey(guild, game string) string   { return "{g:" + guild + "}:board:" +
 func ratedKey(guild, game string) string   { return "{g:" + guild + "}:rated:" + game }
 func lockKey(name string) string           { return "{arbiter}:lock:" + name }
 func deadlineMember(channel, id string, v int64) string {
-	return fmt.Sprintf("%s/%s/%d", channel, id, v)
+	return channel + "/" + id + "/" + strconv.FormatInt(v, 10)
 }
 
 const (
