@@ -77,15 +77,8 @@ func TestGamesCheckRefusesTooManyMoves(t *testing.T) {
 // status; a bad file there is reported with its line and column and the
 // other games still load.
 func TestGamesDir(t *testing.T) {
-	dir := t.TempDir()
-	data, err := os.ReadFile("testdata/games/clobber.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "clobber.yaml"), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bad := strings.Replace(string(data), "name: clobber", "name: broken", 1) + "score: most\n"
+	dir, data := clobberDir(t)
+	bad := strings.Replace(data, "name: clobber", "name: broken", 1) + "score: most\n"
 	if err := os.WriteFile(filepath.Join(dir, "broken.yaml"), []byte(bad), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -162,4 +155,19 @@ func TestTutorialExamples(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, want) || !strings.Contains(string(doc), want) {
 		t.Errorf("the tutorial's error: exit %d, stderr %q, want %q (also in the tutorial)", code, errs, want)
 	}
+}
+
+// clobberDir returns a new directory holding testdata's clobber.yaml, a
+// GAMES_DIR, and that file's text.
+func clobberDir(t *testing.T) (dir, clobber string) {
+	t.Helper()
+	dir = t.TempDir()
+	data, err := os.ReadFile("testdata/games/clobber.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "clobber.yaml"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, string(data)
 }
