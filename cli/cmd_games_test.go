@@ -17,6 +17,17 @@ func run(t *testing.T, args ...string) (int, string, string) {
 	return code, out.String(), errs.String()
 }
 
+// refusedWithMessage runs Main with args and fails the test unless it
+// exits non-zero with a message on stderr.
+func refusedWithMessage(t *testing.T, args ...string) {
+	t.Helper()
+	if code, _, errs := run(t, args...); code == 0 {
+		t.Errorf("%v: exit 0", args)
+	} else if errs == "" {
+		t.Errorf("%v: exit %d without a message", args, code)
+	}
+}
+
 // TestGamesCheckShipped: every shipped description passes games check with
 // the published perft figures and a random game that ends.
 func TestGamesCheckShipped(t *testing.T) {
