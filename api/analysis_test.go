@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"image/png"
-	"io"
 	"net/http"
 	"regexp"
 	"strings"
@@ -98,14 +97,8 @@ func TestTournamentWallLinksTheAnalysisGraphs(t *testing.T) {
 			t.Fatalf("the graph never came: last status %d", resp.StatusCode)
 		}
 	}
-	resp, err = http.Get(e.http.URL + pageURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK || !strings.Contains(string(page), `<pre id="board0"`) {
-		t.Errorf("the review page: %d\n%.300s", resp.StatusCode, page)
+	if code, page := e.body(pageURL); code != http.StatusOK || !strings.Contains(page, `<pre id="board0"`) {
+		t.Errorf("the review page: %d\n%.300s", code, page)
 	}
 	for _, path := range []string{"/wall/" + key + "/analysis/999", "/wall/" + guild + url[strings.Index(url, "/analysis/"):]} {
 		resp, err = http.Get(e.http.URL + path)

@@ -3,7 +3,6 @@ package api_test
 import (
 	"bufio"
 	"context"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -35,14 +34,8 @@ func TestClassTournamentWall(t *testing.T) {
 	ref(carol, "start", map[string]string{})
 
 	key := e.wall("on", "display")
-	resp, err := http.Get(e.http.URL + "/wall/" + key + "/tournament/tc/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK || !strings.Contains(string(page), "Sixes tournament") {
-		t.Fatalf("tournament wall: %d\n%.400s", resp.StatusCode, page)
+	if code, page := e.body("/wall/" + key + "/tournament/tc/"); code != http.StatusOK || !strings.Contains(page, "Sixes tournament") {
+		t.Fatalf("tournament wall: %d\n%.400s", code, page)
 	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -65,12 +58,7 @@ func TestClassTournamentWall(t *testing.T) {
 		t.Fatal("the wall's events never carried the standings with alice and bob")
 	}
 
-	resp, err = http.Get(e.http.URL + "/wall/" + key + "/tournament/nothing-here/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusNotFound {
-		t.Fatalf("a channel without a tournament: %d, want 404", resp.StatusCode)
+	if code, _ := e.body("/wall/" + key + "/tournament/nothing-here/"); code != http.StatusNotFound {
+		t.Fatalf("a channel without a tournament: %d, want 404", code)
 	}
 }

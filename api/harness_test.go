@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -199,6 +200,18 @@ func (e *env) token(user commands.User) string {
 		e.t.Fatalf("/token answered %q (private %v); want a private token", r.Text, r.Private)
 	}
 	return tok
+}
+
+// body GETs path and returns the status and the whole body.
+func (e *env) body(path string) (int, string) {
+	e.t.Helper()
+	resp, err := http.Get(e.http.URL + path)
+	if err != nil {
+		e.t.Fatalf("GET %s: %v", path, err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(data)
 }
 
 // get calls the API with a token.

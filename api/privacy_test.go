@@ -17,18 +17,6 @@ import (
 	"arbiter/commands"
 )
 
-// body GETs path and returns the status and the whole body.
-func (e *env) body(path string) (int, string) {
-	e.t.Helper()
-	resp, err := http.Get(e.http.URL + path)
-	if err != nil {
-		e.t.Fatalf("GET %s: %v", path, err)
-	}
-	defer resp.Body.Close()
-	data, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(data)
-}
-
 // eventStream is an open /events stream of a wall.
 type eventStream struct {
 	t     *testing.T

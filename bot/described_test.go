@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"arbiter/bot/discordtest"
-	"arbiter/store"
 )
 
 // TestDescribedGamesThroughDiscord plays a whole game of each game
@@ -90,11 +89,7 @@ func playBot(t *testing.T, w *world, p *proc, ch string, a discordtest.User, rng
 	t.Helper()
 	last := w.public(w.do(a.ID, ch, "play", opt("game", "connect4"), opt("level", 2), opt("side", "first")))
 	for {
-		var g *store.Game
-		waitFor(t, "the bot's move", func() bool {
-			g = p.game(ch)
-			return g == nil || g.Players[g.State.ToMove()].Kind == store.Human && len(w.botMoves(ch)) == botPlies(g)
-		})
+		g := awaitHumanTurn(t, w, p, ch)
 		if g == nil {
 			break
 		}

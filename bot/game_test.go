@@ -113,11 +113,7 @@ func TestStudentPlaysBot(t *testing.T) {
 		// Ann's turn comes when the bot's move is saved; its message is
 		// posted after that: wait for both. The game ends on Ann's move
 		// (the bot plays turns 1, 3, ..., 15), with no post pending.
-		var g *store.Game
-		waitFor(t, "the bot's move", func() bool {
-			g = p.game(ch)
-			return g == nil || g.Players[g.State.ToMove()].Kind == store.Human && len(w.botMoves(ch)) == botPlies(g)
-		})
+		g := awaitHumanTurn(t, w, p, ch)
 		if g == nil {
 			break
 		}
@@ -141,6 +137,19 @@ func TestStudentPlaysBot(t *testing.T) {
 		}
 	}
 	w.noViolations()
+}
+
+// awaitHumanTurn waits until it is a person's move in ch's game and every
+// move of the bot's there is posted, and returns the game; nil when the
+// game has ended.
+func awaitHumanTurn(t *testing.T, w *world, p *proc, ch string) *store.Game {
+	t.Helper()
+	var g *store.Game
+	waitFor(t, "the bot's move", func() bool {
+		g = p.game(ch)
+		return g == nil || g.Players[g.State.ToMove()].Kind == store.Human && len(w.botMoves(ch)) == botPlies(g)
+	})
+	return g
 }
 
 // botPlies counts the bot's moves in g.

@@ -6,28 +6,8 @@ import (
 	"time"
 
 	"arbiter/bot/discordtest"
-	"arbiter/rules"
-	"arbiter/store"
+	"arbiter/store/storetest"
 )
-
-// firstMoves plays n legal moves from g's position, the first of the
-// first player's list shifted by skip, and returns their texts.
-func firstMoves(t *testing.T, g *store.Game, n, skip int) []string {
-	t.Helper()
-	st := g.State.Clone()
-	var out []string
-	for i := range n {
-		var list rules.MoveList
-		st.Moves(&list)
-		m := list.Moves[0]
-		if i == 0 {
-			m = list.Moves[skip%list.N]
-		}
-		out = append(out, st.FormatMove(m))
-		st.Play(m)
-	}
-	return out
-}
 
 // TestPremoveChainThroughDiscord: Bob leaves a chain of premoves
 // privately; Ann's matching moves are answered at once, in her move's
@@ -40,7 +20,7 @@ func TestPremoveChainThroughDiscord(t *testing.T) {
 	ch := w.general
 	challenge := w.public(w.do(ann.ID, ch, "play", opt("game", "hiya"), opt("opponent", bob.ID), opt("side", "first")))
 	w.public(w.press(bob.ID, challenge.ID, button(t, challenge, "Accept")))
-	line := firstMoves(t, p.game(ch), 4, 0)
+	line := storetest.LegalLine(t, p.game(ch), 4, 0)
 	w.private(w.do(bob.ID, ch, "premove", opt("line", strings.Join(line, ", "))), "only you see them")
 	r := w.public(w.do(ann.ID, ch, "move", opt("move", line[0])))
 	if !strings.Contains(r.Content, "played by premove **"+line[1]) {
@@ -53,7 +33,7 @@ func TestPremoveChainThroughDiscord(t *testing.T) {
 	if !strings.Contains(r.Content, "played by premove **"+line[3]) {
 		t.Fatalf("Ann's second move answered %q, want Bob's premove %s", r.Content, line[3])
 	}
-	other, mine := firstMoves(t, p.game(ch), 2, 1), firstMoves(t, p.game(ch), 2, 0)
+	other, mine := storetest.LegalLine(t, p.game(ch), 2, 1), storetest.LegalLine(t, p.game(ch), 2, 0)
 	w.private(w.do(bob.ID, ch, "premove", opt("line", strings.Join(other, ", "))), "only you see them")
 	if r := w.public(w.do(ann.ID, ch, "move", opt("move", mine[0]))); strings.Contains(r.Content, "premove") {
 		t.Errorf("a premove answered a move it was not written for: %q", r.Content)

@@ -17,6 +17,17 @@ func run(t *testing.T, args ...string) (int, string, string) {
 	return code, out.String(), errs.String()
 }
 
+// refusedWithMessage runs Main with args and fails the test unless it
+// exits non-zero with a message on stderr.
+func refusedWithMessage(t *testing.T, args ...string) {
+	t.Helper()
+	if code, _, errs := run(t, args...); code == 0 {
+		t.Errorf("%v: exit 0", args)
+	} else if errs == "" {
+		t.Errorf("%v: exit %d without a message", args, code)
+	}
+}
+
 // TestGamesCheckShipped: every shipped description passes games check with
 // the published perft figures and a random game that ends.
 func TestGamesCheckShipped(t *testing.T) {
@@ -77,15 +88,8 @@ func TestGamesCheckRefusesTooManyMoves(t *testing.T) {
 // status; a bad file there is reported with its line and column and the
 // other games still load.
 func TestGamesDir(t *testing.T) {
-	dir := t.TempDir()
-	data, err := os.ReadFile("testdata/games/clobber.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "clobber.yaml"), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bad := strings.Replace(string(data), "name: clobber", "name: broken", 1) + "score: most\n"
+	dir, data := clobberDir(t)
+	bad := strings.Replace(data, "name: clobber", "name: broken", 1) + "score: most\n"
 	if err := os.WriteFile(filepath.Join(dir, "broken.yaml"), []byte(bad), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -162,4 +166,19 @@ func TestTutorialExamples(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, want) || !strings.Contains(string(doc), want) {
 		t.Errorf("the tutorial's error: exit %d, stderr %q, want %q (also in the tutorial)", code, errs, want)
 	}
+}
+
+// clobberDir returns a new directory holding testdata's clobber.yaml, a
+// GAMES_DIR, and that file's text.
+func clobberDir(t *testing.T) (dir, clobber string) {
+	t.Helper()
+	dir = t.TempDir()
+	data, err := os.ReadFile("testdata/games/clobber.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "clobber.yaml"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, string(data)
 }

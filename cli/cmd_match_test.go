@@ -53,12 +53,7 @@ func TestRunMatchRejectsBadArguments(t *testing.T) {
 		{"match", "hiya", "--p1", "greedy", "--p2", "random", "--seed", "-1"},
 		{"match", "sixes", "--p1", "greedy", "--p2", "random", "--set", "turns=0"},
 	} {
-		var out, errOut bytes.Buffer
-		if code := Main(context.Background(), args, &out, &errOut); code == 0 {
-			t.Errorf("%v: exit 0", args)
-		} else if errOut.Len() == 0 {
-			t.Errorf("%v: exit %d without a message", args, code)
-		}
+		refusedWithMessage(t, args...)
 	}
 }
 

@@ -76,12 +76,7 @@ func TestRunTournamentRejectsBadArguments(t *testing.T) {
 		{"tournament", "sixes", "--player", "a=greedy", "--player", "b=random", "--resume"},
 		{"tournament", "sixes", "--player", "noequals"},
 	} {
-		var out, errOut bytes.Buffer
-		if code := Main(context.Background(), args, &out, &errOut); code == 0 {
-			t.Errorf("%v: exit 0", args)
-		} else if errOut.Len() == 0 {
-			t.Errorf("%v: exit %d without a message", args, code)
-		}
+		refusedWithMessage(t, args...)
 	}
 }
 

@@ -66,14 +66,7 @@ func TestConsoleDescribedGames(t *testing.T) {
 func TestConsoleGamesDir(t *testing.T) {
 	t.Parallel()
 	bin := buildArbiter(t)
-	dir := t.TempDir()
-	data, err := os.ReadFile("testdata/games/clobber.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "clobber.yaml"), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, _ := clobberDir(t)
 	if err := os.WriteFile(filepath.Join(dir, "broken.yaml"), []byte("name: broken\nplayers: 3\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,7 @@ func analyseTournament(ctx context.Context, reg *rules.Registry, dir string, res
 		base := strings.TrimSuffix(path, filepath.Ext(path)) + ".analysis"
 		js, err := rep.JSON()
 		if err != nil {
-			return err
+			return fmt.Errorf("game %s: %w", res.ID, err)
 		}
 		if err := os.WriteFile(base+".json", append(js, '\n'), 0o644); err != nil {
 			return err
@@ -70,7 +70,7 @@ func analyseTournament(ctx context.Context, reg *rules.Registry, dir string, res
 	}
 	var csv bytes.Buffer
 	if err := tally.WriteCSV(&csv); err != nil {
-		return err
+		return fmt.Errorf("%s: %w", AnalysisFile, err)
 	}
 	return os.WriteFile(filepath.Join(dir, AnalysisFile), csv.Bytes(), 0o644)
 }

@@ -5,31 +5,8 @@ import (
 	"testing"
 
 	"arbiter/rules"
-	"arbiter/store"
+	"arbiter/store/storetest"
 )
-
-// legalLine returns moves played alternately from g's position: each the
-// first legal move (or the one after skip moves of the first player's
-// list, to differ from another line).
-func legalLine(t *testing.T, g *store.Game, n, skip int) []string {
-	t.Helper()
-	st := g.State.Clone()
-	var out []string
-	for i := range n {
-		var list rules.MoveList
-		st.Moves(&list)
-		if list.N == 0 {
-			t.Fatal("no legal move")
-		}
-		m := list.Moves[0]
-		if i == 0 {
-			m = list.Moves[skip%list.N]
-		}
-		out = append(out, st.FormatMove(m))
-		st.Play(m)
-	}
-	return out
-}
 
 // TestPremoves: a chain of conditional premoves is played as the
 // opponent's moves match, each answer at once, marked in the record; a
@@ -41,7 +18,7 @@ func TestPremoves(t *testing.T) {
 	e.ok(ann, "c1", "/play game:sixes opponent:@bob side:first")
 	e.ok(bob, "c1", "/accept")
 	e.refused(ann, "c1", `/premove line:"a1 a2, a3 a4"`, "it is your move now")
-	line := legalLine(t, e.game("c1"), 4, 0)
+	line := storetest.LegalLine(t, e.game("c1"), 4, 0)
 	e.refused(bob, "c1", `/premove line:"`+line[0]+`, `+line[0]+`"`, "line 1, your answer")
 	e.refused(bob, "c1", `/premove line:"`+line[0]+`"`, "in pairs")
 	kept := e.do(bob, "c1", `/premove line:"`+strings.Join(line, ", ")+`"`)
@@ -67,8 +44,8 @@ func TestPremoves(t *testing.T) {
 		t.Errorf("after the chain /premove shows %q", shown.Text)
 	}
 	// A line whose first move Ann does not play is dropped.
-	other := legalLine(t, e.game("c1"), 2, 1)
-	mine := legalLine(t, e.game("c1"), 2, 0)
+	other := storetest.LegalLine(t, e.game("c1"), 2, 1)
+	mine := storetest.LegalLine(t, e.game("c1"), 2, 0)
 	if other[0] == mine[0] {
 		t.Fatal("the test needs two different first moves")
 	}

@@ -8,9 +8,7 @@ import (
 
 	"arbiter/rules"
 	"arbiter/rules/games"
-
 	"arbiter/store"
-
 	"arbiter/store/storetest"
 )
 

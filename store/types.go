@@ -30,6 +30,15 @@ type Summary struct {
 // MaxList bounds how many entries one listing returns.
 const MaxList = 100
 
+// ListLimit returns how many entries a listing asked for limit returns:
+// limit itself, or MaxList when limit is not positive or above MaxList.
+func ListLimit(limit int) int {
+	if limit <= 0 || limit > MaxList {
+		return MaxList
+	}
+	return limit
+}
+
 // Job is a bot turn waiting in, or claimed from, the queue: play the bot's
 // move in the game of Channel if it is still game GameID at Version.
 type Job struct {

@@ -64,7 +64,6 @@ import (
 	bolterrors "go.etcd.io/bbolt/errors"
 
 	"arbiter/rules"
-
 	"arbiter/store"
 )
 

@@ -14,9 +14,7 @@ import (
 
 	"arbiter/rules/games"
 	"arbiter/store"
-
 	"arbiter/store/boltstore"
-
 	"arbiter/store/storetest"
 )
 

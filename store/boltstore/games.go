@@ -381,9 +381,7 @@ func (s *Bolt) Archived(ctx context.Context, guild string, offset, limit int) ([
 		return nil, 0, fmt.Errorf("list archive: %w", err)
 	}
 	offset = max(offset, 0)
-	if limit <= 0 || limit > store.MaxList {
-		limit = store.MaxList
-	}
+	limit = store.ListLimit(limit)
 	var (
 		out   []store.Summary
 		total int64
@@ -483,9 +481,7 @@ func (s *Bolt) Running(ctx context.Context, guild string) ([]*store.Game, error)
 // most MaxList). A game stays due until a Save changes it. The index is
 // exact; a damaged game in it is logged and looked at again an hour later.
 func (s *Bolt) Due(ctx context.Context, now time.Time, limit int) ([]*store.Game, error) {
-	if limit <= 0 || limit > store.MaxList {
-		limit = store.MaxList
-	}
+	limit = store.ListLimit(limit)
 	var (
 		due     []*store.Game
 		damaged []string

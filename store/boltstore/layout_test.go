@@ -12,10 +12,8 @@ import (
 	"arbiter/rules"
 	"arbiter/rules/games"
 	"arbiter/store"
-
-	"arbiter/store/storetest"
-
 	"arbiter/store/boltstore"
+	"arbiter/store/storetest"
 )
 
 // TestEmbeddedMigratesLayout1: a database of layout 1 (every running

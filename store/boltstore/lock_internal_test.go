@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"arbiter/rules/games"
-
 	"arbiter/store"
 )
 

@@ -18,10 +18,12 @@ var ErrLocked = errors.New("the data directory is in use by another Arbiter proc
 // LockedError says which process holds the data directory and what to use
 // while it runs. It wraps ErrLocked.
 type LockedError struct {
-	Dir string
-	PID int // 0 when unknown
+	Dir string // the data directory
+	PID int    // the process holding it; 0 when unknown
 }
 
+// Error names the directory and the process, and says what can be done
+// while that process runs.
 func (e *LockedError) Error() string {
 	who := "another Arbiter process"
 	if e.PID > 0 {
@@ -31,6 +33,7 @@ func (e *LockedError) Error() string {
 		"and `arbiter store backup` for a copy of the whole store; stop it for anything else on this directory", e.Dir, who)
 }
 
+// Unwrap returns ErrLocked, so that errors.Is(err, ErrLocked) holds.
 func (e *LockedError) Unwrap() error { return ErrLocked }
 
 // lockHolder reads the process id in the lock file at path (0 if none).

@@ -144,9 +144,7 @@ func (s *Bolt) Leaderboard(ctx context.Context, guild, game string, offset, limi
 		return nil, fmt.Errorf("leaderboard: %w", err)
 	}
 	offset = max(offset, 0)
-	if limit <= 0 || limit > store.MaxList {
-		limit = store.MaxList
-	}
+	limit = store.ListLimit(limit)
 	var out []store.Rating
 	err := s.view(ctx, "leaderboard of guild "+guild, func(tx *bolt.Tx) error {
 		gb := guildBucket(tx, guild)

@@ -188,9 +188,7 @@ func (s *Bolt) OutboxDone(ctx context.Context, key string) error {
 // OutboxDue returns up to limit (at most MaxList) entries due at now,
 // earliest first.
 func (s *Bolt) OutboxDue(ctx context.Context, now time.Time, limit int) ([]store.OutboxEntry, error) {
-	if limit <= 0 || limit > store.MaxList {
-		limit = store.MaxList
-	}
+	limit = store.ListLimit(limit)
 	var out []store.OutboxEntry
 	err := s.view(ctx, "read the outbox", func(tx *bolt.Tx) error {
 		box, due := tx.Bucket(bOutbox), tx.Bucket(bOutboxDue)
@@ -276,9 +274,7 @@ func (s *Bolt) AddDeadLetter(ctx context.Context, d store.DeadLetter) error {
 // DeadLetters returns up to limit (at most MaxList) dead letters, newest
 // first.
 func (s *Bolt) DeadLetters(ctx context.Context, limit int) ([]store.DeadLetter, error) {
-	if limit <= 0 || limit > store.MaxList {
-		limit = store.MaxList
-	}
+	limit = store.ListLimit(limit)
 	var out []store.DeadLetter
 	err := s.view(ctx, "read the dead letters", func(tx *bolt.Tx) error {
 		b := tx.Bucket(bDead)

@@ -19,12 +19,8 @@ func (s *Redis) Archived(ctx context.Context, guild string, offset, limit int) (
 	if err := store.CheckID("guild", guild); err != nil {
 		return nil, 0, fmt.Errorf("list archive: %w", err)
 	}
-	if offset < 0 {
-		offset = 0
-	}
-	if limit <= 0 || limit > store.MaxList {
-		limit = store.MaxList
-	}
+	offset = max(offset, 0)
+	limit = store.ListLimit(limit)
 	caller := ctx
 	ctx, cancel := s.op(ctx, 0)
 	defer cancel()

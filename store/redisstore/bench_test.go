@@ -10,11 +10,9 @@ import (
 
 	"arbiter/rules/games"
 	"arbiter/store"
-	"arbiter/store/redistest"
-
-	"arbiter/store/storetest"
-
 	"arbiter/store/redisstore"
+	"arbiter/store/redistest"
+	"arbiter/store/storetest"
 )
 
 // BenchmarkMove measures one move's store round trip: Load the game,

@@ -26,10 +26,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"arbiter/rules/games"
-	"arbiter/store/redistest"
-
 	"arbiter/store"
-
+	"arbiter/store/redistest"
 	"arbiter/store/storetest"
 )
 

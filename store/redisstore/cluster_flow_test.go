@@ -16,10 +16,8 @@ import (
 	"arbiter/rules"
 	"arbiter/rules/games"
 	"arbiter/store"
-	"arbiter/store/redistest"
-
 	"arbiter/store/redisstore"
-
+	"arbiter/store/redistest"
 	"arbiter/store/storetest"
 )
 

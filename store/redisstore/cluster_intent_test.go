@@ -13,7 +13,6 @@ import (
 
 	"arbiter/rules/games"
 	"arbiter/store"
-
 	"arbiter/store/storetest"
 )
 

@@ -15,7 +15,6 @@ import (
 	"arbiter/rules/games"
 	"arbiter/store"
 	"arbiter/store/redistest"
-
 	"arbiter/store/storetest"
 )
 

@@ -24,9 +24,7 @@ import (
 // gone are removed, an entry earlier than its game's wake time is moved to
 // it, a damaged game is logged and looked at again an hour later.
 func (s *Redis) Due(ctx context.Context, now time.Time, limit int) ([]*store.Game, error) {
-	if limit <= 0 || limit > store.MaxList {
-		limit = store.MaxList
-	}
+	limit = store.ListLimit(limit)
 	caller := ctx
 	ctx, cancel := s.op(ctx, 0)
 	defer cancel()

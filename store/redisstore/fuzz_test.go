@@ -8,7 +8,6 @@ import (
 	"arbiter/rules"
 	"arbiter/rules/games"
 	"arbiter/store"
-
 	"arbiter/store/storetest"
 )
 

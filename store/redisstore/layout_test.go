@@ -9,10 +9,9 @@ import (
 
 	"arbiter/rules/games"
 	"arbiter/store"
+	"arbiter/store/redisstore"
 	"arbiter/store/redistest"
 	"arbiter/store/storetest"
-
-	"arbiter/store/redisstore"
 )
 
 // TestRedisLayout: Open records the build's layout in a new Redis, and a

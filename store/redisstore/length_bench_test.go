@@ -10,10 +10,8 @@ import (
 
 	"arbiter/rules/games"
 	"arbiter/store"
-	"arbiter/store/redistest"
-
 	"arbiter/store/redisstore"
-
+	"arbiter/store/redistest"
 	"arbiter/store/storetest"
 )
 

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"arbiter/store/redisstore"
-
 	"arbiter/store/storetest"
 )
 

@@ -53,9 +53,7 @@ func (s *Redis) OutboxDone(ctx context.Context, key string) error {
 // OutboxDue returns up to limit (at most MaxList) entries due at now,
 // earliest first. A damaged entry is logged and removed.
 func (s *Redis) OutboxDue(ctx context.Context, now time.Time, limit int) ([]store.OutboxEntry, error) {
-	if limit <= 0 || limit > store.MaxList {
-		limit = store.MaxList
-	}
+	limit = store.ListLimit(limit)
 	caller := ctx
 	ctx, cancel := s.op(ctx, 0)
 	defer cancel()
@@ -136,9 +134,7 @@ func (s *Redis) AddDeadLetter(ctx context.Context, d store.DeadLetter) error {
 // DeadLetters returns up to limit (at most MaxList) dead letters, newest
 // first.
 func (s *Redis) DeadLetters(ctx context.Context, limit int) ([]store.DeadLetter, error) {
-	if limit <= 0 || limit > store.MaxList {
-		limit = store.MaxList
-	}
+	limit = store.ListLimit(limit)
 	caller := ctx
 	ctx, cancel := s.op(ctx, 0)
 	defer cancel()

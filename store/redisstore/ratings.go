@@ -187,12 +187,8 @@ func (s *Redis) Leaderboard(ctx context.Context, guild, game string, offset, lim
 	if err := store.CheckID("game", game); err != nil {
 		return nil, fmt.Errorf("leaderboard: %w", err)
 	}
-	if offset < 0 {
-		offset = 0
-	}
-	if limit <= 0 || limit > store.MaxList {
-		limit = store.MaxList
-	}
+	offset = max(offset, 0)
+	limit = store.ListLimit(limit)
 	caller := ctx
 	ctx, cancel := s.op(ctx, 0)
 	defer cancel()

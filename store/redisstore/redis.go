@@ -108,7 +108,6 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"arbiter/rules"
-
 	"arbiter/store"
 )
 

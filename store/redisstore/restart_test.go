@@ -12,11 +12,9 @@ import (
 
 	"arbiter/rules/games"
 	"arbiter/store"
-	"arbiter/store/redistest"
-
-	"arbiter/store/storetest"
-
 	"arbiter/store/redisstore"
+	"arbiter/store/redistest"
+	"arbiter/store/storetest"
 )
 
 // acked remembers, per channel, the last move list whose save was

@@ -9,10 +9,8 @@ import (
 	"time"
 
 	"arbiter/store"
-
-	"arbiter/store/storetest"
-
 	"arbiter/store/redisstore"
+	"arbiter/store/storetest"
 )
 
 // TestLosingSaveLeavesNoDeadline: saves that lose their compare-and-set

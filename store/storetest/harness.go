@@ -242,6 +242,30 @@ func PlayRandom(g *store.Game, rng *rand.Rand, by string) bool {
 	return true
 }
 
+// LegalLine plays n legal moves from a copy of g's position, each the
+// first of its player's list (the first move shifted by skip, to make a
+// line that differs from another), and returns their texts; g is not
+// changed. It fails the test when a position has no legal move.
+func LegalLine(t testing.TB, g *store.Game, n, skip int) []string {
+	t.Helper()
+	st := g.State.Clone()
+	var out []string
+	for i := range n {
+		var list rules.MoveList
+		st.Moves(&list)
+		if list.N == 0 {
+			t.Fatal("no legal move")
+		}
+		m := list.Moves[0]
+		if i == 0 {
+			m = list.Moves[skip%list.N]
+		}
+		out = append(out, st.FormatMove(m))
+		st.Play(m)
+	}
+	return out
+}
+
 // CheckReplays checks that g's move list, replayed from the start, with
 // each move by the seat to move, reaches g's stored state.
 func CheckReplays(t testing.TB, reg *rules.Registry, g *store.Game) {
