@@ -26,11 +26,6 @@ const (
 	knockoutPlayoffs = 1
 )
 
-// pairedByRound reports whether t's rounds are paired one at a time.
-func (t *tourney) pairedByRound() bool {
-	return t.Format == string(tournament.Swiss) || t.Format == string(tournament.Knockout)
-}
-
 // rounds is the tournament's number of rounds (a knockout's, once
 // seeded).
 func (t *tourney) rounds() int {

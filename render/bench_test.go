@@ -63,17 +63,26 @@ func BenchmarkEmoji(b *testing.B) {
 
 // BenchmarkPNG draws a PNG image (the goal is under 20 ms).
 func BenchmarkPNG(b *testing.B) {
+	benchDrawing(b, func(g rules.Game, opt Options) (int, error) {
+		data, err := PNG(g, opt)
+		return len(data), err
+	})
+}
+
+// benchDrawing runs draw on every game's middle position, seen from player
+// 2 with the test names, and reports the size of what it drew.
+func benchDrawing(b *testing.B, draw func(rules.Game, Options) (int, error)) {
 	middles, _ := benchPositions(b)
 	for _, g := range middles {
 		b.Run(g.Name(), func(b *testing.B) {
 			opt := Options{View: FromP2, Players: testNames()}
 			n := 0
 			for b.Loop() {
-				data, err := PNG(g, opt)
+				size, err := draw(g, opt)
 				if err != nil {
 					b.Fatal(err)
 				}
-				n = len(data)
+				n = size
 			}
 			b.ReportMetric(float64(n), "bytes")
 		})
@@ -117,21 +126,10 @@ func BenchmarkRecord(b *testing.B) {
 // BenchmarkSVG draws the play page's board, and BenchmarkBoardMoves finds
 // its legal moves as cells: what the page gets at every change.
 func BenchmarkSVG(b *testing.B) {
-	middles, _ := benchPositions(b)
-	for _, g := range middles {
-		b.Run(g.Name(), func(b *testing.B) {
-			opt := Options{View: FromP2, Players: testNames()}
-			n := 0
-			for b.Loop() {
-				svg, err := SVG(g, opt)
-				if err != nil {
-					b.Fatal(err)
-				}
-				n = len(svg)
-			}
-			b.ReportMetric(float64(n), "bytes")
-		})
-	}
+	benchDrawing(b, func(g rules.Game, opt Options) (int, error) {
+		svg, err := SVG(g, opt)
+		return len(svg), err
+	})
 }
 
 func BenchmarkBoardMoves(b *testing.B) {
