@@ -360,7 +360,10 @@ func (r *reader) known(n *yaml.Node, what string, names map[string]bool) *expr {
 // players reads the two players: name, forward direction, looks.
 func (r *reader) players(s *Spec, n *yaml.Node) {
 	items := r.list(n, "players")
-	if r.err == nil && len(items) != 2 {
+	if r.err != nil {
+		return
+	}
+	if len(items) != 2 {
 		r.fail(n, "players must list two players, the one who moves first first")
 		return
 	}
