@@ -34,12 +34,19 @@ func ParseOptions(text string) (Options, error) {
 // String writes the options as sorted key=value pairs separated by spaces,
 // a form ParseOptions reads back.
 func (o Options) String() string {
-	keys := make([]string, 0, len(o))
-	for k := range o {
+	var buf [8]string // a game's options fit; more spill to the heap
+	keys := buf[:0]
+	size := 0
+	for k, v := range o {
 		keys = append(keys, k)
+		size += len(k) + len(v) + 2
+	}
+	if len(keys) == 0 {
+		return ""
 	}
 	slices.Sort(keys)
 	var b strings.Builder
+	b.Grow(size)
 	for i, k := range keys {
 		if i > 0 {
 			b.WriteByte(' ')

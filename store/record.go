@@ -277,14 +277,12 @@ func marshalRecord(g *Game, withMoves bool) ([]byte, error) {
 	var flow json.RawMessage
 	if g.Flow != nil {
 		b, err := g.Flow.FlowBytes()
-		var compact bytes.Buffer
 		if err == nil && len(b) > 0 {
-			err = json.Compact(&compact, b) // checks it too
+			flow, err = compactJSON(b)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%w: the game flow's state of channel %s is not JSON (%v)", ErrInvalid, g.Channel, err)
 		}
-		flow = compact.Bytes()
 	}
 	r := Record{
 		Schema:   SchemaVersion,
@@ -502,4 +500,19 @@ func (r *Record) FinishedAt() time.Time {
 func (r *Record) Wake() time.Time {
 	g := Game{Status: r.Status, Deadline: TimeOf(r.Deadline), RemindAt: TimeOf(r.RemindAt)}
 	return g.Wake()
+}
+
+// compactJSON returns raw, checked to be JSON, without the spaces between
+// its tokens: raw itself when it has none.
+func compactJSON(raw []byte) ([]byte, error) {
+	if !bytes.ContainsAny(raw, " \t\r\n") {
+		if json.Valid(raw) {
+			return raw, nil
+		}
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, raw); err != nil {
+		return nil, err
+	}
+	return compact.Bytes(), nil
 }

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"encoding/base64"
 	"strconv"
 	"time"
@@ -139,5 +138,15 @@ func appendTime(b []byte, t time.Time) ([]byte, bool) {
 // as it is: it holds none of the characters escaped for HTML ('<', '>',
 // '&', U+2028, U+2029).
 func jsonPlain(raw []byte) bool {
-	return !bytes.ContainsAny(raw, "<>&\u2028\u2029")
+	for i, c := range raw {
+		switch c {
+		case '<', '>', '&':
+			return false
+		case 0xE2: // U+2028 and U+2029 are E2 80 A8 and E2 80 A9 in UTF-8
+			if rest := raw[i:]; len(rest) >= 3 && rest[1] == 0x80 && (rest[2] == 0xA8 || rest[2] == 0xA9) {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -38,6 +38,9 @@ func TestHeadEncodingIsJSON(t *testing.T) {
 			g.Players[1] = store.Player{Kind: store.Program, UserID: "9", Name: "x", Program: "x (program)"}
 		}, true},
 		{"flow with html", func(g *store.Game) { g.Flow = store.RawFlow(`{"why":"a <b> & c \u2028"}`) }, false},
+		{"flow with line separators", func(g *store.Game) { g.Flow = store.RawFlow("{\"why\":\"a\u2028b\u2029\"}") }, false},
+		{"flow with paragraph separator", func(g *store.Game) { g.Flow = store.RawFlow("{\"why\":\"a\u2029\"}") }, false},
+		{"flow with other three-byte characters", func(g *store.Game) { g.Flow = store.RawFlow("{\"why\":\"5\u20ac\u2027\u202a\"}") }, true},
 		{"unicode name", func(g *store.Game) { g.Players[0].Name = "José 山田" }, false},
 		{"quotes", func(g *store.Game) { g.Reason = `he said "no" \ left` }, false},
 		{"html", func(g *store.Game) { g.Players[0].Name = "<script>&" }, false},
