@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -310,7 +311,11 @@ func marshalRecord(g *Game, withMoves bool) ([]byte, error) {
 		r.Result = g.Result.String()
 	}
 	if !withMoves {
-		if data, ok := appendHead(make([]byte, 0, 1024), &r); ok {
+		// Room for the head as appendHead writes it, so that it is written
+		// in one allocation: the state in base64, the flow, and 1 KB for
+		// the names, times and punctuation.
+		size := 1024 + base64.StdEncoding.EncodedLen(len(r.State)) + len(r.Flow)
+		if data, ok := appendHead(make([]byte, 0, size), &r); ok {
 			return data, nil
 		}
 	}
