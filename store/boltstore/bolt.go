@@ -95,6 +95,7 @@ type Bolt struct {
 	now          func() time.Time
 	txs          atomic.Int64
 	moveMemo     moveMemo    // decoded moves, by their stored bytes
+	heads        headMemo    // what the heads Load decoded read as, by channel
 	group        groupCommit // the transactions Save shares
 
 	mu     sync.Mutex          // guards claims, locks and wakeup

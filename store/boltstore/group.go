@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"sync"
@@ -86,8 +87,18 @@ func (s *Bolt) updateGrouped(ctx context.Context, what string, fn func(tx *bolt.
 	g.queue = nil
 	g.mu.Unlock()
 	s.commitBatch(batch)
+	for _, o := range batch {
+		if o != w {
+			close(o.done)
+		}
+	}
+	// The writers that queued meanwhile are handed the next transaction
+	// last, so that its leader is the goroutine this one's processor runs
+	// next, and this one yields to it: the database is the group's one
+	// bottleneck, and it idles until the next leader runs.
 	g.mu.Lock()
-	if len(g.queue) > 0 {
+	handOn := len(g.queue) > 0
+	if handOn {
 		next := g.queue[0]
 		next.lead = true
 		close(next.done)
@@ -95,10 +106,8 @@ func (s *Bolt) updateGrouped(ctx context.Context, what string, fn func(tx *bolt.
 		g.leading = false
 	}
 	g.mu.Unlock()
-	for _, o := range batch {
-		if o != w {
-			close(o.done)
-		}
+	if handOn {
+		runtime.Gosched()
 	}
 	return w.err
 }
