@@ -95,7 +95,7 @@ type Bolt struct {
 	now          func() time.Time
 	txs          atomic.Int64
 	moveMemo     moveMemo    // decoded moves, by their stored bytes
-	heads        headMemo    // what the heads Load decoded read as, by channel
+	heads        headMemo    // the heads last read or written, by channel, and what they read as
 	group        groupCommit // the transactions Save shares
 
 	mu     sync.Mutex          // guards claims, locks and wakeup

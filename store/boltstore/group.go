@@ -18,9 +18,11 @@ import (
 // runs them one after another in one bbolt transaction and commits it, with
 // bbolt's one pair of syncs, and each writer returns only after that
 // commit. Writes that arrive meanwhile wait, and the first of them leads the
-// next transaction with all of them. A lone write therefore waits for
-// nothing, and many writes at once cost one sync each batch instead of one
-// each.
+// next transaction with all of them, at once: the committing writer wakes
+// it after the others of its batch and yields to it. A lone write therefore waits
+// for nothing, and many writes at once cost one sync each batch instead
+// of one each. Writes should do in the transaction only what needs it
+// (encoding comes before), since every write of the group waits for it.
 //
 // A write that fails is taken out and the others run again without it in a
 // fresh transaction, so a failed write changes nothing and the others are

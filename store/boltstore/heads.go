@@ -12,13 +12,13 @@ import (
 // some 8 MB.
 const headMemoSize = 1 << 13
 
-// headMemo remembers, for each channel, the head Load last decoded there
-// and what a Save's compare-and-set reads of it, so that the Save, inside
-// the transaction that every save of its group waits for, compares bytes
-// instead of decoding JSON. DecodeRecord is a function of the bytes, so a
-// stored head equal to the one remembered reads as it did; any other head
-// is decoded. When it is full it starts again empty. Safe for concurrent
-// use.
+// headMemo remembers, for each channel, the head last read (Load) or
+// written (Create, Save) there and what a save's compare-and-set reads of
+// it, so that the save, inside the transaction that every save of its
+// group waits for, compares bytes instead of decoding JSON. DecodeRecord
+// is a function of the bytes, so a stored head equal to the one remembered
+// reads as it did; any other head is decoded. When it is full it starts
+// again empty. Safe for concurrent use; what it holds is never changed.
 type headMemo struct {
 	mu sync.Mutex
 	m  map[string]*headFacts
@@ -39,11 +39,12 @@ func (c *headMemo) remember(channel string, data []byte, r *store.Record) {
 	c.put(channel, &headFacts{data: slices.Clone(data), id: r.ID, version: r.Version, status: r.Status})
 }
 
-// saved notes that Save stored head for g, which it encoded from g
-// (store.EncodeHead); head is kept, not copied. Only a head that decodes
-// to g's values exactly is noted: an id of the plain characters CheckID
-// accepts (JSON writes and reads them as they are), the version a number
-// and an active status. Any other head is forgotten.
+// saved notes that head, which the store wrote for g (store.EncodeHead of
+// g), reads as g's id, version and status; head is kept, not copied, and
+// must not change. That holds for an id of the characters CheckID accepts,
+// which JSON writes and reads as they are, and an active game; for any
+// other, what it knew of the channel is forgotten.
+// TestHeadMemoReadsAsDecoded holds it to DecodeRecord.
 func (c *headMemo) saved(g *store.Game, head []byte) {
 	if g.Status != store.Active || store.CheckID("archive", g.ID) != nil {
 		c.forget(g.Channel)
@@ -59,6 +60,7 @@ func (c *headMemo) forget(channel string) {
 	c.mu.Unlock()
 }
 
+// put makes f what it remembers of channel.
 func (c *headMemo) put(channel string, f *headFacts) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
