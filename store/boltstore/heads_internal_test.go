@@ -9,7 +9,6 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"arbiter/rules/games"
 	"arbiter/store"
 	"arbiter/store/storetest"
 )
@@ -56,12 +55,7 @@ func TestSaveComparesTheStoredHead(t *testing.T) {
 // the memo knows reads there as DecodeRecord reads it.
 func TestHeadMemoReadsAsDecoded(t *testing.T) {
 	ctx := context.Background()
-	reg := games.Registry()
-	s, err := Open(ctx, store.Config{DataDir: t.TempDir(), Registry: reg, Logger: storetest.QuietLogger()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Close(ctx) })
+	s, reg := openTemp(t)
 	rng := rand.New(rand.NewPCG(7, 8))
 	const channels = 6
 	held := make([]*store.Game, channels) // each channel's game as one caller holds it
