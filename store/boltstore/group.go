@@ -19,10 +19,11 @@ import (
 // bbolt's one pair of syncs, and each writer returns only after that
 // commit. Writes that arrive meanwhile wait, and the first of them leads the
 // next transaction with all of them, at once: the committing writer wakes
-// it after the others of its batch and yields to it. A lone write therefore waits
-// for nothing, and many writes at once cost one sync each batch instead
-// of one each. Writes should do in the transaction only what needs it
-// (encoding comes before), since every write of the group waits for it.
+// it after the others of its batch and yields to it. A lone write
+// therefore waits for nothing, and many writes at once cost one sync each
+// batch instead of one each. Writes should do in the transaction only what
+// needs it (encoding comes before), since every write of the group waits
+// for it.
 //
 // A write that fails is taken out and the others run again without it in a
 // fresh transaction, so a failed write changes nothing and the others are
@@ -94,10 +95,9 @@ func (s *Bolt) updateGrouped(ctx context.Context, what string, fn func(tx *bolt.
 			close(o.done)
 		}
 	}
-	// The writers that queued meanwhile are handed the next transaction
-	// last, so that its leader is the goroutine this one's processor runs
-	// next, and this one yields to it: the database is the group's one
-	// bottleneck, and it idles until the next leader runs.
+	// Woken last, the next leader is the goroutine this processor runs
+	// next, and yielding starts it at once: the database idles until it
+	// runs.
 	g.mu.Lock()
 	handOn := len(g.queue) > 0
 	if handOn {

@@ -161,7 +161,7 @@ type liveWrite struct {
 	head    []byte
 	moves   []store.Move
 	keep    int
-	added   [][]byte // moves[keep:], encoded
+	added   [][]byte // moves[keep:], encoded (nil: encoded in the transaction)
 }
 
 // newLiveWrite prepares the write of g over its stored move list (nil:
@@ -212,21 +212,25 @@ func (w *liveWrite) put(tx *bolt.Tx) error {
 		}
 	}
 	for i := keep; i < len(w.moves); i++ {
-		var el []byte
-		if i >= w.keep && i-w.keep < len(w.added) {
-			el = w.added[i-w.keep]
-		} else {
-			s, err := store.EncodeMove(w.moves[i])
-			if err != nil {
-				return err
-			}
-			el = []byte(s)
+		el, err := w.encoded(i)
+		if err != nil {
+			return err
 		}
 		if err := moves.Put(moveKey(w.channel, i), el); err != nil {
 			return err
 		}
 	}
 	return tx.Bucket(bGames).Put([]byte(w.channel), w.head)
+}
+
+// encoded returns move i of w as stored: encoded already when it is beyond
+// the kept ones, else now (a list written whole).
+func (w *liveWrite) encoded(i int) ([]byte, error) {
+	if j := i - w.keep; j >= 0 && j < len(w.added) {
+		return w.added[j], nil
+	}
+	el, err := store.EncodeMove(w.moves[i])
+	return []byte(el), err
 }
 
 // putSplit stores record data of a running game in channel as a head and
