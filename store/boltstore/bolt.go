@@ -245,6 +245,9 @@ func openBoltFile(path string) (db *bolt.DB, err error) {
 			db, err = nil, damaged(p)
 		}
 	}()
+	// The freelist is written with every commit (NoFreelistSync off): a
+	// file without one has bbolt walk every page at open in a goroutine of
+	// its own, where a damaged page panics out of reach of this recover.
 	db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second, FreelistType: bolt.FreelistMapType,
 		InitialMmapSize: initialMmapSize})
 	if errors.Is(err, bolterrors.ErrTimeout) {
