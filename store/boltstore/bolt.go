@@ -95,6 +95,7 @@ type Bolt struct {
 	now          func() time.Time
 	txs          atomic.Int64
 	moveMemo     moveMemo    // decoded moves, by their stored bytes
+	heads        headMemo    // the heads last read or written, by channel, and what they read as
 	group        groupCommit // the transactions Save shares
 
 	mu     sync.Mutex          // guards claims, locks and wakeup
@@ -244,6 +245,9 @@ func openBoltFile(path string) (db *bolt.DB, err error) {
 			db, err = nil, damaged(p)
 		}
 	}()
+	// The freelist is written with every commit (NoFreelistSync off): a
+	// file without one has bbolt walk every page at open in a goroutine of
+	// its own, where a damaged page panics out of reach of this recover.
 	db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second, FreelistType: bolt.FreelistMapType,
 		InitialMmapSize: initialMmapSize})
 	if errors.Is(err, bolterrors.ErrTimeout) {

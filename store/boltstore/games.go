@@ -42,6 +42,7 @@ func (s *Bolt) Create(ctx context.Context, g *store.Game) error {
 	}
 	n.Updated = now
 	what := "create game in channel " + n.Channel
+	var head []byte
 	err := s.update(ctx, what, func(tx *bolt.Tx) error {
 		games := tx.Bucket(bGames)
 		if cur := games.Get([]byte(n.Channel)); cur != nil {
@@ -72,11 +73,13 @@ func (s *Bolt) Create(ctx context.Context, g *store.Game) error {
 		if err := w.put(tx); err != nil {
 			return err
 		}
+		head = w.head
 		return indexLive(tx, gb, n.Channel, n.Wake())
 	})
 	if err != nil {
 		return err
 	}
+	s.heads.saved(&n, head)
 	n.SetStoredMoves(slices.Clone(n.Moves))
 	*g = n
 	return nil
@@ -108,6 +111,7 @@ func (s *Bolt) gameIn(tx *bolt.Tx, channel string) (*store.Game, error) {
 	if err != nil {
 		return nil, &store.DamagedError{Channel: channel, Err: err}
 	}
+	s.heads.remember(channel, data, r)
 	split := len(r.Moves) == 0
 	if split {
 		if r.Moves, err = s.movesIn(tx, channel); err != nil {
@@ -159,16 +163,16 @@ func (s *Bolt) Save(ctx context.Context, g *store.Game) error {
 		if cur == nil {
 			return fmt.Errorf("%s: %w: the game is no longer there (%w)", what, store.ErrConflict, store.ErrNotFound)
 		}
-		h, err := readHeader(n.Channel, cur)
+		h, err := s.heads.read(n.Channel, cur)
 		if err != nil {
 			return err
 		}
 		switch {
-		case h.ID != n.ID:
+		case h.id != n.ID:
 			return fmt.Errorf("%s: %w: the game is no longer there (%w)", what, store.ErrConflict, store.ErrNotFound)
-		case h.Version != g.Version:
+		case h.version != g.Version:
 			return fmt.Errorf("%s at version %d: %w", what, g.Version, store.ErrConflict)
-		case h.Status == store.Finished:
+		case h.status == store.Finished:
 			return fmt.Errorf("%s: %w: the game is over", what, store.ErrConflict)
 		}
 		if n.Status == store.Finished {
@@ -186,6 +190,9 @@ func (s *Bolt) Save(ctx context.Context, g *store.Game) error {
 	n.SetStoredMoves(nil)
 	if live != nil {
 		n.SetStoredMoves(slices.Clone(n.Moves))
+		s.heads.saved(&n, live.head)
+	} else {
+		s.heads.forget(n.Channel)
 	}
 	*g = n
 	return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"sync"
@@ -17,9 +18,12 @@ import (
 // runs them one after another in one bbolt transaction and commits it, with
 // bbolt's one pair of syncs, and each writer returns only after that
 // commit. Writes that arrive meanwhile wait, and the first of them leads the
-// next transaction with all of them. A lone write therefore waits for
-// nothing, and many writes at once cost one sync each batch instead of one
-// each.
+// next transaction with all of them, at once: the committing writer wakes
+// it after the others of its batch and yields to it. A lone write
+// therefore waits for nothing, and many writes at once cost one sync each
+// batch instead of one each. Writes should do in the transaction only what
+// needs it (encoding comes before), since every write of the group waits
+// for it.
 //
 // A write that fails is taken out and the others run again without it in a
 // fresh transaction, so a failed write changes nothing and the others are
@@ -86,8 +90,17 @@ func (s *Bolt) updateGrouped(ctx context.Context, what string, fn func(tx *bolt.
 	g.queue = nil
 	g.mu.Unlock()
 	s.commitBatch(batch)
+	for _, o := range batch {
+		if o != w {
+			close(o.done)
+		}
+	}
+	// Woken last, the next leader is the goroutine this processor runs
+	// next, and yielding starts it at once: the database idles until it
+	// runs.
 	g.mu.Lock()
-	if len(g.queue) > 0 {
+	handOn := len(g.queue) > 0
+	if handOn {
 		next := g.queue[0]
 		next.lead = true
 		close(next.done)
@@ -95,10 +108,8 @@ func (s *Bolt) updateGrouped(ctx context.Context, what string, fn func(tx *bolt.
 		g.leading = false
 	}
 	g.mu.Unlock()
-	for _, o := range batch {
-		if o != w {
-			close(o.done)
-		}
+	if handOn {
+		runtime.Gosched()
 	}
 	return w.err
 }

@@ -11,14 +11,15 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"arbiter/rules"
 	"arbiter/rules/games"
 	"arbiter/store"
 	"arbiter/store/storetest"
 )
 
-// groupFixture is an embedded store with games in channels 1..n, each
-// with one move played and not yet saved.
-func groupFixture(t *testing.T, n int) (*Bolt, []*store.Game) {
+// openTemp opens an embedded store in a new directory, closed at the
+// end of the test.
+func openTemp(t *testing.T) (*Bolt, *rules.Registry) {
 	t.Helper()
 	ctx := context.Background()
 	reg := games.Registry()
@@ -27,6 +28,15 @@ func groupFixture(t *testing.T, n int) (*Bolt, []*store.Game) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = s.Close(ctx) })
+	return s, reg
+}
+
+// groupFixture is an embedded store with games in channels 1..n, each
+// with one move played and not yet saved.
+func groupFixture(t *testing.T, n int) (*Bolt, []*store.Game) {
+	t.Helper()
+	ctx := context.Background()
+	s, reg := openTemp(t)
 	rng := rand.New(rand.NewPCG(1, 2))
 	var gs []*store.Game
 	for i := 1; i <= n; i++ {

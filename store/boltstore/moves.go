@@ -153,12 +153,15 @@ func truncateMoves(tx *bolt.Tx, channel string, from int) error {
 }
 
 // liveWrite is a running game's head and moves, and how many of the
-// moves are stored already: what a Save or a Create writes.
+// moves are stored already: what a Save or a Create writes. The head and
+// the moves beyond the kept ones are encoded when it is made, before the
+// transaction.
 type liveWrite struct {
 	channel string
 	head    []byte
 	moves   []store.Move
 	keep    int
+	added   [][]byte // moves[keep:], encoded (nil: encoded in the transaction)
 }
 
 // newLiveWrite prepares the write of g over its stored move list (nil:
@@ -172,6 +175,14 @@ func newLiveWrite(g *store.Game, stored []store.Move) (*liveWrite, error) {
 	if stored != nil {
 		w.keep = store.CommonPrefix(stored, g.Moves)
 	}
+	w.added = make([][]byte, 0, len(g.Moves)-w.keep)
+	for _, m := range g.Moves[w.keep:] {
+		el, err := store.EncodeMove(m)
+		if err != nil {
+			return nil, err
+		}
+		w.added = append(w.added, []byte(el))
+	}
 	return w, nil
 }
 
@@ -181,22 +192,45 @@ func newLiveWrite(g *store.Game, stored []store.Move) (*liveWrite, error) {
 func (w *liveWrite) put(tx *bolt.Tx) error {
 	moves := tx.Bucket(bMoves)
 	keep := w.keep
-	if keep > 0 && moves.Get(moveKey(w.channel, keep-1)) == nil {
-		keep = 0
+	if keep > 0 {
+		// One seek finds whether the last kept move is stored and
+		// whether any move beyond it is left to trim.
+		c := moves.Cursor()
+		last := moveKey(w.channel, keep-1)
+		k, _ := c.Seek(last)
+		if !bytes.Equal(k, last) {
+			keep = 0
+		} else if k, _ = c.Next(); k != nil && bytes.HasPrefix(k, moveKeyPrefix(w.channel)) {
+			if err := truncateMoves(tx, w.channel, keep); err != nil {
+				return err
+			}
+		}
 	}
-	if err := truncateMoves(tx, w.channel, keep); err != nil {
-		return err
+	if keep == 0 {
+		if err := truncateMoves(tx, w.channel, 0); err != nil {
+			return err
+		}
 	}
-	for i, m := range w.moves[keep:] {
-		el, err := store.EncodeMove(m)
+	for i := keep; i < len(w.moves); i++ {
+		el, err := w.encoded(i)
 		if err != nil {
 			return err
 		}
-		if err := moves.Put(moveKey(w.channel, keep+i), []byte(el)); err != nil {
+		if err := moves.Put(moveKey(w.channel, i), el); err != nil {
 			return err
 		}
 	}
 	return tx.Bucket(bGames).Put([]byte(w.channel), w.head)
+}
+
+// encoded returns move i of w as stored: encoded already when it is beyond
+// the kept ones, else now (a list written whole).
+func (w *liveWrite) encoded(i int) ([]byte, error) {
+	if j := i - w.keep; j >= 0 && j < len(w.added) {
+		return w.added[j], nil
+	}
+	el, err := store.EncodeMove(w.moves[i])
+	return []byte(el), err
 }
 
 // putSplit stores record data of a running game in channel as a head and

@@ -1,10 +1,16 @@
 package boltstore
 
 import (
+	"context"
+	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	bolt "go.etcd.io/bbolt"
+
+	"arbiter/store"
+	"arbiter/store/storetest"
 )
 
 // TestMoveCount: the count of a channel's moves, by which Load sizes the
@@ -38,5 +44,50 @@ func TestMoveCount(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestSaveRewritesAMissingMoveList: a save whose game was read with its
+// move list, over a record that holds its moves inline by then (put back
+// as a whole record at the same version), writes the whole list again,
+// not only the moves it added.
+func TestSaveRewritesAMissingMoveList(t *testing.T) {
+	ctx := context.Background()
+	s, gs := groupFixture(t, 1)
+	g := gs[0]
+	rng := rand.New(rand.NewPCG(9, 9))
+	if err := s.Save(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	storetest.PlayRandom(g, rng, "1002")
+	if err := s.Save(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	whole, err := store.EncodeRecord(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.db.Update(func(tx *bolt.Tx) error {
+		if err := truncateMoves(tx, g.Channel, 0); err != nil {
+			return err
+		}
+		return tx.Bucket(bGames).Put([]byte(g.Channel), whole)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	storetest.PlayRandom(g, rng, "1001")
+	if err := s.Save(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Load(ctx, g.Channel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.EqualFunc(got.Moves, g.Moves, func(a, b store.Move) bool { return a.Text == b.Text && a.By == b.By }) {
+		t.Fatalf("moves after the save: %v, want %v", got.Moves, g.Moves)
+	}
+	if n, err := s.RawCount([]string{"moves"}); err != nil || n != len(g.Moves) {
+		t.Fatalf("%d keys in the moves bucket (%v), want %d", n, err, len(g.Moves))
 	}
 }
