@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -158,7 +159,10 @@ func (c *crashRun) life(g *crashGame, script string, ack *regexp.Regexp) (bool, 
 	t.Helper()
 	c.lives++
 	cmd := exec.Command(c.bin, "console", "--user", "alice")
-	cmd.Env = append(os.Environ(), "DISCORD_TOKEN=", "REDIS_URL=", "BOT_MOVE_TIME=30ms", "ENGINE_WORKERS=1", "DATA_DIR="+c.data)
+	// alice plays in every channel: more games than a person may have by
+	// default.
+	cmd.Env = append(os.Environ(), "DISCORD_TOKEN=", "REDIS_URL=", "BOT_MOVE_TIME=30ms", "ENGINE_WORKERS=1", "DATA_DIR="+c.data,
+		"LIMIT_PERSON_GAMES="+strconv.Itoa(len(c.games)))
 	cmd.Dir = c.data
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
