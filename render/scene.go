@@ -263,6 +263,23 @@ func playerTitle(title, name string) string {
 	return title + " (" + name + ")"
 }
 
+// playerTitleParts is playerTitle in the parts to write one after another.
+func playerTitleParts(title, name string) (string, string, string, string) {
+	if name == "" {
+		return title, "", "", ""
+	}
+	return title, " (", name, ")"
+}
+
+// appendPlayerTitle appends playerTitle(title, name) to dst.
+func appendPlayerTitle(dst []byte, title, name string) []byte {
+	dst = append(dst, title...)
+	if name != "" {
+		dst = append(append(append(dst, " ("...), name...), ')')
+	}
+	return dst
+}
+
 // sideLine is player p's line of status after the legend: "Black (alice):
 // 5 runners, timing 5".
 func sideLine(s *scene, p int, names [2]string) string {
@@ -270,31 +287,31 @@ func sideLine(s *scene, p int, names [2]string) string {
 	return playerTitle(side.title, names[p]) + ": " + side.figures
 }
 
-// resultLine says how a game ended: "Black (alice) wins: runner reached the
-// far side".
-func resultLine(s *scene, names [2]string) string {
-	r := s.status.result
-	reason := ""
-	if r.Reason != "" {
-		reason = ": " + r.Reason
-	}
-	if w, ok := r.Result.Winner(); ok {
-		return playerTitle(s.status.sides[w].title, names[w]) + " wins" + reason
-	}
-	return "Draw" + reason
+// stateLine says whose turn it is and the game's count of moves, or how the
+// game ended: "Black (alice) wins: runner reached the far side".
+func stateLine(s *scene, names [2]string) string {
+	return string(appendStateLine(make([]byte, 0, 64), s, names))
 }
 
-// stateLine says whose turn it is and the game's count of moves, or how the
-// game ended.
-func stateLine(s *scene, names [2]string) string {
-	if s.status.over {
-		return resultLine(s, names)
+// appendStateLine appends stateLine(s, names) to dst.
+func appendStateLine(dst []byte, s *scene, names [2]string) []byte {
+	st := &s.status
+	if !st.over {
+		dst = append(appendPlayerTitle(dst, st.sides[st.toMove].title, names[st.toMove]), " to move"...)
+		if st.clock != "" {
+			dst = append(append(dst, ", "...), st.clock...)
+		}
+		return dst
 	}
-	line := playerTitle(s.status.sides[s.status.toMove].title, names[s.status.toMove]) + " to move"
-	if s.status.clock != "" {
-		line += ", " + s.status.clock
+	if w, ok := st.result.Result.Winner(); ok {
+		dst = append(appendPlayerTitle(dst, st.sides[w].title, names[w]), " wins"...)
+	} else {
+		dst = append(dst, "Draw"...)
 	}
-	return line
+	if st.result.Reason != "" {
+		dst = append(append(dst, ": "...), st.result.Reason...)
+	}
+	return dst
 }
 
 // lastLine says what the last move was, "" before the first.
@@ -372,25 +389,27 @@ func (b *Board) LastMoveEffects() string {
 }
 
 // marksKey says what the last move's marks on the board mean in a style,
-// naming only the marks there are: "(.) from, [X] to, *X* removed" in
-// text. It is "" when the board has no marks.
+// naming only the marks there are: "Marks: (.) from, [X] to, *X* removed
+// or hurt" in text. It is "" when the board has no marks.
 func marksKey(s *scene, from, to, hit string) string {
+	return string(appendMarksKey(nil, s, from, to, hit))
+}
+
+// appendMarksKey appends marksKey(s, from, to, hit) to dst.
+func appendMarksKey(dst []byte, s *scene, from, to, hit string) []byte {
 	var has [hitMark + 1]bool
 	for i := range s.cells {
 		has[s.cells[i].mark] = true
 	}
-	var parts []string
-	if has[fromMark] {
-		parts = append(parts, from+" from")
+	sep := "Marks: "
+	for _, m := range [...]struct {
+		mark       mark
+		sign, word string
+	}{{fromMark, from, " from"}, {toMark, to, " to"}, {hitMark, hit, " removed or hurt"}} {
+		if has[m.mark] {
+			dst = append(append(append(dst, sep...), m.sign...), m.word...)
+			sep = ", "
+		}
 	}
-	if has[toMark] {
-		parts = append(parts, to+" to")
-	}
-	if has[hitMark] {
-		parts = append(parts, hit+" removed or hurt")
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return "Marks: " + strings.Join(parts, ", ")
+	return dst
 }
