@@ -209,11 +209,11 @@ func writeCell(w *textWriter, s *scene, c *cell) {
 		left, right, markSGR = "*", "*", ansiHit
 	}
 	if !w.colour { // the common case, without put's colour bookkeeping
-		w.buf = append(w.buf, left...)
+		buf := append(w.buf, left...)
 		for range pad {
-			w.buf = append(w.buf, fill...)
+			buf = append(buf, fill...)
 		}
-		w.buf = append(append(w.buf, glyph...), right...)
+		w.buf = append(append(buf, glyph...), right...)
 		return
 	}
 	if pad > 0 {
