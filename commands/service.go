@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"maps"
+
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -219,7 +219,6 @@ func (s *Service) Handle(ctx context.Context, inv Invocation) Reply {
 	}
 	defer func(begun time.Time) { s.cfg.Meter.Command(name, time.Since(begun)) }(time.Now())
 	if inv.Version == 0 { // a typed command, not a button
-		inv.Options = maps.Clone(inv.Options)
 		if inv.Options == nil {
 			inv.Options = map[string]string{}
 		}
