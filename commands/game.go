@@ -138,10 +138,10 @@ func boardStyles() []string { return []string{"text", "emoji", "image"} }
 // code block, the default), emoji, or image (a PNG attached; text if it
 // cannot be drawn).
 func (s *Service) styledBoard(g *store.Game, b *render.Board, header, style string) Message {
-	p := s.texts.get()
-	text := append(*p, header...)
-	msg := s.styledBoardOn(g, b, &text, style)
-	s.texts.put(p, text)
+	w := s.drawings.get()
+	w.text = append(w.text, header...)
+	msg := s.styledBoardOn(g, b, &w.text, style)
+	s.drawings.put(w)
 	return msg
 }
 

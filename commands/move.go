@@ -110,21 +110,21 @@ func (s *Service) playMove(ctx context.Context, inv Invocation, g *store.Game) (
 // moveMessage announces a move with the board, the notes (forced passes)
 // and what comes next: the result, or whose turn it is.
 func (s *Service) moveMessage(g *store.Game, header string, notes []string) Message {
-	p := s.texts.get()
-	text := append(*p, header...)
-	msg := s.moveMessageOn(g, s.boardOf(g, publicView), &text, notes)
-	s.texts.put(p, text)
+	w := s.drawings.get()
+	w.text = append(w.text, header...)
+	msg := s.moveMessageOn(g, s.redraw(w, g, publicView), &w.text, notes)
+	s.drawings.put(w)
 	return msg
 }
 
 // playedMessage is moveMessage for seat's move with moveHeader's words,
 // from one board built for both.
 func (s *Service) playedMessage(g *store.Game, seat rules.Player, verb, shown string, notes []string) Message {
-	b := s.boardOf(g, publicView)
-	p := s.texts.get()
-	text := appendMoveHeader(*p, g, b, seat, verb, shown)
-	msg := s.moveMessageOn(g, b, &text, notes)
-	s.texts.put(p, text)
+	w := s.drawings.get()
+	b := s.redraw(w, g, publicView)
+	w.text = appendMoveHeader(w.text, g, b, seat, verb, shown)
+	msg := s.moveMessageOn(g, b, &w.text, notes)
+	s.drawings.put(w)
 	return msg
 }
 

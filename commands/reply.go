@@ -12,30 +12,42 @@ import (
 	"arbiter/store"
 )
 
-// textBufs keeps the buffers a reply's text is written into, so that a
-// move's reply costs one allocation for its text (the string it ends as).
-type textBufs struct{ pool sync.Pool }
-
-// maxKeptText is the largest buffer textBufs keeps: an image style's or a
-// long listing's buffer is left to the collector.
-const maxKeptText = 16 << 10
-
-// get returns an empty buffer.
-func (t *textBufs) get() *[]byte {
-	if p, ok := t.pool.Get().(*[]byte); ok {
-		return p
-	}
-	buf := make([]byte, 0, 2048)
-	return &buf
+// drawing is the memory a reply is written in, kept for the next reply:
+// its text (one allocation a reply, the string it ends as) and its board.
+type drawing struct {
+	text  []byte
+	board render.Board
 }
 
-// put hands back buf, whose text was copied out, for another reply.
-func (t *textBufs) put(p *[]byte, buf []byte) {
-	if cap(buf) > maxKeptText {
-		return
+// drawings keeps drawings for reuse.
+type drawings struct{ pool sync.Pool }
+
+// maxKeptText is the longest text buffer drawings keeps: a longer one is
+// left to the collector.
+const maxKeptText = 16 << 10
+
+// get returns a drawing with an empty text.
+func (d *drawings) get() *drawing {
+	if w, ok := d.pool.Get().(*drawing); ok {
+		return w
 	}
-	*p = buf[:0]
-	t.pool.Put(p)
+	return &drawing{text: make([]byte, 0, 2048)}
+}
+
+// put hands back w, whose text was copied out and whose board is no
+// longer in use, for another reply.
+func (d *drawings) put(w *drawing) {
+	if cap(w.text) > maxKeptText {
+		w.text = nil
+	}
+	w.text = w.text[:0]
+	d.pool.Put(w)
+}
+
+// redraw is w's board, redrawn as boardOf(g, view) draws it.
+func (s *Service) redraw(w *drawing, g *store.Game, view render.View) *render.Board {
+	w.board.Redraw(g.State, s.renderOptions(g, view))
+	return &w.board
 }
 
 // appendCodeBlock turns text, which holds a header, into

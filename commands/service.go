@@ -110,8 +110,8 @@ type Service struct {
 	direct DirectMessenger
 	// digestMinute is the minute (Unix) the clock last sent digests for.
 	digestMinute atomic.Int64
-	// texts are the buffers replies are written into.
-	texts textBufs
+	// drawings are the memory replies are written in.
+	drawings drawings
 }
 
 // New returns the game flow over st, posting later messages through

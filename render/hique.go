@@ -8,13 +8,21 @@ import (
 	"arbiter/rules/hique"
 )
 
+// HiQUE's pieces in emoji.
+const (
+	hiqueBlackRunner = "🟣"
+	hiqueBlackGuard  = "🟪"
+	hiqueWhiteRunner = "🟡"
+	hiqueWhiteGuard  = "🟨"
+)
+
 // hiqueScene draws HiQUE on its 13x13 coordinate grid: runners on the
 // squares (both coordinates odd), guards on the points between them (both
 // even), Black at the top. Letters follow the rules' diagrams: b and w for
 // runners, B and W for guards.
-func hiqueScene(g *hique.Game) *scene {
+func hiqueScene(reuse *scene, g *hique.Game) *scene {
 	const n = 13
-	s := newScene("HiQUE", lattice, n, n, 4)
+	s := newScene(reuse, "HiQUE", lattice, n, n, 4)
 	s.squarePx, s.gapPx = 50, 14
 	s.palette = scenePalette{
 		emptyText:  [4]string{square: ".", point: "+", hedge: "-", vedge: "|"},
@@ -26,17 +34,16 @@ func hiqueScene(g *hique.Game) *scene {
 	}
 	dark, light := rgb(0x24, 0x20, 0x1C), rgb(0xFA, 0xF7, 0xF0)
 	var runner, guard [2]uint8
-	runner[rules.P1] = s.addPiece(pieceStyle{text: "b", ansi: "1;35", emoji: "🟣", name: "Black runner",
+	runner[rules.P1] = s.addPiece(pieceStyle{text: "b", ansi: "1;35", emoji: hiqueBlackRunner, name: "Black runner",
 		shape: disc, fill: dark, stroke: rgb(0, 0, 0), size: 0.72})
-	guard[rules.P1] = s.addPiece(pieceStyle{text: "B", ansi: "1;35", emoji: "🟪", name: "Black guard",
+	guard[rules.P1] = s.addPiece(pieceStyle{text: "B", ansi: "1;35", emoji: hiqueBlackGuard, name: "Black guard",
 		shape: box, fill: dark, stroke: rgb(0, 0, 0), size: 0.46})
-	runner[rules.P2] = s.addPiece(pieceStyle{text: "w", ansi: "1;33", emoji: "🟡", name: "White runner",
+	runner[rules.P2] = s.addPiece(pieceStyle{text: "w", ansi: "1;33", emoji: hiqueWhiteRunner, name: "White runner",
 		shape: disc, fill: light, stroke: rgb(0x30, 0x30, 0x30), size: 0.72})
-	guard[rules.P2] = s.addPiece(pieceStyle{text: "W", ansi: "1;33", emoji: "🟨", name: "White guard",
+	guard[rules.P2] = s.addPiece(pieceStyle{text: "W", ansi: "1;33", emoji: hiqueWhiteGuard, name: "White guard",
 		shape: box, fill: light, stroke: rgb(0x30, 0x30, 0x30), size: 0.46})
-	s.emojiKey = s.pieces[runner[rules.P1]].emoji + s.pieces[runner[rules.P2]].emoji + " runners, " +
-		s.pieces[guard[rules.P1]].emoji + s.pieces[guard[rules.P2]].emoji + " guards"
-	s.textKey = []string{"b w runners, B W guards"}
+	s.emojiKey = hiqueBlackRunner + hiqueWhiteRunner + " runners, " + hiqueBlackGuard + hiqueWhiteGuard + " guards"
+	s.textKey = append(s.textKey, "b w runners, B W guards")
 	s.imageKey = "discs runners, squares guards"
 
 	for y := 1; y <= n; y++ {
@@ -69,7 +76,7 @@ func hiqueScene(g *hique.Game) *scene {
 	for _, p := range []rules.Player{rules.P1, rules.P2} {
 		s.status.sides[p] = sideStatus{
 			pieces:  []uint8{runner[p], guard[p]},
-			figures: plural(g.Runners(p), "runner") + ", timing " + strconv.Itoa(timing[p]),
+			figures: strconv.Itoa(g.Runners(p)) + " runner" + pluralEnd(g.Runners(p)) + ", timing " + strconv.Itoa(timing[p]),
 		}
 	}
 	if limit := g.TurnLimit(); limit > 0 {

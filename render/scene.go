@@ -28,6 +28,7 @@ type scene struct {
 	rows   int
 	cells  []cell // rows*cols, row-major, display order
 
+	labels    []string // the memory of the three below
 	colLabels []string // one a display column: "1", "A"
 	rowLabels []string // one a display row
 	rowNotes  []string // beside a display row (Upthrust's points), "" for none
@@ -175,35 +176,55 @@ func (s *scene) turn() {
 	slices.Reverse(s.rowLabels)
 	slices.Reverse(s.rowNotes)
 	// A rule under display row i lies above row i+1; turned, it lies under
-	// row rows-2-i.
-	below := make([]bool, s.rows)
-	for i, b := range s.ruleBelow {
-		if b && i+1 < s.rows {
-			below[s.rows-2-i] = true
-		}
+	// row rows-2-i. A rule under the last row has no row below it.
+	if s.rows > 0 {
+		slices.Reverse(s.ruleBelow[:s.rows-1])
+		s.ruleBelow[s.rows-1] = false
 	}
-	s.ruleBelow = below
 }
 
 // newScene returns an empty scene of cols x rows cells, with room for
-// styles piece styles.
-func newScene(title string, l layout, cols, rows, styles int) *scene {
-	labels := make([]string, cols+2*rows) // one allocation for the three
-	return &scene{
+// styles piece styles: reuse (nil for none) emptied, its memory kept where
+// it has room.
+func newScene(reuse *scene, title string, l layout, cols, rows, styles int) *scene {
+	s := reuse
+	if s == nil {
+		s = new(scene)
+	}
+	labels := emptied(s.labels, cols+2*rows) // one allocation for the three
+	pieces := s.pieces[:0]
+	if cap(pieces) < 1+styles {
+		pieces = make([]pieceStyle, 0, 1+styles)
+	}
+	*s = scene{
 		title:     title,
 		layout:    l,
 		cols:      cols,
 		rows:      rows,
-		cells:     make([]cell, cols*rows),
+		cells:     emptied(s.cells, cols*rows),
+		labels:    labels,
 		colLabels: labels[:cols:cols],
 		rowLabels: labels[cols : cols+rows : cols+rows],
 		rowNotes:  labels[cols+rows:],
-		ruleBelow: make([]bool, rows),
-		pieces:    make([]pieceStyle, 1, 1+styles),
+		ruleBelow: emptied(s.ruleBelow, rows),
+		pieces:    append(pieces, pieceStyle{}),
+		textKey:   s.textKey[:0],
 		textWidth: 3,
 		squarePx:  60,
 		moved:     [2]int{-1, -1},
 	}
+	return s
+}
+
+// emptied returns n zero elements in buf's memory when it has room for
+// them, else in new memory.
+func emptied[T any](buf []T, n int) []T {
+	if cap(buf) < n {
+		return make([]T, n)
+	}
+	buf = buf[:n]
+	clear(buf)
+	return buf
 }
 
 // addPiece adds a piece style and returns its index.
@@ -214,7 +235,11 @@ func (s *scene) addPiece(p pieceStyle) uint8 {
 
 // sceneOf reduces g to a scene seen as opt says. A game render does not know
 // is an error.
-func sceneOf(g rules.Game, opt Options) (*scene, error) {
+func sceneOf(g rules.Game, opt Options) (*scene, error) { return sceneInto(nil, g, opt) }
+
+// sceneInto is sceneOf reusing the memory of the scene reuse (nil for
+// none), which it overwrites.
+func sceneInto(reuse *scene, g rules.Game, opt Options) (*scene, error) {
 	var (
 		s      *scene
 		bottom rules.Player // who sits at the bottom of the standard view
@@ -222,13 +247,13 @@ func sceneOf(g rules.Game, opt Options) (*scene, error) {
 	)
 	switch g := g.(type) {
 	case *hique.Game:
-		s, bottom = hiqueScene(g), rules.P2
+		s, bottom = hiqueScene(reuse, g), rules.P2
 	case *upthrust.Game:
-		s, seats = upthrustScene(g), false
+		s, seats = upthrustScene(reuse, g), false
 	case *hiya.Game:
-		s, bottom = hiyaScene(g), g.PlayerOf(hiya.South)
+		s, bottom = hiyaScene(reuse, g), g.PlayerOf(hiya.South)
 	case *sixes.Game:
-		s, bottom = sixesScene(g), rules.P1
+		s, bottom = sixesScene(reuse, g), rules.P1
 	default:
 		if g == nil {
 			return nil, fmt.Errorf("render: no game")
@@ -237,11 +262,11 @@ func sceneOf(g rules.Game, opt Options) (*scene, error) {
 		if !ok {
 			return nil, fmt.Errorf("render: no drawing for game %q", g.Name())
 		}
-		s = describedScene(d)
+		s = describedScene(reuse, d)
 		bottom, seats = d.Seated()
 	}
-	for _, p := range []rules.Player{rules.P1, rules.P2} {
-		s.status.sides[p].title = g.PlayerName(p)
+	for p := range s.status.sides {
+		s.status.sides[p].title = g.PlayerName(rules.Player(p))
 	}
 	s.status.toMove = g.ToMove()
 	out := outcome(g, opt)
@@ -350,11 +375,14 @@ func longest(labels []string) int {
 }
 
 // plural writes n with its noun: "1 runner", "2 runners".
-func plural(n int, noun string) string {
+func plural(n int, noun string) string { return strconv.Itoa(n) + " " + noun + pluralEnd(n) }
+
+// pluralEnd is the ending of a noun counted n times: "s", or "" for one.
+func pluralEnd(n int) string {
 	if n == 1 {
-		return "1 " + noun
+		return ""
 	}
-	return strconv.Itoa(n) + " " + noun + "s"
+	return "s"
 }
 
 // A Board is a game reduced once to what every style draws, so that a
@@ -372,6 +400,18 @@ type Board struct {
 func NewBoard(g rules.Game, opt Options) *Board {
 	s, err := sceneOf(g, opt)
 	return &Board{s: s, opt: opt, err: err}
+}
+
+// Redraw makes b the board NewBoard(g, opt) returns, in b's memory: for a
+// caller that draws one board after another (a reply to each move) and
+// keeps its boards for reuse. What b showed before is gone, so b must not
+// be in use elsewhere while it is redrawn.
+func (b *Board) Redraw(g rules.Game, opt Options) {
+	s, err := sceneInto(b.s, g, opt)
+	if s == nil {
+		s = b.s // kept for the next redraw
+	}
+	*b = Board{s: s, opt: opt, err: err}
 }
 
 // LastMoveEffects says what g's last move did beyond moving, as the board's

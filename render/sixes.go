@@ -13,8 +13,8 @@ const sixesSize = 6
 
 // sixesScene draws Sixes: row a at the top, columns 1..6 from the left. X
 // is red and O blue in every style.
-func sixesScene(g *sixes.Game) *scene {
-	s := newScene("Sixes", grid, sixesSize, sixesSize, 2)
+func sixesScene(reuse *scene, g *sixes.Game) *scene {
+	s := newScene(reuse, "Sixes", grid, sixesSize, sixesSize, 2)
 	s.palette = scenePalette{
 		emptyText:  [4]string{square: "."},
 		emptyEmoji: [4]string{square: "⬜"},

@@ -143,8 +143,16 @@ func writeText(w *textWriter, s *scene, opt Options) {
 	for r := 0; r < s.rows; r++ {
 		w.repeat(' ', labelWidth-len(s.rowLabels[r]), "")
 		w.puts("", s.rowLabels[r], " ")
-		for c := 0; c < s.cols; c++ {
-			writeCell(w, s, s.at(c, r))
+		if w.colour {
+			for c := 0; c < s.cols; c++ {
+				writeCell(w, s, s.at(c, r))
+			}
+		} else {
+			buf := w.buf // appended to here, where no write barrier slows it
+			for c := 0; c < s.cols; c++ {
+				buf = appendCell(buf, s, s.at(c, r))
+			}
+			w.buf = buf
 		}
 		if s.rowNotes[r] != "" {
 			w.puts("", "  ", s.rowNotes[r])
@@ -189,17 +197,46 @@ func writeText(w *textWriter, s *scene, opt Options) {
 // writeCell writes one cell: its glyph with the room around it, which holds
 // the last move's marks.
 func writeCell(w *textWriter, s *scene, c *cell) {
+	if !w.colour { // the common case, without put's colour bookkeeping
+		w.buf = appendCell(w.buf, s, c)
+		return
+	}
+	left, glyph, right, sgr, markSGR := cellText(s, c)
+	w.put(left, markSGR)
+	w.put(glyph, sgr)
+	w.put(right, markSGR)
+}
+
+// appendCell appends cell c as writeCell writes it without colour.
+func appendCell(dst []byte, s *scene, c *cell) []byte {
+	if c.mark == noMark && c.piece == 0 && s.textWidth == 3 && len(s.palette.emptyText[c.kind]) == 1 {
+		// Most cells: an empty one, one character between its fill.
+		fill := byte(' ')
+		if c.kind == point || c.kind == hedge {
+			fill = '-'
+		}
+		return append(dst, fill, s.palette.emptyText[c.kind][0], fill)
+	}
+	left, glyph, right, _, _ := cellText(s, c)
+	return append(append(append(dst, left...), glyph...), right...)
+}
+
+// cellText returns what a cell shows: its glyph (padded to the scene's
+// glyph width), the marks left and right of it, and their colours.
+func cellText(s *scene, c *cell) (left, glyph, right, sgr, markSGR string) {
 	glyphWidth := s.textWidth - 2
 	fill := " " // around the glyph and before a short one
 	if c.kind == point || c.kind == hedge {
 		fill = "-"
 	}
-	glyph, sgr := s.palette.emptyText[c.kind], ansiLine
+	glyph, sgr = s.palette.emptyText[c.kind], ansiLine
 	if c.piece != 0 {
 		glyph, sgr = s.pieces[c.piece].text, s.pieces[c.piece].ansi
 	}
-	pad := glyphWidth - len(glyph)
-	left, right, markSGR := fill, fill, ansiLine
+	if pad := glyphWidth - len(glyph); pad > 0 {
+		glyph = strings.Repeat(fill, pad) + glyph
+	}
+	left, right, markSGR = fill, fill, ansiLine
 	switch c.mark {
 	case fromMark:
 		left, right, markSGR = "(", ")", ansiFrom
@@ -208,18 +245,5 @@ func writeCell(w *textWriter, s *scene, c *cell) {
 	case hitMark:
 		left, right, markSGR = "*", "*", ansiHit
 	}
-	if !w.colour { // the common case, without put's colour bookkeeping
-		buf := append(w.buf, left...)
-		for range pad {
-			buf = append(buf, fill...)
-		}
-		w.buf = append(append(buf, glyph...), right...)
-		return
-	}
-	if pad > 0 {
-		glyph = strings.Repeat(fill, pad) + glyph
-	}
-	w.put(left, markSGR)
-	w.put(glyph, sgr)
-	w.put(right, markSGR)
+	return left, glyph, right, sgr, markSGR
 }
