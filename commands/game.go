@@ -186,23 +186,51 @@ func (s *Service) boardButtons(g *store.Game) []Button {
 	}
 	buttons := make([]Button, 0, 5) // at most five below a board in play
 	if g.Players[g.State.ToMove()].Kind == store.Human {
-		buttons = append(buttons, Button{ID: pickID(g), Label: "Pick a move", Style: Primary})
+		buttons = append(buttons, Button{ID: "pick", Label: "Pick a move", Style: Primary})
 	}
-	buttons = append(buttons, Button{ID: buttonID("board", g), Label: "Refresh", Style: Secondary})
+	buttons = append(buttons, Button{ID: "board", Label: "Refresh", Style: Secondary})
 	if s.drawable(g.Name) {
-		buttons = append(buttons, Button{ID: buttonID("draw", g), Label: "Offer draw", Style: Secondary})
+		buttons = append(buttons, Button{ID: "draw", Label: "Offer draw", Style: Secondary})
 	}
-	buttons = append(buttons, Button{ID: buttonID("resign", g), Label: "Resign", Style: Danger})
+	buttons = append(buttons, Button{ID: "resign", Label: "Resign", Style: Danger})
 	if s.playPage().Links != nil {
-		buttons = append(buttons, Button{ID: buttonID("playboard", g), Label: "Play on the board", Style: Primary})
+		buttons = append(buttons, Button{ID: "playboard", Label: "Play on the board", Style: Primary})
 	}
+	setButtonIDs(buttons, g)
 	return buttons
+}
+
+// setButtonIDs turns the commands that are the buttons' ids into the ids
+// of buttons running them on g as it is now: buttonID's, or pickID's for
+// "pick". The ids share one string, made at once. There are at most five
+// buttons, a message row's.
+func setButtonIDs(buttons []Button, g *store.Game) {
+	var room [192]byte
+	var ends [5]int // where each id ends in ids
+	ids := room[:0]
+	for i, b := range buttons {
+		ids = appendButtonID(ids, b.ID, g)
+		ends[i] = len(ids)
+	}
+	all, start := string(ids), 0
+	for i := range buttons {
+		buttons[i].ID, start = all[start:ends[i]], ends[i]
+	}
 }
 
 // buttonID is the id of a button that runs cmd on game g as it is now:
 // "CMD:GAME:VERSION", e.g. "resign:12:31".
 func buttonID(cmd string, g *store.Game) string {
-	return cmd + ":" + g.ID + ":" + strconv.FormatInt(g.Version, 10)
+	return string(appendButtonID(nil, cmd, g))
+}
+
+// appendButtonID appends buttonID(cmd, g) to dst, or pickID(g) for "pick".
+func appendButtonID(dst []byte, cmd string, g *store.Game) []byte {
+	dst = append(append(append(append(dst, cmd...), ':'), g.ID...), ':')
+	if cmd == "pick" {
+		return strconv.AppendInt(dst, positionKey(g), 10)
+	}
+	return strconv.AppendInt(dst, g.Version, 10)
 }
 
 // ParseButton reads a button id back into the command, the game (its

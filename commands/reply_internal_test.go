@@ -38,3 +38,29 @@ func BenchmarkPlayedMessage(b *testing.B) {
 	}
 	b.ReportMetric(float64(n), "chars")
 }
+
+// TestSetButtonIDs: the ids made together are those made one by one, and
+// each reads back as its command on the game's version.
+func TestSetButtonIDs(t *testing.T) {
+	reg := games.Registry()
+	state, err := reg.New("sixes", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &store.Game{ID: "4711", Name: "sixes", State: state, Version: 1234567}
+	buttons := []Button{{ID: "pick"}, {ID: "board"}, {ID: "draw"}, {ID: "resign"}, {ID: "playboard"}}
+	setButtonIDs(buttons, g)
+	want := []string{pickID(g), buttonID("board", g), buttonID("draw", g), buttonID("resign", g), buttonID("playboard", g)}
+	for i, b := range buttons {
+		if b.ID != want[i] {
+			t.Errorf("button %d: id %q, want %q", i, b.ID, want[i])
+		}
+		cmd, game, version, err := ParseButton(b.ID)
+		if err != nil || game != "4711" || cmd == "pick" && version != positionKey(g) || cmd != "pick" && version != 1234567 {
+			t.Errorf("button %d: %q reads back as %s %s %d (%v)", i, b.ID, cmd, game, version, err)
+		}
+	}
+	if want := "board:4711:1234567"; want != buttonID("board", g) {
+		t.Errorf("buttonID = %q, want %q", buttonID("board", g), want)
+	}
+}
