@@ -16,19 +16,20 @@ import (
 // game going on, or a refusal that says why not.
 func playable(g *store.Game, inv Invocation) (rules.Player, *Reply) {
 	seat, ok := seatOf(g, inv.User.ID)
-	var r Reply
+	var why Reply
 	switch {
 	case flow(g).Challenge && challenged(g).UserID == inv.User.ID:
-		r = refuse("%s challenges you; /accept the challenge first (or /decline it)", label(challenger(g)))
+		why = refuse("%s challenges you; /accept the challenge first (or /decline it)", label(challenger(g)))
 	case flow(g).Challenge:
-		r = refuse("the challenge has not been accepted yet: %s can /accept it", label(challenged(g)))
+		why = refuse("the challenge has not been accepted yet: %s can /accept it", label(challenged(g)))
 	case !ok:
-		r = refuse("you are not playing in this game; /board shows it")
+		why = refuse("you are not playing in this game; /board shows it")
 	case flow(g).Paused:
-		r = refuse("the game is paused by a referee; it goes on when they /referee resume it")
+		why = refuse("the game is paused by a referee; it goes on when they /referee resume it")
 	default:
 		return seat, nil
 	}
+	r := why // on the heap only when refused
 	return seat, &r
 }
 

@@ -222,13 +222,11 @@ func (s *Service) Handle(ctx context.Context, inv Invocation) Reply {
 		if inv.Options == nil {
 			inv.Options = map[string]string{}
 		}
-		var missing *MissingOptionError
-		err := CheckOptions(s.specs, &inv)
-		if errors.As(err, &missing) && missing.Command == "move" {
-			err = nil // /move's own refusal gives an example in the game's notation
-		}
-		if err != nil {
-			return refuse("%v", err)
+		if err := CheckOptions(s.specs, &inv); err != nil {
+			var missing *MissingOptionError
+			if !errors.As(err, &missing) || missing.Command != "move" {
+				return refuse("%v", err)
+			} // else /move's own refusal gives an example in the game's notation
 		}
 	}
 	return h(ctx, inv)
