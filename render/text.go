@@ -149,8 +149,9 @@ func writeText(w *textWriter, s *scene, opt Options) {
 			}
 		} else {
 			buf := w.buf // appended to here, where no write barrier slows it
-			for c := 0; c < s.cols; c++ {
-				buf = appendCell(buf, s, s.at(c, r))
+			row := s.cells[r*s.cols : (r+1)*s.cols]
+			for c := range row {
+				buf = appendCell(buf, s, &row[c])
 			}
 			w.buf = buf
 		}
@@ -209,13 +210,17 @@ func writeCell(w *textWriter, s *scene, c *cell) {
 
 // appendCell appends cell c as writeCell writes it without colour.
 func appendCell(dst []byte, s *scene, c *cell) []byte {
-	if c.mark == noMark && c.piece == 0 && s.textWidth == 3 && len(s.palette.emptyText[c.kind]) == 1 {
-		// Most cells: an empty one, one character between its fill.
+	glyph := s.palette.emptyText[c.kind]
+	if c.piece != 0 {
+		glyph = s.pieces[c.piece].text
+	}
+	if c.mark == noMark && len(glyph) == 1 && s.textWidth == 3 {
+		// Most cells: unmarked, one character between its fill.
 		fill := byte(' ')
 		if c.kind == point || c.kind == hedge {
 			fill = '-'
 		}
-		return append(dst, fill, s.palette.emptyText[c.kind][0], fill)
+		return append(dst, fill, glyph[0], fill)
 	}
 	left, glyph, right, _, _ := cellText(s, c)
 	return append(append(append(dst, left...), glyph...), right...)
