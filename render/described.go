@@ -105,7 +105,7 @@ func describedLastMove(s *scene, g *described.Game) {
 	if hasFrom {
 		s.markMove(fc, fr, tc, tr)
 	} else {
-		s.at(tc, tr).mark = toMark
+		s.setMark(tc, tr, toMark)
 		s.moved[1] = tr*s.cols + tc
 	}
 	var removed [2][]string
@@ -120,7 +120,7 @@ func describedLastMove(s *scene, g *described.Game) {
 			is, _, has := g.At(c, r)
 			switch {
 			case had && !has:
-				s.at(c, r).mark = hitMark
+				s.setMark(c, r, hitMark)
 				removed[was] = append(removed[was], g.ColumnLabel(c)+g.RowLabel(r))
 			case had && has && was != is:
 				flipped++

@@ -46,13 +46,14 @@ func hiqueScene(reuse *scene, g *hique.Game) *scene {
 	s.textKey = append(s.textKey, "b w runners, B W guards")
 	s.imageKey = "discs runners, squares guards"
 
+	for x := 1; x <= n; x++ {
+		s.colLabels[x-1] = strconv.Itoa(x)
+	}
 	for y := 1; y <= n; y++ {
 		s.rowLabels[y-1] = strconv.Itoa(y)
+		row := s.cells[(y-1)*n : y*n]
 		for x := 1; x <= n; x++ {
-			if y == 1 {
-				s.colLabels[x-1] = strconv.Itoa(x)
-			}
-			c := s.at(x-1, y-1)
+			c := &row[x-1]
 			switch {
 			case x%2 == 1 && y%2 == 1:
 				c.kind = square
@@ -98,7 +99,7 @@ func hiqueLastMove(s *scene, g *hique.Game) {
 	s.markMove(x1-1, y1-1, x2-1, y2-1)
 	var removed [2][]string
 	remove := func(owner rules.Player, x, y int) {
-		s.at(x-1, y-1).mark = hitMark
+		s.setMark(x-1, y-1, hitMark)
 		removed[owner] = append(removed[owner], fmt.Sprintf("%d %d", x, y))
 	}
 	for y := 1; y <= 13; y += 2 {

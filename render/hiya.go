@@ -117,10 +117,10 @@ func hiyaLastMove(s *scene, g *hiya.Game) {
 	square := fmt.Sprintf("%c%d", 'A'+tc-1, ar)
 	switch now, _, isThere := g.PieceAt(tc, ar); {
 	case !isThere:
-		s.at(tc-1, hiyaRows-ar).mark = hitMark
+		s.setMark(tc-1, hiyaRows-ar, hitMark)
 		last += fmt.Sprintf(", %s's %s at %s removed", wasSide, was, square)
 	case now != was:
-		s.at(tc-1, hiyaRows-ar).mark = hitMark
+		s.setMark(tc-1, hiyaRows-ar, hitMark)
 		last += fmt.Sprintf(", %s's %s at %s hurt to a %s", wasSide, was, square, now)
 	}
 	s.status.last = last

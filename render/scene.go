@@ -44,6 +44,8 @@ type scene struct {
 	gapPx     int      // image: the lattice's width between squares
 
 	status status
+	// marks counts the cells with each mark (setMark keeps it).
+	marks [hitMark + 1]int
 	// moved are the indexes in cells of the last move's start and end,
 	// -1 before the first move or for a pass; a mark removing a piece
 	// may cover their marks, these stay.
@@ -150,9 +152,18 @@ type sideStatus struct {
 
 // markMove marks the last move's cells: from display cell fc, fr to tc, tr.
 func (s *scene) markMove(fc, fr, tc, tr int) {
-	s.at(fc, fr).mark = fromMark
-	s.at(tc, tr).mark = toMark
+	s.setMark(fc, fr, fromMark)
+	s.setMark(tc, tr, toMark)
 	s.moved = [2]int{fr*s.cols + fc, tr*s.cols + tc}
+}
+
+// setMark marks the cell at display column c and row r with m, over any
+// mark it had.
+func (s *scene) setMark(c, r int, m mark) {
+	cl := s.at(c, r)
+	s.marks[cl.mark]--
+	s.marks[m]++
+	cl.mark = m
 }
 
 // at returns the cell at display column c and row r.
@@ -213,6 +224,7 @@ func newScene(reuse *scene, title string, l layout, cols, rows, styles int) *sce
 		squarePx:  60,
 		moved:     [2]int{-1, -1},
 	}
+	s.marks[noMark] = cols * rows
 	return s
 }
 
@@ -437,16 +449,12 @@ func marksKey(s *scene, from, to, hit string) string {
 
 // appendMarksKey appends marksKey(s, from, to, hit) to dst.
 func appendMarksKey(dst []byte, s *scene, from, to, hit string) []byte {
-	var has [hitMark + 1]bool
-	for i := range s.cells {
-		has[s.cells[i].mark] = true
-	}
 	sep := "Marks: "
 	for _, m := range [...]struct {
 		mark       mark
 		sign, word string
 	}{{fromMark, from, " from"}, {toMark, to, " to"}, {hitMark, hit, " removed or hurt"}} {
-		if has[m.mark] {
+		if s.marks[m.mark] > 0 {
 			dst = append(append(append(dst, sep...), m.sign...), m.word...)
 			sep = ", "
 		}

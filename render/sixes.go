@@ -72,12 +72,12 @@ func sixesLastMove(s *scene, g *sixes.Game) {
 					continue
 				}
 				row, col := tr, tc
-				s.at(col-1, row-1).mark = hitMark
+				s.setMark(col-1, row-1, hitMark)
 				removed[owner] = append(removed[owner], fmt.Sprintf("%c%d", 'a'+row-1, col))
 				continue
 			}
 			if _, is := g.PieceAt(row, col); was && !is {
-				s.at(col-1, row-1).mark = hitMark
+				s.setMark(col-1, row-1, hitMark)
 				removed[owner] = append(removed[owner], fmt.Sprintf("%c%d", 'a'+row-1, col))
 			}
 		}

@@ -142,7 +142,7 @@ func writeText(w *textWriter, s *scene, opt Options) {
 	columns()
 	for r := 0; r < s.rows; r++ {
 		w.repeat(' ', labelWidth-len(s.rowLabels[r]), "")
-		w.puts("", s.rowLabels[r], " ")
+		w.buf = append(append(w.buf, s.rowLabels[r]...), ' ') // at a line's start: no colour
 		if w.colour {
 			for c := 0; c < s.cols; c++ {
 				writeCell(w, s, s.at(c, r))
