@@ -400,8 +400,8 @@ func pluralEnd(n int) string {
 // A Board is a game reduced once to what every style draws, so that a
 // caller who needs the board in more than one form (a text board and the
 // last move's effects for the same reply, say) builds it once. It is a
-// snapshot: later moves in the game do not change it. A Board is safe for
-// use by several goroutines at once.
+// snapshot: later moves in the game do not change it (Redraw does). A Board
+// is safe for use by several goroutines at once, except while redrawn.
 type Board struct {
 	s   *scene
 	opt Options

@@ -145,7 +145,7 @@ func writeText(w *textWriter, s *scene, opt Options) {
 		w.buf = append(append(w.buf, s.rowLabels[r]...), ' ') // at a line's start: no colour
 		if w.colour {
 			for c := 0; c < s.cols; c++ {
-				writeCell(w, s, s.at(c, r))
+				writeColourCell(w, s, s.at(c, r))
 			}
 		} else {
 			buf := w.buf // appended to here, where no write barrier slows it
@@ -195,20 +195,17 @@ func writeText(w *textWriter, s *scene, opt Options) {
 	w.end()
 }
 
-// writeCell writes one cell: its glyph with the room around it, which holds
-// the last move's marks.
-func writeCell(w *textWriter, s *scene, c *cell) {
-	if !w.colour { // the common case, without put's colour bookkeeping
-		w.buf = appendCell(w.buf, s, c)
-		return
-	}
+// writeColourCell writes one cell with colour: its glyph with the room
+// around it, which holds the last move's marks.
+func writeColourCell(w *textWriter, s *scene, c *cell) {
 	left, glyph, right, sgr, markSGR := cellText(s, c)
 	w.put(left, markSGR)
 	w.put(glyph, sgr)
 	w.put(right, markSGR)
 }
 
-// appendCell appends cell c as writeCell writes it without colour.
+// appendCell appends cell c as writeColourCell writes it, without colour:
+// the common case, free of put's colour bookkeeping.
 func appendCell(dst []byte, s *scene, c *cell) []byte {
 	glyph := s.palette.emptyText[c.kind]
 	if c.piece != 0 {
