@@ -6,15 +6,25 @@ import (
 	"arbiter/rules"
 )
 
-// TestRedraw: one board redrawn for game after game, view after view (and
-// once for no game at all) draws each exactly as a new board does: nothing
-// of an earlier drawing is left in its memory.
+// TestRedraw: one board redrawn for game after game (described ones too),
+// view after view (and once for no game at all) draws each exactly as a
+// new board does: nothing of an earlier drawing is left in its memory.
 func TestRedraw(t *testing.T) {
 	reg := registry()
 	var positions []rules.Game
 	for _, tg := range testGames() {
 		_, stage := stages(t, reg, tg)
 		positions = append(positions, stage...)
+	}
+	for _, d := range []struct {
+		game  string
+		moves []string
+	}{{"breakthrough", []string{"b2 b3", "c7 c6", "b3 b4", "c6 c5", "b4 c5"}}, {"othello", []string{"d3", "c5"}}} {
+		g, err := reg.Replay(d.game, nil, d.moves)
+		if err != nil {
+			t.Fatal(err)
+		}
+		positions = append(positions, g)
 	}
 	board := NewBoard(nil, Options{})
 	for round, view := range []View{FromP1, FromP2, Standard, FromP2} {
