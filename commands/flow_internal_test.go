@@ -157,16 +157,17 @@ func setNonZero(t *testing.T, v reflect.Value) {
 	}
 }
 
-// TestWithCodeBlock: a reply's text is the header and the board's code
+// TestAppendCodeBlock: a reply's text is the header and the board's code
 // block as strings.TrimSpace(header + "\n" + render.CodeBlock(...)) writes
 // them, whatever the header.
-func TestWithCodeBlock(t *testing.T) {
+func TestAppendCodeBlock(t *testing.T) {
 	for _, header := range []string{"", " ", "\n\n", "Ann played **4 2 4 8**.", "  lead\n", "a\nb \n"} {
 		for _, colour := range []bool{false, true} {
 			board := " 1 2\n1 . .\n"
 			want := strings.TrimSpace(header + "\n" + render.CodeBlock(board, colour))
-			if got := withCodeBlock(header, board, colour); got != want {
-				t.Errorf("withCodeBlock(%q, colour %v) = %q, want %q", header, colour, got, want)
+			got := string(appendCodeBlock([]byte(header), colour, func(dst []byte) []byte { return append(dst, board...) }))
+			if got != want {
+				t.Errorf("appendCodeBlock(%q, colour %v) = %q, want %q", header, colour, got, want)
 			}
 		}
 	}

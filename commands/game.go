@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"arbiter/render"
 	"arbiter/rules"
@@ -82,10 +81,7 @@ func rawName(p store.Player) string {
 
 // seatTitle is "Black (alice)", or "O (Arbiter, level 3)" for the bot.
 func seatTitle(g *store.Game, seat rules.Player) string {
-	if p := g.Players[seat]; p.Kind == store.Bot {
-		return fmt.Sprintf("%s (Arbiter, level %d)", g.State.PlayerName(seat), p.Level)
-	}
-	return g.State.PlayerName(seat) + " (" + plainName(g.Players[seat]) + ")"
+	return string(appendSeatTitle(make([]byte, 0, 32), g, seat))
 }
 
 // rawSeatTitle is seatTitle with the name as written, for what is not
@@ -142,74 +138,99 @@ func boardStyles() []string { return []string{"text", "emoji", "image"} }
 // code block, the default), emoji, or image (a PNG attached; text if it
 // cannot be drawn).
 func (s *Service) styledBoard(g *store.Game, b *render.Board, header, style string) Message {
+	w := s.drawings.get()
+	w.text = append(w.text, header...)
+	msg := s.styledBoardOn(g, b, &w.text, style)
+	s.drawings.put(w)
+	return msg
+}
+
+// styledBoardOn is styledBoard with the header written in *text, a buffer
+// the board's text may be written after.
+func (s *Service) styledBoardOn(g *store.Game, b *render.Board, text *[]byte, style string) Message {
 	var msg Message
 	switch style {
 	case "emoji":
-		msg.Text = strings.TrimSpace(header + "\n" + b.Emoji())
+		msg.Text = strings.TrimSpace(string(*text) + "\n" + b.Emoji())
 	case "image":
 		png, err := b.PNG()
 		if err == nil {
-			msg.Text = strings.TrimSpace(header)
+			msg.Text = strings.TrimSpace(string(*text))
 			msg.Files = []File{{Name: "board.png", ContentType: "image/png", Data: png}}
 			break
 		}
 		s.log.Error("board image not drawn; sending text", "game", g.Name, "err", err)
 		fallthrough
 	default:
-		msg.Text = withCodeBlock(header, b.Text(), s.cfg.Colour)
+		*text = appendCodeBlock(*text, s.cfg.Colour, b.AppendText)
+		msg.Text = string(*text)
 	}
-	if g.Status != store.Active {
-		if g.Status == store.Finished && rematchable(g) {
-			msg.Buttons = []Button{{ID: buttonID("rematch", g), Label: "Rematch", Style: Primary}}
-		}
-		return msg
-	}
-	if flow(g).Challenge {
-		msg.Buttons = []Button{
-			{ID: buttonID("accept", g), Label: "Accept", Style: Success},
-			{ID: buttonID("decline", g), Label: "Decline", Style: Danger},
-		}
-		return msg
-	}
-	msg.Buttons = make([]Button, 0, 5) // at most five below a board in play
-	if g.Players[g.State.ToMove()].Kind == store.Human {
-		msg.Buttons = append(msg.Buttons, Button{ID: pickID(g), Label: "Pick a move", Style: Primary})
-	}
-	msg.Buttons = append(msg.Buttons, Button{ID: buttonID("board", g), Label: "Refresh", Style: Secondary})
-	if s.drawable(g.Name) {
-		msg.Buttons = append(msg.Buttons, Button{ID: buttonID("draw", g), Label: "Offer draw", Style: Secondary})
-	}
-	msg.Buttons = append(msg.Buttons, Button{ID: buttonID("resign", g), Label: "Resign", Style: Danger})
-	if s.playPage().Links != nil {
-		msg.Buttons = append(msg.Buttons, Button{ID: buttonID("playboard", g), Label: "Play on the board", Style: Primary})
-	}
+	msg.Buttons = s.boardButtons(g)
 	return msg
 }
 
-// withCodeBlock is strings.TrimSpace(header + "\n" + render.CodeBlock(board,
-// colour)), written once instead of copied three times: a move's reply
-// holds a board of about a kilobyte.
-func withCodeBlock(header, board string, colour bool) string {
-	block := render.CodeBlock("", colour) // the fences, around nothing
-	header = strings.TrimLeftFunc(header, unicode.IsSpace)
-	var b strings.Builder
-	b.Grow(len(header) + 1 + len(block) + len(board))
-	if header != "" {
-		b.WriteString(header)
-		b.WriteByte('\n')
+// boardButtons are the buttons below g's board: the ones that fit its
+// state.
+func (s *Service) boardButtons(g *store.Game) []Button {
+	if g.Status != store.Active {
+		if g.Status == store.Finished && rematchable(g) {
+			return []Button{{ID: buttonID("rematch", g), Label: "Rematch", Style: Primary}}
+		}
+		return nil
 	}
-	start, end, _ := strings.Cut(block, "\n")
-	b.WriteString(start)
-	b.WriteByte('\n')
-	b.WriteString(board)
-	b.WriteString(end) // the block ends with its fence: nothing to trim
-	return b.String()
+	if flow(g).Challenge {
+		return []Button{
+			{ID: buttonID("accept", g), Label: "Accept", Style: Success},
+			{ID: buttonID("decline", g), Label: "Decline", Style: Danger},
+		}
+	}
+	buttons := make([]Button, 0, 5) // at most five below a board in play
+	if g.Players[g.State.ToMove()].Kind == store.Human {
+		buttons = append(buttons, Button{ID: "pick", Label: "Pick a move", Style: Primary})
+	}
+	buttons = append(buttons, Button{ID: "board", Label: "Refresh", Style: Secondary})
+	if s.drawable(g.Name) {
+		buttons = append(buttons, Button{ID: "draw", Label: "Offer draw", Style: Secondary})
+	}
+	buttons = append(buttons, Button{ID: "resign", Label: "Resign", Style: Danger})
+	if s.playPage().Links != nil {
+		buttons = append(buttons, Button{ID: "playboard", Label: "Play on the board", Style: Primary})
+	}
+	setButtonIDs(buttons, g)
+	return buttons
+}
+
+// setButtonIDs turns the commands that are the buttons' ids into the ids
+// of buttons running them on g as it is now: buttonID's, or pickID's for
+// "pick". The ids share one string, made at once. There are at most five
+// buttons, a message row's.
+func setButtonIDs(buttons []Button, g *store.Game) {
+	var room [192]byte
+	var ends [5]int // where each id ends in ids
+	ids := room[:0]
+	for i, b := range buttons {
+		ids = appendButtonID(ids, b.ID, g)
+		ends[i] = len(ids)
+	}
+	all, start := string(ids), 0
+	for i := range buttons {
+		buttons[i].ID, start = all[start:ends[i]], ends[i]
+	}
 }
 
 // buttonID is the id of a button that runs cmd on game g as it is now:
 // "CMD:GAME:VERSION", e.g. "resign:12:31".
 func buttonID(cmd string, g *store.Game) string {
-	return cmd + ":" + g.ID + ":" + strconv.FormatInt(g.Version, 10)
+	return string(appendButtonID(nil, cmd, g))
+}
+
+// appendButtonID appends buttonID(cmd, g) to dst, or pickID(g) for "pick".
+func appendButtonID(dst []byte, cmd string, g *store.Game) []byte {
+	dst = append(append(append(append(dst, cmd...), ':'), g.ID...), ':')
+	if cmd == "pick" {
+		return strconv.AppendInt(dst, positionKey(g), 10)
+	}
+	return strconv.AppendInt(dst, g.Version, 10)
 }
 
 // ParseButton reads a button id back into the command, the game (its
@@ -239,22 +260,7 @@ func (s *Service) drawable(game string) bool {
 }
 
 // turnNote says whose turn it is, mentioning a person.
-func (s *Service) turnNote(g *store.Game) string {
-	if g.Status != store.Active {
-		return ""
-	}
-	seat := g.State.ToMove()
-	p := g.Players[seat]
-	switch {
-	case flow(g).Challenge:
-		return fmt.Sprintf("%s, %s challenges you: /accept or /decline.", label(g.Players[rules.P2]), label(g.Players[rules.P1]))
-	case flow(g).Paused:
-		return pauseNote(g)
-	case p.Kind == store.Human:
-		return label(p) + ", your move as " + g.State.PlayerName(seat) + " (until " + s.when(g.Deadline) + ")."
-	}
-	return fmt.Sprintf("%s is thinking...", plainName(p))
-}
+func (s *Service) turnNote(g *store.Game) string { return string(s.appendTurnNote(nil, g)) }
 
 // when writes a deadline for people, as Config.Deadlines says.
 func (s *Service) when(t time.Time) string {
@@ -269,7 +275,10 @@ func (s *Service) when(t time.Time) string {
 
 // LocalTime writes t in the time zone of this machine (TZ), as the
 // console shows deadlines: "Fri 27 Nov 13:05 CET".
-func LocalTime(t time.Time) string { return t.In(time.Local).Format("Mon 2 Jan 15:04 MST") }
+func LocalTime(t time.Time) string { return t.In(time.Local).Format(localTimeLayout) }
+
+// localTimeLayout is LocalTime's layout.
+const localTimeLayout = "Mon 2 Jan 15:04 MST"
 
 // mentionsFor lists the people a message about g may ping: the player to
 // move, or both players when the game is over or waiting for a challenge.

@@ -21,11 +21,23 @@ const defaultCachedGames = 2048
 // from being written over a newer game, and a move tried on an entry is
 // tried again on the stored game unless it was saved. The least recently
 // used entry goes when it is full. It is safe for concurrent use.
+//
+// A channel's entry outlives the game taken from it or dropped: the next
+// put of the channel's game (the move's, just saved) fills it again
+// without a new entry, as a channel's moves follow one another.
 type gameCache struct {
 	mu    sync.Mutex
 	max   int
 	order *list.List               // front: most recently put
-	at    map[string]*list.Element // channel -> element holding a *store.Game
+	at    map[string]*list.Element // channel -> element holding its *cacheSlot
+	kept  int                      // slots holding a game
+}
+
+// cacheSlot is a channel's entry in a gameCache: its game, nil while
+// taken or dropped.
+type cacheSlot struct {
+	channel string
+	g       *store.Game
 }
 
 // newGameCache returns a cache of up to max games; max < 1 keeps none.
@@ -43,9 +55,17 @@ func (c *gameCache) take(channel string) *store.Game {
 	if !ok {
 		return nil
 	}
-	c.order.Remove(el)
-	delete(c.at, channel)
-	return el.Value.(*store.Game)
+	return c.empty(el.Value.(*cacheSlot))
+}
+
+// empty takes slot's game out of it (nil when it has none).
+func (c *gameCache) empty(slot *cacheSlot) *store.Game {
+	g := slot.g
+	if g != nil {
+		slot.g = nil
+		c.kept--
+	}
+	return g
 }
 
 // put keeps g, a game just saved, for its channel's next move. The caller
@@ -58,18 +78,25 @@ func (c *gameCache) put(g *store.Game) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if el, ok := c.at[g.Channel]; ok {
-		if old := el.Value.(*store.Game); old.ID == g.ID && old.Version >= g.Version {
+		slot := el.Value.(*cacheSlot)
+		if old := slot.g; old != nil && old.ID == g.ID && old.Version >= g.Version {
 			return
 		}
-		el.Value = g
+		if slot.g == nil {
+			c.kept++
+		}
+		slot.g = g
 		c.order.MoveToFront(el)
 		return
 	}
-	c.at[g.Channel] = c.order.PushFront(g)
+	c.at[g.Channel] = c.order.PushFront(&cacheSlot{channel: g.Channel, g: g})
+	c.kept++
 	for c.order.Len() > c.max {
 		last := c.order.Back()
 		c.order.Remove(last)
-		delete(c.at, last.Value.(*store.Game).Channel)
+		slot := last.Value.(*cacheSlot)
+		c.empty(slot)
+		delete(c.at, slot.channel)
 	}
 }
 
@@ -78,8 +105,7 @@ func (c *gameCache) drop(channel string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if el, ok := c.at[channel]; ok {
-		c.order.Remove(el)
-		delete(c.at, channel)
+		c.empty(el.Value.(*cacheSlot))
 	}
 }
 
@@ -87,7 +113,7 @@ func (c *gameCache) drop(channel string) {
 func (c *gameCache) len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.order.Len()
+	return c.kept
 }
 
 // keep puts g, just saved (or created) and done with, in the cache for

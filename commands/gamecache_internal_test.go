@@ -54,3 +54,35 @@ func TestGameCacheBounds(t *testing.T) {
 		t.Error("a cache of size -1 kept a game")
 	}
 }
+
+// A channel's game taken for a move and put back after it fills the
+// channel's entry again, without allocating; a taken or dropped game is
+// not counted as kept.
+func TestGameCacheRefill(t *testing.T) {
+	c := newGameCache(2)
+	g := &store.Game{Channel: "c", ID: "1", Version: 1, Status: store.Active}
+	c.put(g)
+	if c.take("c") != g || c.len() != 0 {
+		t.Fatalf("after the take, %d games kept", c.len())
+	}
+	allocs := testing.AllocsPerRun(100, func() {
+		c.put(g)
+		if c.take("c") != g {
+			t.Fatal("the game put back was not taken")
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("a move's take and put allocate %.1f times", allocs)
+	}
+	c.put(g)
+	c.drop("c")
+	if c.len() != 0 || c.take("c") != nil {
+		t.Errorf("a dropped game is kept (%d kept)", c.len())
+	}
+	c.put(g)
+	c.put(&store.Game{Channel: "d", ID: "1", Version: 1, Status: store.Active})
+	c.put(&store.Game{Channel: "e", ID: "1", Version: 1, Status: store.Active})
+	if c.len() != 2 || c.take("c") != nil {
+		t.Errorf("%d kept after a third channel; the least recent one should have gone", c.len())
+	}
+}

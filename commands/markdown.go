@@ -1,6 +1,9 @@
 package commands
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // EscapeMarkdown makes text written by a person (a display name, a
 // referee's reason, what a program's bridge says) inert where the bot
@@ -11,7 +14,42 @@ import "strings"
 // as one), a URL is not turned into a link, and line breaks become spaces.
 // The console shows the same text with its backslashes.
 func EscapeMarkdown(s string) string {
-	s = strings.Map(func(r rune) rune {
+	s = inertControls(s)
+	if !strings.ContainsAny(s, "\\*_~`|><#[]@") && !strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "+") && !strings.Contains(s, "://") {
+		return s // nothing to escape, as most names
+	}
+	return string(appendEscapeMarkdown(make([]byte, 0, len(s)+8), s))
+}
+
+// appendEscapeMarkdown appends EscapeMarkdown(s) to dst.
+func appendEscapeMarkdown(dst []byte, s string) []byte {
+	s = inertControls(s)
+	for i, r := range s {
+		switch r {
+		case '\\', '*', '_', '~', '`', '|', '>', '<', '#', '[', ']':
+			dst = append(dst, '\\')
+		case '-', '+':
+			if i == 0 { // a list item or subtext at the start of a line
+				dst = append(dst, '\\')
+			}
+		case '@':
+			dst = append(dst, "@\u200b"...)
+			continue
+		case ':':
+			if strings.HasPrefix(s[i+1:], "//") {
+				dst = append(dst, ":\u200b"...)
+				continue
+			}
+		}
+		dst = utf8.AppendRune(dst, r)
+	}
+	return dst
+}
+
+// inertControls turns line breaks and tabs in s into spaces and drops the
+// other control characters (s itself when it has none).
+func inertControls(s string) string {
+	return strings.Map(func(r rune) rune {
 		switch {
 		case r == '\n' || r == '\r' || r == '\t' || r == '\u2028' || r == '\u2029':
 			return ' '
@@ -20,28 +58,4 @@ func EscapeMarkdown(s string) string {
 		}
 		return r
 	}, s)
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	for i, r := range s {
-		switch r {
-		case '\\', '*', '_', '~', '`', '|', '>', '<', '#', '[', ']':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case '-', '+':
-			if i == 0 { // a list item or subtext at the start of a line
-				b.WriteByte('\\')
-			}
-			b.WriteRune(r)
-		case '@':
-			b.WriteString("@\u200b")
-		case ':':
-			b.WriteRune(r)
-			if strings.HasPrefix(s[i+1:], "//") {
-				b.WriteString("\u200b")
-			}
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }

@@ -16,19 +16,20 @@ import (
 // game going on, or a refusal that says why not.
 func playable(g *store.Game, inv Invocation) (rules.Player, *Reply) {
 	seat, ok := seatOf(g, inv.User.ID)
-	var r Reply
+	var why Reply
 	switch {
 	case flow(g).Challenge && challenged(g).UserID == inv.User.ID:
-		r = refuse("%s challenges you; /accept the challenge first (or /decline it)", label(challenger(g)))
+		why = refuse("%s challenges you; /accept the challenge first (or /decline it)", label(challenger(g)))
 	case flow(g).Challenge:
-		r = refuse("the challenge has not been accepted yet: %s can /accept it", label(challenged(g)))
+		why = refuse("the challenge has not been accepted yet: %s can /accept it", label(challenged(g)))
 	case !ok:
-		r = refuse("you are not playing in this game; /board shows it")
+		why = refuse("you are not playing in this game; /board shows it")
 	case flow(g).Paused:
-		r = refuse("the game is paused by a referee; it goes on when they /referee resume it")
+		why = refuse("the game is paused by a referee; it goes on when they /referee resume it")
 	default:
 		return seat, nil
 	}
+	r := why // on the heap only when refused
 	return seat, &r
 }
 
@@ -110,29 +111,37 @@ func (s *Service) playMove(ctx context.Context, inv Invocation, g *store.Game) (
 // moveMessage announces a move with the board, the notes (forced passes)
 // and what comes next: the result, or whose turn it is.
 func (s *Service) moveMessage(g *store.Game, header string, notes []string) Message {
-	return s.moveMessageOn(g, s.boardOf(g, publicView), header, notes)
+	w := s.drawings.get()
+	w.text = append(w.text, header...)
+	msg := s.moveMessageOn(g, s.redraw(w, g, publicView), &w.text, notes)
+	s.drawings.put(w)
+	return msg
 }
 
 // playedMessage is moveMessage for seat's move with moveHeader's words,
 // from one board built for both.
 func (s *Service) playedMessage(g *store.Game, seat rules.Player, verb, shown string, notes []string) Message {
-	b := s.boardOf(g, publicView)
-	return s.moveMessageOn(g, b, moveHeader(g, b, seat, verb, shown), notes)
+	w := s.drawings.get()
+	b := s.redraw(w, g, publicView)
+	w.text = appendMoveHeader(w.text, g, b, seat, verb, shown)
+	msg := s.moveMessageOn(g, b, &w.text, notes)
+	s.drawings.put(w)
+	return msg
 }
 
-// moveMessageOn is moveMessage with g's board b, seen from publicView.
-func (s *Service) moveMessageOn(g *store.Game, b *render.Board, header string, notes []string) Message {
-	var last string
+// moveMessageOn is moveMessage with g's board b, seen from publicView, and
+// the header written in *text.
+func (s *Service) moveMessageOn(g *store.Game, b *render.Board, text *[]byte, notes []string) Message {
+	*text = append(*text, '\n')
+	for _, n := range notes {
+		*text = append(append(*text, n...), '\n')
+	}
 	if g.Status == store.Finished {
-		last = resultText(g)
+		*text = append(*text, resultText(g)...)
 	} else {
-		last = s.turnNote(g)
+		*text = s.appendTurnNote(*text, g)
 	}
-	text := header + "\n" + last
-	if len(notes) > 0 {
-		text = header + "\n" + strings.Join(notes, "\n") + "\n" + last
-	}
-	msg := s.styledBoard(g, b, text, flow(g).Style)
+	msg := s.styledBoardOn(g, b, text, flow(g).Style)
 	msg.Mentions = mentionsFor(g)
 	return msg
 }
@@ -352,11 +361,7 @@ func moveExample(g *store.Game) string {
 // board's last-move line says it: "White (bob) played **8 12 8 6**, Black's
 // runner at 8 9 removed." g is the game after the move and b its board.
 func moveHeader(g *store.Game, b *render.Board, seat rules.Player, verb, shown string) string {
-	effects := b.LastMoveEffects()
-	if effects != "" {
-		effects = ", " + effects
-	}
-	return seatTitle(g, seat) + " " + verb + " **" + shown + "**" + effects + "."
+	return string(appendMoveHeader(make([]byte, 0, 64), g, b, seat, verb, shown))
 }
 
 // whyNoMoveFrom asks the rules why no move starts on square: off the

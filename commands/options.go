@@ -2,6 +2,7 @@ package commands
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -91,8 +92,9 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' }
 // of the command's, every required one is given, a value is one of the
 // option's choices, an integer is a whole number within its bounds, a
 // boolean is true or false, and no value is longer than MaxOptionLength.
-// Choice values are folded to the spelling of the choice. Its errors name
-// the command and the option.
+// Choice values are folded to the spelling of the choice and empty options
+// dropped, in a copy of inv.Options: the map given is never changed. Its
+// errors name the command and the option.
 func CheckOptions(specs []CommandSpec, inv *Invocation) error {
 	spec, ok := findSpec(specs, strings.ToLower(inv.Command))
 	if !ok {
@@ -106,7 +108,8 @@ func CheckOptions(specs []CommandSpec, inv *Invocation) error {
 		}
 		spec, cmd = sub, cmd+" "+sub.Name
 	}
-	names := make([]string, 0, len(inv.Options))
+	var few [8]string // room for a command's options without an allocation
+	names := few[:0]
 	for name := range inv.Options {
 		names = append(names, name)
 	}
@@ -119,14 +122,20 @@ func CheckOptions(specs []CommandSpec, inv *Invocation) error {
 			return fmt.Errorf("/%s has no option %s; it takes %s", cmd, clip(name, 30), optionNames(spec.Options))
 		}
 	}
+	copied := false // inv.Options is a copy of the caller's map
 	for _, o := range spec.Options {
-		v, given := inv.Options[o.Name]
-		v = strings.TrimSpace(v)
-		if !given || v == "" {
+		given, ok := inv.Options[o.Name]
+		v := strings.TrimSpace(given)
+		if !ok || v == "" {
 			if o.Required {
 				return &MissingOptionError{Command: cmd, Option: o}
 			}
-			delete(inv.Options, o.Name)
+			if ok {
+				if !copied {
+					inv.Options, copied = maps.Clone(inv.Options), true
+				}
+				delete(inv.Options, o.Name)
+			}
 			continue
 		}
 		if len(v) > MaxOptionLength {
@@ -153,7 +162,12 @@ func CheckOptions(specs []CommandSpec, inv *Invocation) error {
 			}
 			v = strconv.FormatBool(b)
 		}
-		inv.Options[o.Name] = v
+		if v != given {
+			if !copied {
+				inv.Options, copied = maps.Clone(inv.Options), true
+			}
+			inv.Options[o.Name] = v
+		}
 	}
 	return nil
 }

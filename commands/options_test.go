@@ -73,3 +73,30 @@ func TestCommandSetWithManyGames(t *testing.T) {
 		t.Errorf("26 games: %d choices, want none", len(o.Choices))
 	}
 }
+
+// TestCheckOptionsCopies: the options are folded and an empty one dropped
+// in a copy; the caller's map stays as it was sent, and a map with nothing
+// to change is used as it is.
+func TestCheckOptionsCopies(t *testing.T) {
+	specs := CommandSet([]string{"hique", "sixes"})
+	sent := map[string]string{"style": " Emoji ", "view": ""}
+	inv := Invocation{Command: "board", Options: sent}
+	if err := CheckOptions(specs, &inv); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(inv.Options); got != "map[style:emoji]" {
+		t.Errorf("checked options %s, want map[style:emoji]", got)
+	}
+	if got := fmt.Sprint(sent); got != "map[style: Emoji  view:]" {
+		t.Errorf("the sent map became %s", got)
+	}
+	plain := map[string]string{"move": "4 2 4 8"}
+	inv = Invocation{Command: "move", Options: plain}
+	if err := CheckOptions(specs, &inv); err != nil {
+		t.Fatal(err)
+	}
+	plain["move"] = "changed"
+	if inv.Options["move"] != "changed" {
+		t.Errorf("a map with nothing to fold was copied")
+	}
+}

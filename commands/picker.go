@@ -274,9 +274,7 @@ func pickPath(root *pickNode, value string) (*pickNode, []int, error) {
 // A change of the game that is not a move (a draw offer, premoves, a
 // vacation) leaves the picker open; a move, a takeback or a new game
 // makes it stale.
-func pickID(g *store.Game) string {
-	return "pick:" + g.ID + ":" + strconv.FormatInt(positionKey(g), 10)
-}
+func pickID(g *store.Game) string { return string(appendButtonID(nil, "pick", g)) }
 
 // positionKey identifies g's position (its pieces, the side to move and
 // what else decides the legal moves, rules.Game.Hash) as a positive

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"maps"
+
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -110,6 +110,8 @@ type Service struct {
 	direct DirectMessenger
 	// digestMinute is the minute (Unix) the clock last sent digests for.
 	digestMinute atomic.Int64
+	// drawings are the memory replies are written in.
+	drawings drawings
 }
 
 // New returns the game flow over st, posting later messages through
@@ -217,17 +219,14 @@ func (s *Service) Handle(ctx context.Context, inv Invocation) Reply {
 	}
 	defer func(begun time.Time) { s.cfg.Meter.Command(name, time.Since(begun)) }(time.Now())
 	if inv.Version == 0 { // a typed command, not a button
-		inv.Options = maps.Clone(inv.Options)
 		if inv.Options == nil {
 			inv.Options = map[string]string{}
 		}
-		var missing *MissingOptionError
-		err := CheckOptions(s.specs, &inv)
-		if errors.As(err, &missing) && missing.Command == "move" {
-			err = nil // /move's own refusal gives an example in the game's notation
-		}
-		if err != nil {
-			return refuse("%v", err)
+		if err := CheckOptions(s.specs, &inv); err != nil {
+			var missing *MissingOptionError
+			if !errors.As(err, &missing) || missing.Command != "move" {
+				return refuse("%v", err)
+			} // else /move's own refusal gives an example in the game's notation
 		}
 	}
 	return h(ctx, inv)

@@ -149,3 +149,22 @@ func BenchmarkBoardMoves(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAppendText draws a text board as a move's reply does: the
+// board redrawn in reused memory, its last move's effects read and its text
+// appended to a reused buffer.
+func BenchmarkAppendText(b *testing.B) {
+	middles, _ := benchPositions(b)
+	for _, g := range middles {
+		b.Run(g.Name(), func(b *testing.B) {
+			opt := Options{View: FromP1, Players: testNames()}
+			buf := make([]byte, 0, 2048)
+			var board Board
+			for b.Loop() {
+				board.Redraw(g, opt)
+				buf = append(buf[:0], board.LastMoveEffects()...)
+				buf = board.AppendText(buf)
+			}
+		})
+	}
+}

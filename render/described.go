@@ -18,10 +18,10 @@ var (
 // describedScene draws a game described in a file: its grid as the
 // notation numbers it, each player's pieces in the file's text, emoji and
 // colour (red and blue when it gives none).
-func describedScene(g *described.Game) *scene {
+func describedScene(reuse *scene, g *described.Game) *scene {
 	cols, rows := g.Size()
 	kinds := g.PieceNames()
-	s := newScene(g.Title(), grid, cols, rows, 2*len(kinds))
+	s := newScene(reuse, g.Title(), grid, cols, rows, 2*len(kinds))
 	s.palette = scenePalette{
 		emptyText:  [4]string{square: "."},
 		emptyEmoji: [4]string{square: "⬜"},
@@ -82,7 +82,7 @@ func describedScene(g *described.Game) *scene {
 		for k, name := range kinds {
 			names = append(names, g.PieceText(k, rules.P1)+" "+g.PieceText(k, rules.P2)+" "+name)
 		}
-		s.textKey = []string{strings.Join(names, ", ")}
+		s.textKey = append(s.textKey, strings.Join(names, ", "))
 	}
 	if g.Ply() > 0 {
 		describedLastMove(s, g)
@@ -105,7 +105,7 @@ func describedLastMove(s *scene, g *described.Game) {
 	if hasFrom {
 		s.markMove(fc, fr, tc, tr)
 	} else {
-		s.at(tc, tr).mark = toMark
+		s.setMark(tc, tr, toMark)
 		s.moved[1] = tr*s.cols + tc
 	}
 	var removed [2][]string
@@ -120,7 +120,7 @@ func describedLastMove(s *scene, g *described.Game) {
 			is, _, has := g.At(c, r)
 			switch {
 			case had && !has:
-				s.at(c, r).mark = hitMark
+				s.setMark(c, r, hitMark)
 				removed[was] = append(removed[was], g.ColumnLabel(c)+g.RowLabel(r))
 			case had && has && was != is:
 				flipped++

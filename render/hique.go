@@ -8,13 +8,21 @@ import (
 	"arbiter/rules/hique"
 )
 
+// HiQUE's pieces in emoji.
+const (
+	hiqueBlackRunner = "🟣"
+	hiqueBlackGuard  = "🟪"
+	hiqueWhiteRunner = "🟡"
+	hiqueWhiteGuard  = "🟨"
+)
+
 // hiqueScene draws HiQUE on its 13x13 coordinate grid: runners on the
 // squares (both coordinates odd), guards on the points between them (both
 // even), Black at the top. Letters follow the rules' diagrams: b and w for
 // runners, B and W for guards.
-func hiqueScene(g *hique.Game) *scene {
+func hiqueScene(reuse *scene, g *hique.Game) *scene {
 	const n = 13
-	s := newScene("HiQUE", lattice, n, n, 4)
+	s := newScene(reuse, "HiQUE", lattice, n, n, 4)
 	s.squarePx, s.gapPx = 50, 14
 	s.palette = scenePalette{
 		emptyText:  [4]string{square: ".", point: "+", hedge: "-", vedge: "|"},
@@ -26,26 +34,26 @@ func hiqueScene(g *hique.Game) *scene {
 	}
 	dark, light := rgb(0x24, 0x20, 0x1C), rgb(0xFA, 0xF7, 0xF0)
 	var runner, guard [2]uint8
-	runner[rules.P1] = s.addPiece(pieceStyle{text: "b", ansi: "1;35", emoji: "🟣", name: "Black runner",
+	runner[rules.P1] = s.addPiece(pieceStyle{text: "b", ansi: "1;35", emoji: hiqueBlackRunner, name: "Black runner",
 		shape: disc, fill: dark, stroke: rgb(0, 0, 0), size: 0.72})
-	guard[rules.P1] = s.addPiece(pieceStyle{text: "B", ansi: "1;35", emoji: "🟪", name: "Black guard",
+	guard[rules.P1] = s.addPiece(pieceStyle{text: "B", ansi: "1;35", emoji: hiqueBlackGuard, name: "Black guard",
 		shape: box, fill: dark, stroke: rgb(0, 0, 0), size: 0.46})
-	runner[rules.P2] = s.addPiece(pieceStyle{text: "w", ansi: "1;33", emoji: "🟡", name: "White runner",
+	runner[rules.P2] = s.addPiece(pieceStyle{text: "w", ansi: "1;33", emoji: hiqueWhiteRunner, name: "White runner",
 		shape: disc, fill: light, stroke: rgb(0x30, 0x30, 0x30), size: 0.72})
-	guard[rules.P2] = s.addPiece(pieceStyle{text: "W", ansi: "1;33", emoji: "🟨", name: "White guard",
+	guard[rules.P2] = s.addPiece(pieceStyle{text: "W", ansi: "1;33", emoji: hiqueWhiteGuard, name: "White guard",
 		shape: box, fill: light, stroke: rgb(0x30, 0x30, 0x30), size: 0.46})
-	s.emojiKey = s.pieces[runner[rules.P1]].emoji + s.pieces[runner[rules.P2]].emoji + " runners, " +
-		s.pieces[guard[rules.P1]].emoji + s.pieces[guard[rules.P2]].emoji + " guards"
-	s.textKey = []string{"b w runners, B W guards"}
+	s.emojiKey = hiqueBlackRunner + hiqueWhiteRunner + " runners, " + hiqueBlackGuard + hiqueWhiteGuard + " guards"
+	s.textKey = append(s.textKey, "b w runners, B W guards")
 	s.imageKey = "discs runners, squares guards"
 
+	for x := 1; x <= n; x++ {
+		s.colLabels[x-1] = strconv.Itoa(x)
+	}
 	for y := 1; y <= n; y++ {
 		s.rowLabels[y-1] = strconv.Itoa(y)
+		row := s.cells[(y-1)*n : y*n]
 		for x := 1; x <= n; x++ {
-			if y == 1 {
-				s.colLabels[x-1] = strconv.Itoa(x)
-			}
-			c := s.at(x-1, y-1)
+			c := &row[x-1]
 			switch {
 			case x%2 == 1 && y%2 == 1:
 				c.kind = square
@@ -69,7 +77,7 @@ func hiqueScene(g *hique.Game) *scene {
 	for _, p := range []rules.Player{rules.P1, rules.P2} {
 		s.status.sides[p] = sideStatus{
 			pieces:  []uint8{runner[p], guard[p]},
-			figures: plural(g.Runners(p), "runner") + ", timing " + strconv.Itoa(timing[p]),
+			figures: strconv.Itoa(g.Runners(p)) + " runner" + pluralEnd(g.Runners(p)) + ", timing " + strconv.Itoa(timing[p]),
 		}
 	}
 	if limit := g.TurnLimit(); limit > 0 {
@@ -91,7 +99,7 @@ func hiqueLastMove(s *scene, g *hique.Game) {
 	s.markMove(x1-1, y1-1, x2-1, y2-1)
 	var removed [2][]string
 	remove := func(owner rules.Player, x, y int) {
-		s.at(x-1, y-1).mark = hitMark
+		s.setMark(x-1, y-1, hitMark)
 		removed[owner] = append(removed[owner], fmt.Sprintf("%d %d", x, y))
 	}
 	for y := 1; y <= 13; y += 2 {

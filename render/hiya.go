@@ -19,8 +19,8 @@ const (
 // piece is its letter (K J S j s) after an arrow for the way its side moves
 // on the screen: ^ for the side at the bottom, v for the side at the top.
 // In emoji and images South is blue or white and North orange or red.
-func hiyaScene(g *hiya.Game) *scene {
-	s := newScene("Hi-Ya!", grid, hiyaCols, hiyaRows, 2*5)
+func hiyaScene(reuse *scene, g *hiya.Game) *scene {
+	s := newScene(reuse, "Hi-Ya!", grid, hiyaCols, hiyaRows, 2*5)
 	s.textWidth = 4
 	s.squarePx = 50
 	s.palette = scenePalette{
@@ -65,7 +65,7 @@ func hiyaScene(g *hiya.Game) *scene {
 	for _, k := range kinds {
 		letters = append(letters, string(k.Letter())+" "+k.String())
 	}
-	s.textKey = []string{strings.Join(letters, ", "), "^ a piece moving up the board as drawn, v down"}
+	s.textKey = append(s.textKey, strings.Join(letters, ", "), "^ a piece moving up the board as drawn, v down")
 	s.imageKey = strings.Join(letters, ", ")
 	for r := 0; r < hiyaRows; r++ {
 		row := hiyaRows - r
@@ -117,10 +117,10 @@ func hiyaLastMove(s *scene, g *hiya.Game) {
 	square := fmt.Sprintf("%c%d", 'A'+tc-1, ar)
 	switch now, _, isThere := g.PieceAt(tc, ar); {
 	case !isThere:
-		s.at(tc-1, hiyaRows-ar).mark = hitMark
+		s.setMark(tc-1, hiyaRows-ar, hitMark)
 		last += fmt.Sprintf(", %s's %s at %s removed", wasSide, was, square)
 	case now != was:
-		s.at(tc-1, hiyaRows-ar).mark = hitMark
+		s.setMark(tc-1, hiyaRows-ar, hitMark)
 		last += fmt.Sprintf(", %s's %s at %s hurt to a %s", wasSide, was, square, now)
 	}
 	s.status.last = last

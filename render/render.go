@@ -104,11 +104,17 @@ func DiscordLength(s string) int {
 // CodeBlock wraps a text board in a Discord code block; with colour it
 // marks the block "ansi" so that Discord shows the ANSI colours Text wrote.
 func CodeBlock(board string, colour bool) string {
-	lang := ""
+	open, end := CodeFences(colour)
+	return open + board + end
+}
+
+// CodeFences are the lines CodeBlock puts around a board: the opening
+// fence with its newline, and the closing fence.
+func CodeFences(colour bool) (open, end string) {
 	if colour {
-		lang = "ansi"
+		return "```ansi\n", "```"
 	}
-	return "```" + lang + "\n" + board + "```"
+	return "```\n", "```"
 }
 
 // outcome returns the result to show: the override or the game's own.

@@ -28,6 +28,7 @@ type scene struct {
 	rows   int
 	cells  []cell // rows*cols, row-major, display order
 
+	labels    []string // the memory of the three below
 	colLabels []string // one a display column: "1", "A"
 	rowLabels []string // one a display row
 	rowNotes  []string // beside a display row (Upthrust's points), "" for none
@@ -43,6 +44,8 @@ type scene struct {
 	gapPx     int      // image: the lattice's width between squares
 
 	status status
+	// marks counts the cells with each mark (setMark keeps it).
+	marks [hitMark + 1]int
 	// moved are the indexes in cells of the last move's start and end,
 	// -1 before the first move or for a pass; a mark removing a piece
 	// may cover their marks, these stay.
@@ -149,9 +152,18 @@ type sideStatus struct {
 
 // markMove marks the last move's cells: from display cell fc, fr to tc, tr.
 func (s *scene) markMove(fc, fr, tc, tr int) {
-	s.at(fc, fr).mark = fromMark
-	s.at(tc, tr).mark = toMark
+	s.setMark(fc, fr, fromMark)
+	s.setMark(tc, tr, toMark)
 	s.moved = [2]int{fr*s.cols + fc, tr*s.cols + tc}
+}
+
+// setMark marks the cell at display column c and row r with m, over any
+// mark it had.
+func (s *scene) setMark(c, r int, m mark) {
+	cl := s.at(c, r)
+	s.marks[cl.mark]--
+	s.marks[m]++
+	cl.mark = m
 }
 
 // at returns the cell at display column c and row r.
@@ -175,35 +187,56 @@ func (s *scene) turn() {
 	slices.Reverse(s.rowLabels)
 	slices.Reverse(s.rowNotes)
 	// A rule under display row i lies above row i+1; turned, it lies under
-	// row rows-2-i.
-	below := make([]bool, s.rows)
-	for i, b := range s.ruleBelow {
-		if b && i+1 < s.rows {
-			below[s.rows-2-i] = true
-		}
+	// row rows-2-i. A rule under the last row has no row below it.
+	if s.rows > 0 {
+		slices.Reverse(s.ruleBelow[:s.rows-1])
+		s.ruleBelow[s.rows-1] = false
 	}
-	s.ruleBelow = below
 }
 
 // newScene returns an empty scene of cols x rows cells, with room for
-// styles piece styles.
-func newScene(title string, l layout, cols, rows, styles int) *scene {
-	labels := make([]string, cols+2*rows) // one allocation for the three
-	return &scene{
+// styles piece styles: reuse (nil for none) emptied, its memory kept where
+// it has room.
+func newScene(reuse *scene, title string, l layout, cols, rows, styles int) *scene {
+	s := reuse
+	if s == nil {
+		s = new(scene)
+	}
+	labels := emptied(s.labels, cols+2*rows) // one allocation for the three
+	pieces := s.pieces[:0]
+	if cap(pieces) < 1+styles {
+		pieces = make([]pieceStyle, 0, 1+styles)
+	}
+	*s = scene{
 		title:     title,
 		layout:    l,
 		cols:      cols,
 		rows:      rows,
-		cells:     make([]cell, cols*rows),
+		cells:     emptied(s.cells, cols*rows),
+		labels:    labels,
 		colLabels: labels[:cols:cols],
 		rowLabels: labels[cols : cols+rows : cols+rows],
 		rowNotes:  labels[cols+rows:],
-		ruleBelow: make([]bool, rows),
-		pieces:    make([]pieceStyle, 1, 1+styles),
+		ruleBelow: emptied(s.ruleBelow, rows),
+		pieces:    append(pieces, pieceStyle{}),
+		textKey:   s.textKey[:0],
 		textWidth: 3,
 		squarePx:  60,
 		moved:     [2]int{-1, -1},
 	}
+	s.marks[noMark] = cols * rows
+	return s
+}
+
+// emptied returns n zero elements in buf's memory when it has room for
+// them, else in new memory.
+func emptied[T any](buf []T, n int) []T {
+	if cap(buf) < n {
+		return make([]T, n)
+	}
+	buf = buf[:n]
+	clear(buf)
+	return buf
 }
 
 // addPiece adds a piece style and returns its index.
@@ -214,7 +247,11 @@ func (s *scene) addPiece(p pieceStyle) uint8 {
 
 // sceneOf reduces g to a scene seen as opt says. A game render does not know
 // is an error.
-func sceneOf(g rules.Game, opt Options) (*scene, error) {
+func sceneOf(g rules.Game, opt Options) (*scene, error) { return sceneInto(nil, g, opt) }
+
+// sceneInto is sceneOf reusing the memory of the scene reuse (nil for
+// none), which it overwrites.
+func sceneInto(reuse *scene, g rules.Game, opt Options) (*scene, error) {
 	var (
 		s      *scene
 		bottom rules.Player // who sits at the bottom of the standard view
@@ -222,13 +259,13 @@ func sceneOf(g rules.Game, opt Options) (*scene, error) {
 	)
 	switch g := g.(type) {
 	case *hique.Game:
-		s, bottom = hiqueScene(g), rules.P2
+		s, bottom = hiqueScene(reuse, g), rules.P2
 	case *upthrust.Game:
-		s, seats = upthrustScene(g), false
+		s, seats = upthrustScene(reuse, g), false
 	case *hiya.Game:
-		s, bottom = hiyaScene(g), g.PlayerOf(hiya.South)
+		s, bottom = hiyaScene(reuse, g), g.PlayerOf(hiya.South)
 	case *sixes.Game:
-		s, bottom = sixesScene(g), rules.P1
+		s, bottom = sixesScene(reuse, g), rules.P1
 	default:
 		if g == nil {
 			return nil, fmt.Errorf("render: no game")
@@ -237,11 +274,11 @@ func sceneOf(g rules.Game, opt Options) (*scene, error) {
 		if !ok {
 			return nil, fmt.Errorf("render: no drawing for game %q", g.Name())
 		}
-		s = describedScene(d)
+		s = describedScene(reuse, d)
 		bottom, seats = d.Seated()
 	}
-	for _, p := range []rules.Player{rules.P1, rules.P2} {
-		s.status.sides[p].title = g.PlayerName(p)
+	for p := range s.status.sides {
+		s.status.sides[p].title = g.PlayerName(rules.Player(p))
 	}
 	s.status.toMove = g.ToMove()
 	out := outcome(g, opt)
@@ -263,6 +300,23 @@ func playerTitle(title, name string) string {
 	return title + " (" + name + ")"
 }
 
+// playerTitleParts is playerTitle in the parts to write one after another.
+func playerTitleParts(title, name string) (string, string, string, string) {
+	if name == "" {
+		return title, "", "", ""
+	}
+	return title, " (", name, ")"
+}
+
+// appendPlayerTitle appends playerTitle(title, name) to dst.
+func appendPlayerTitle(dst []byte, title, name string) []byte {
+	dst = append(dst, title...)
+	if name != "" {
+		dst = append(append(append(dst, " ("...), name...), ')')
+	}
+	return dst
+}
+
 // sideLine is player p's line of status after the legend: "Black (alice):
 // 5 runners, timing 5".
 func sideLine(s *scene, p int, names [2]string) string {
@@ -270,31 +324,31 @@ func sideLine(s *scene, p int, names [2]string) string {
 	return playerTitle(side.title, names[p]) + ": " + side.figures
 }
 
-// resultLine says how a game ended: "Black (alice) wins: runner reached the
-// far side".
-func resultLine(s *scene, names [2]string) string {
-	r := s.status.result
-	reason := ""
-	if r.Reason != "" {
-		reason = ": " + r.Reason
-	}
-	if w, ok := r.Result.Winner(); ok {
-		return playerTitle(s.status.sides[w].title, names[w]) + " wins" + reason
-	}
-	return "Draw" + reason
+// stateLine says whose turn it is and the game's count of moves, or how the
+// game ended: "Black (alice) wins: runner reached the far side".
+func stateLine(s *scene, names [2]string) string {
+	return string(appendStateLine(make([]byte, 0, 64), s, names))
 }
 
-// stateLine says whose turn it is and the game's count of moves, or how the
-// game ended.
-func stateLine(s *scene, names [2]string) string {
-	if s.status.over {
-		return resultLine(s, names)
+// appendStateLine appends stateLine(s, names) to dst.
+func appendStateLine(dst []byte, s *scene, names [2]string) []byte {
+	st := &s.status
+	if !st.over {
+		dst = append(appendPlayerTitle(dst, st.sides[st.toMove].title, names[st.toMove]), " to move"...)
+		if st.clock != "" {
+			dst = append(append(dst, ", "...), st.clock...)
+		}
+		return dst
 	}
-	line := playerTitle(s.status.sides[s.status.toMove].title, names[s.status.toMove]) + " to move"
-	if s.status.clock != "" {
-		line += ", " + s.status.clock
+	if w, ok := st.result.Result.Winner(); ok {
+		dst = append(appendPlayerTitle(dst, st.sides[w].title, names[w]), " wins"...)
+	} else {
+		dst = append(dst, "Draw"...)
 	}
-	return line
+	if st.result.Reason != "" {
+		dst = append(append(dst, ": "...), st.result.Reason...)
+	}
+	return dst
 }
 
 // lastLine says what the last move was, "" before the first.
@@ -333,18 +387,21 @@ func longest(labels []string) int {
 }
 
 // plural writes n with its noun: "1 runner", "2 runners".
-func plural(n int, noun string) string {
+func plural(n int, noun string) string { return strconv.Itoa(n) + " " + noun + pluralEnd(n) }
+
+// pluralEnd is the ending of a noun counted n times: "s", or "" for one.
+func pluralEnd(n int) string {
 	if n == 1 {
-		return "1 " + noun
+		return ""
 	}
-	return strconv.Itoa(n) + " " + noun + "s"
+	return "s"
 }
 
 // A Board is a game reduced once to what every style draws, so that a
 // caller who needs the board in more than one form (a text board and the
 // last move's effects for the same reply, say) builds it once. It is a
-// snapshot: later moves in the game do not change it. A Board is safe for
-// use by several goroutines at once.
+// snapshot: later moves in the game do not change it (Redraw does). A Board
+// is safe for use by several goroutines at once, except while redrawn.
 type Board struct {
 	s   *scene
 	opt Options
@@ -355,6 +412,18 @@ type Board struct {
 func NewBoard(g rules.Game, opt Options) *Board {
 	s, err := sceneOf(g, opt)
 	return &Board{s: s, opt: opt, err: err}
+}
+
+// Redraw makes b the board NewBoard(g, opt) returns, in b's memory: for a
+// caller that draws one board after another (a reply to each move) and
+// keeps its boards for reuse. What b showed before is gone, so b must not
+// be in use elsewhere while it is redrawn.
+func (b *Board) Redraw(g rules.Game, opt Options) {
+	s, err := sceneInto(b.s, g, opt)
+	if s == nil {
+		s = b.s // kept for the next redraw
+	}
+	*b = Board{s: s, opt: opt, err: err}
 }
 
 // LastMoveEffects says what g's last move did beyond moving, as the board's
@@ -372,25 +441,23 @@ func (b *Board) LastMoveEffects() string {
 }
 
 // marksKey says what the last move's marks on the board mean in a style,
-// naming only the marks there are: "(.) from, [X] to, *X* removed" in
-// text. It is "" when the board has no marks.
+// naming only the marks there are: "Marks: (.) from, [X] to, *X* removed
+// or hurt" in text. It is "" when the board has no marks.
 func marksKey(s *scene, from, to, hit string) string {
-	var has [hitMark + 1]bool
-	for i := range s.cells {
-		has[s.cells[i].mark] = true
+	return string(appendMarksKey(nil, s, from, to, hit))
+}
+
+// appendMarksKey appends marksKey(s, from, to, hit) to dst.
+func appendMarksKey(dst []byte, s *scene, from, to, hit string) []byte {
+	sep := "Marks: "
+	for _, m := range [...]struct {
+		mark       mark
+		sign, word string
+	}{{fromMark, from, " from"}, {toMark, to, " to"}, {hitMark, hit, " removed or hurt"}} {
+		if s.marks[m.mark] > 0 {
+			dst = append(append(append(dst, sep...), m.sign...), m.word...)
+			sep = ", "
+		}
 	}
-	var parts []string
-	if has[fromMark] {
-		parts = append(parts, from+" from")
-	}
-	if has[toMark] {
-		parts = append(parts, to+" to")
-	}
-	if has[hitMark] {
-		parts = append(parts, hit+" removed or hurt")
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return "Marks: " + strings.Join(parts, ", ")
+	return dst
 }

@@ -13,8 +13,8 @@ const sixesSize = 6
 
 // sixesScene draws Sixes: row a at the top, columns 1..6 from the left. X
 // is red and O blue in every style.
-func sixesScene(g *sixes.Game) *scene {
-	s := newScene("Sixes", grid, sixesSize, sixesSize, 2)
+func sixesScene(reuse *scene, g *sixes.Game) *scene {
+	s := newScene(reuse, "Sixes", grid, sixesSize, sixesSize, 2)
 	s.palette = scenePalette{
 		emptyText:  [4]string{square: "."},
 		emptyEmoji: [4]string{square: "⬜"},
@@ -72,12 +72,12 @@ func sixesLastMove(s *scene, g *sixes.Game) {
 					continue
 				}
 				row, col := tr, tc
-				s.at(col-1, row-1).mark = hitMark
+				s.setMark(col-1, row-1, hitMark)
 				removed[owner] = append(removed[owner], fmt.Sprintf("%c%d", 'a'+row-1, col))
 				continue
 			}
 			if _, is := g.PieceAt(row, col); was && !is {
-				s.at(col-1, row-1).mark = hitMark
+				s.setMark(col-1, row-1, hitMark)
 				removed[owner] = append(removed[owner], fmt.Sprintf("%c%d", 'a'+row-1, col))
 			}
 		}

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"strings"
 
 	"arbiter/rules"
@@ -22,7 +21,19 @@ import (
 func Text(g rules.Game, opt Options) string { return NewBoard(g, opt).Text() }
 
 // Text is the package's Text of the board's game.
-func (b *Board) Text() string { return b.drawText(1024, writeText) }
+func (b *Board) Text() string { return string(b.AppendText(make([]byte, 0, 1024))) }
+
+// AppendText appends the board's Text to dst and returns the extended
+// buffer, so that a caller building a message around the board (a code
+// block with a header) writes it once into its own buffer.
+func (b *Board) AppendText(dst []byte) []byte {
+	if b.err != nil {
+		return append(append(dst, b.err.Error()...), '\n')
+	}
+	w := textWriter{buf: dst, start: len(dst), colour: b.opt.Colour}
+	writeText(&w, b.s, b.opt)
+	return w.buf
+}
 
 // drawText writes the scene with write into a builder of size bytes; a game
 // render has no drawing for gives the error's message.
@@ -45,73 +56,112 @@ const (
 	ansiReset = "\x1b[0m"
 )
 
-// textWriter writes text with optional ANSI colour, switching colour only
-// where it changes so that a coloured board stays short.
+// textWriter appends text with optional ANSI colour to a buffer, switching
+// colour only where it changes so that a coloured board stays short.
 type textWriter struct {
-	b      *strings.Builder
+	buf    []byte
+	start  int // where the line being written begins in buf
 	colour bool
-	line   []byte // the line being built, for trimming trailing spaces
 	sgr    string // the colour in force on the line
 }
 
 // put adds text to the line, coloured with the SGR parameters sgr when
 // colour is on ("" for none).
 func (w *textWriter) put(text, sgr string) {
-	if w.colour && sgr != w.sgr && strings.TrimSpace(text) != "" {
+	w.setColour(sgr, strings.TrimSpace(text) != "")
+	w.buf = append(w.buf, text...)
+}
+
+// puts is put of the parts written one after another, as one text.
+func (w *textWriter) puts(sgr string, parts ...string) {
+	shown := false
+	for _, p := range parts {
+		shown = shown || strings.TrimSpace(p) != ""
+	}
+	w.setColour(sgr, shown)
+	for _, p := range parts {
+		w.buf = append(w.buf, p...)
+	}
+}
+
+// repeat is put of n copies of the character ch.
+func (w *textWriter) repeat(ch byte, n int, sgr string) {
+	if n <= 0 {
+		return
+	}
+	w.setColour(sgr, ch != ' ')
+	for range n {
+		w.buf = append(w.buf, ch)
+	}
+}
+
+// setColour switches the colour to sgr before text that shows (not only
+// spaces), when colour is on.
+func (w *textWriter) setColour(sgr string, shown bool) {
+	if w.colour && sgr != w.sgr && shown {
 		if w.sgr != "" {
-			w.line = append(w.line, ansiReset...)
+			w.buf = append(w.buf, ansiReset...)
 		}
 		if sgr != "" {
-			w.line = append(w.line, "\x1b["+sgr+"m"...)
+			w.buf = append(append(append(w.buf, "\x1b["...), sgr...), 'm')
 		}
 		w.sgr = sgr
 	}
-	w.line = append(w.line, text...)
 }
 
 // end finishes the line without its trailing spaces.
 func (w *textWriter) end() {
-	w.b.Write(bytes.TrimRight(w.line, " "))
+	n := len(w.buf)
+	for n > w.start && w.buf[n-1] == ' ' {
+		n--
+	}
+	w.buf = w.buf[:n]
 	if w.sgr != "" {
-		w.b.WriteString(ansiReset)
+		w.buf = append(w.buf, ansiReset...)
 		w.sgr = ""
 	}
-	w.b.WriteByte('\n')
-	w.line = w.line[:0]
+	w.buf = append(w.buf, '\n')
+	w.start = len(w.buf)
 }
 
-func writeText(b *strings.Builder, s *scene, opt Options) {
-	w := &textWriter{b: b, colour: opt.Colour, line: make([]byte, 0, 128)}
+func writeText(w *textWriter, s *scene, opt Options) {
 	labelWidth := longest(s.rowLabels)
-	margin := strings.Repeat(" ", labelWidth+1)
 	width := s.textWidth
 
 	columns := func() {
-		line := []byte(strings.Repeat(" ", width*s.cols))
+		w.repeat(' ', labelWidth+1, "")
+		line := len(w.buf)
+		w.repeat(' ', width*s.cols, "")
 		for c, l := range s.colLabels {
-			end := c*width + width - 1
-			copy(line[max(0, end-len(l)):end], l)
+			end := line + c*width + width - 1
+			copy(w.buf[max(line, end-len(l)):end], l)
 		}
-		w.put(margin, "")
-		w.put(string(line), "")
 		w.end()
 	}
 
 	columns()
 	for r := 0; r < s.rows; r++ {
-		w.put(margin[:labelWidth-len(s.rowLabels[r])], "")
-		w.put(s.rowLabels[r], "")
-		w.put(" ", "")
-		for c := 0; c < s.cols; c++ {
-			writeCell(w, s, s.at(c, r))
+		w.repeat(' ', labelWidth-len(s.rowLabels[r]), "")
+		w.buf = append(append(w.buf, s.rowLabels[r]...), ' ') // at a line's start: no colour
+		if w.colour {
+			for c := 0; c < s.cols; c++ {
+				writeColourCell(w, s, s.at(c, r))
+			}
+		} else {
+			buf := w.buf // appended to here, where no write barrier slows it
+			row := s.cells[r*s.cols : (r+1)*s.cols]
+			for c := range row {
+				buf = appendCell(buf, s, &row[c])
+			}
+			w.buf = buf
 		}
 		if s.rowNotes[r] != "" {
-			w.put("  "+s.rowNotes[r], "")
+			w.puts("", "  ", s.rowNotes[r])
 		}
 		w.end()
 		if s.ruleBelow[r] {
-			w.put(margin+" ", "")
-			w.put(strings.Repeat("-", width*s.cols-2), ansiLine)
+			w.repeat(' ', labelWidth+2, "")
+			w.repeat('-', width*s.cols-2, ansiLine)
 			w.end()
 		}
 	}
@@ -124,41 +174,71 @@ func writeText(b *strings.Builder, s *scene, opt Options) {
 			}
 			w.put(strings.TrimSpace(s.pieces[k].text), s.pieces[k].ansi)
 		}
-		w.put("  "+sideLine(s, p, opt.Players), "")
+		title, open, name, closing := playerTitleParts(side.title, opt.Players[p])
+		w.puts("", "  ", title, open, name, closing, ": ", side.figures)
 		w.end()
 	}
 	for _, line := range s.textKey {
 		w.put(line, "")
 		w.end()
 	}
-	if key := marksKey(s, "(.)", "[X]", "*X*"); key != "" {
-		w.put(key, "")
+	marks := len(w.buf)
+	if w.buf = appendMarksKey(w.buf, s, "(.)", "[X]", "*X*"); len(w.buf) > marks {
 		w.end()
 	}
-	if last := lastLine(s); last != "" {
-		w.put(last, "")
+	if s.status.last != "" {
+		w.puts("", "Last: ", s.status.last)
 		w.end()
 	}
-	w.put(s.title+": "+stateLine(s, opt.Players), "")
+	w.puts("", s.title, ": ")
+	w.buf = appendStateLine(w.buf, s, opt.Players)
 	w.end()
 }
 
-// writeCell writes one cell: its glyph with the room around it, which holds
-// the last move's marks.
-func writeCell(w *textWriter, s *scene, c *cell) {
+// writeColourCell writes one cell with colour: its glyph with the room
+// around it, which holds the last move's marks.
+func writeColourCell(w *textWriter, s *scene, c *cell) {
+	left, glyph, right, sgr, markSGR := cellText(s, c)
+	w.put(left, markSGR)
+	w.put(glyph, sgr)
+	w.put(right, markSGR)
+}
+
+// appendCell appends cell c as writeColourCell writes it, without colour:
+// the common case, free of put's colour bookkeeping.
+func appendCell(dst []byte, s *scene, c *cell) []byte {
+	glyph := s.palette.emptyText[c.kind]
+	if c.piece != 0 {
+		glyph = s.pieces[c.piece].text
+	}
+	if c.mark == noMark && len(glyph) == 1 && s.textWidth == 3 {
+		// Most cells: unmarked, one character between its fill.
+		fill := byte(' ')
+		if c.kind == point || c.kind == hedge {
+			fill = '-'
+		}
+		return append(dst, fill, glyph[0], fill)
+	}
+	left, glyph, right, _, _ := cellText(s, c)
+	return append(append(append(dst, left...), glyph...), right...)
+}
+
+// cellText returns what a cell shows: its glyph (padded to the scene's
+// glyph width), the marks left and right of it, and their colours.
+func cellText(s *scene, c *cell) (left, glyph, right, sgr, markSGR string) {
 	glyphWidth := s.textWidth - 2
 	fill := " " // around the glyph and before a short one
 	if c.kind == point || c.kind == hedge {
 		fill = "-"
 	}
-	glyph, sgr := s.palette.emptyText[c.kind], ansiLine
+	glyph, sgr = s.palette.emptyText[c.kind], ansiLine
 	if c.piece != 0 {
 		glyph, sgr = s.pieces[c.piece].text, s.pieces[c.piece].ansi
 	}
 	if pad := glyphWidth - len(glyph); pad > 0 {
 		glyph = strings.Repeat(fill, pad) + glyph
 	}
-	left, right, markSGR := fill, fill, ansiLine
+	left, right, markSGR = fill, fill, ansiLine
 	switch c.mark {
 	case fromMark:
 		left, right, markSGR = "(", ")", ansiFrom
@@ -167,11 +247,5 @@ func writeCell(w *textWriter, s *scene, c *cell) {
 	case hitMark:
 		left, right, markSGR = "*", "*", ansiHit
 	}
-	if !w.colour { // the common case, without put's colour bookkeeping
-		w.line = append(append(append(w.line, left...), glyph...), right...)
-		return
-	}
-	w.put(left, markSGR)
-	w.put(glyph, sgr)
-	w.put(right, markSGR)
+	return left, glyph, right, sgr, markSGR
 }

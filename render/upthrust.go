@@ -18,8 +18,8 @@ const (
 
 // upthrustScene draws Upthrust: row 11 at the top, the point values beside
 // the scoring rows and a line under the zone.
-func upthrustScene(g *upthrust.Game) *scene {
-	s := newScene("Upthrust", grid, upCols, upRows, 4)
+func upthrustScene(reuse *scene, g *upthrust.Game) *scene {
+	s := newScene(reuse, "Upthrust", grid, upCols, upRows, 4)
 	s.squarePx = 40
 	s.palette = scenePalette{
 		emptyText:  [4]string{square: "."},
