@@ -264,7 +264,9 @@ func TestWorkerPanicSetAside(t *testing.T) {
 // timed out; when one beats again, every running clock gets the outage's
 // time back and its channel is told once; the clock then works as ever.
 func TestFairClockOutage(t *testing.T) {
-	tick := 100 * time.Millisecond // an outage is 3 ticks without a beat
+	// An outage is 3 ticks without a beat: 750 ms, far more than a slow
+	// machine leaves between two beats of the loops below.
+	tick := 250 * time.Millisecond
 	e, _, p := newFaultyEnv(t, false, nil, commands.Config{ClockTick: tick, TurnTime: 1500 * time.Millisecond, TakesCommands: true})
 	ctx := context.Background()
 	e.svc.Beat(ctx)
@@ -273,7 +275,7 @@ func TestFairClockOutage(t *testing.T) {
 	due := e.game("f").Deadline
 	// The outage: no beat for 2 s, past the deadline; a worker's clock
 	// keeps ticking meanwhile.
-	for end := time.Now().Add(2 * time.Second); time.Now().Before(end); time.Sleep(tick) {
+	for end := time.Now().Add(2 * time.Second); time.Now().Before(end); time.Sleep(tick / 2) {
 		must(t, e.svc.Tick(ctx))
 	}
 	if g := e.game("f"); g.Status != store.Active {
@@ -293,7 +295,7 @@ func TestFairClockOutage(t *testing.T) {
 		t.Fatalf("lost on time right after the outage: %s", g.Reason)
 	}
 	// Beats go on: the clock times out as ever once the new deadline passes.
-	for end := time.Now().Add(5 * time.Second); time.Now().Before(end) && e.going("f") != nil; time.Sleep(tick) {
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end) && e.going("f") != nil; time.Sleep(tick / 2) {
 		e.svc.Beat(ctx)
 		must(t, e.svc.Tick(ctx))
 	}
