@@ -89,6 +89,7 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		// The console takes commands: its clock beats the heartbeat.
 		TakesCommands: true,
 		CachedGames:   cfg.CachedGames,
+		Limits:        cfg.Limits,
 	}, st, reg, con, log, nil)
 	con.svc, con.specs = svc, commands.CommandSet(reg.Names())
 	defer runLoops(ctx, svc, true)()

@@ -143,3 +143,22 @@ func TestConsoleOnRedis(t *testing.T) {
 		}
 	}
 }
+
+// TestConsoleLimits: the console plays by the operator's limits
+// (LIMIT_PERSON_GAMES), as the bot does.
+func TestConsoleLimits(t *testing.T) {
+	t.Parallel()
+	bin := buildArbiter(t)
+	script := "/channel a\n/play game:sixes level:1\n/channel b\n/play game:sixes level:1\n"
+	for _, tt := range []struct {
+		limit, want string
+	}{
+		{"1", "you already play 1 game at once"},
+		{"2", "Sixes: X (alice) against O (Arbiter"},
+	} {
+		out := runConsoleBinary(t, bin, script, "DATA_DIR="+t.TempDir(), "LIMIT_PERSON_GAMES="+tt.limit)
+		if i := strings.Index(out, "Channel: b"); i < 0 || !strings.Contains(out[i:], tt.want) {
+			t.Errorf("LIMIT_PERSON_GAMES=%s: the second game's start does not say %q:\n%s", tt.limit, tt.want, out)
+		}
+	}
+}

@@ -90,13 +90,13 @@ func (s *Service) checkLimits(ctx context.Context, inv Invocation, req newGameRe
 	const how = " (the limit is set by the server's operator: docs/explanation/security.md)"
 	switch {
 	case l.PersonGames > 0 && mine >= l.PersonGames:
-		return no("you already play %d games at once in this server, the most one person may: finish or /resign one (/games lists them) before starting another%s", mine, how)
+		return no("you already play %s at once in this server, the most one person may: finish or /resign one (/games lists them) before starting another%s", plural(mine, "game"), how)
 	case req.flow.Challenge && l.PersonChallenges > 0 && myChallenges >= l.PersonChallenges:
-		return no("you have %d challenges waiting for an answer, the most one person may have open: wait for one to be answered or withdraw one (/decline in its channel)%s", myChallenges, how)
+		return no("you have %s waiting for an answer, the most one person may have open: wait for one to be answered or withdraw one (/decline in its channel)%s", plural(myChallenges, "challenge"), how)
 	case newStrong && l.PersonStrongBot > 0 && myStrong >= l.PersonStrongBot:
-		return no("you already play %d games against the bot at level 5 at once, the most one person may: finish one, or play at level 4 or below%s", myStrong, how)
+		return no("you already play %s against the bot at level 5 at once, the most one person may: finish one, or play at level 4 or below%s", plural(myStrong, "game"), how)
 	case newStrong && l.GuildStrongBot > 0 && guildStrong >= l.GuildStrongBot:
-		return no("this server has %d games against the bot at level 5 going on, its share of the bot's time: play at level 4 or below, or wait for one to end%s", guildStrong, how)
+		return no("this server has %s against the bot at level 5 going on, its share of the bot's time: play at level 4 or below, or wait for one to end%s", plural(guildStrong, "game"), how)
 	}
 	return nil
 }
