@@ -475,10 +475,46 @@ func (p *position) count(colours *[2][2]Colour) uint64 {
 	return 0
 }
 
+// childCounts returns the sum over the moves of p of each resulting
+// position's count, the moves being those Moves lists: it finds each move
+// from its landing square (targets) and makes it on a copy of the
+// squares alone (count reads neither rows nor the result), and a forced
+// pass is a copy with the other side to move.
+func (p *position) childCounts(colours *[2][2]Colour) uint64 {
+	if p.status != statusUnknown && p.status != uint8(rules.Ongoing) || p.lowCount() <= 2 {
+		return 0
+	}
+	k := p.classes()
+	mine := colours[p.toMove]
+	t := [2]uint64{p.targets(mine[0], &k), p.targets(mine[1], &k)}
+	child := *p
+	child.toMove ^= 1
+	child.status = statusUnknown
+	if t[0]|t[1] == 0 {
+		theirs := colours[p.toMove^1]
+		if p.targets(theirs[0], &k)|p.targets(theirs[1], &k) != 0 {
+			return child.count(colours) // the forced pass
+		}
+		return 0
+	}
+	var n uint64
+	for i, c := range mine {
+		own := p.boards[c&3]
+		for to := t[i]; to != 0; to &= to - 1 {
+			land := to & -to
+			move := land | own&colMask(bits.TrailingZeros64(land)&3)
+			child.boards[c&3], child.occ = own^move, p.occ^move
+			n += child.count(colours)
+		}
+		child.boards[c&3] = own
+	}
+	return n
+}
+
 // Perft counts the move sequences of length depth as rules.Perft does
-// (rules.Perfter): with direct calls, and the last ply counted by count on
-// a copy of the position with the move before it made, without playing
-// either. It allocates once, for the move lists.
+// (rules.Perfter): with direct calls, and the last two plies counted
+// without playing or listing them (childCounts). It allocates once, for
+// the move lists.
 func (g *Game) Perft(depth int) uint64 {
 	if depth <= 0 {
 		return 1
@@ -492,21 +528,12 @@ func (g *Game) perft(lists []rules.MoveList) uint64 {
 	if len(lists) == 0 {
 		return g.countMoves()
 	}
+	if len(lists) == 1 {
+		return g.pos.childCounts(&g.colours)
+	}
 	list := &lists[len(lists)-1]
 	g.Moves(list)
 	var n uint64
-	if len(lists) == 1 {
-		for _, m := range list.Slice() {
-			child := g.pos
-			if m != Pass {
-				child.move(m)
-			}
-			child.toMove ^= 1
-			child.status = statusUnknown
-			n += child.count(&g.colours)
-		}
-		return n
-	}
 	for _, m := range list.Slice() {
 		g.Play(m)
 		n += g.perft(lists[:len(lists)-1])
