@@ -263,15 +263,7 @@ func (s *Service) drawable(game string) bool {
 func (s *Service) turnNote(g *store.Game) string { return string(s.appendTurnNote(nil, g)) }
 
 // when writes a deadline for people, as Config.Deadlines says.
-func (s *Service) when(t time.Time) string {
-	if t.IsZero() {
-		return "no deadline"
-	}
-	if s.cfg.Deadlines != nil {
-		return s.cfg.Deadlines(t)
-	}
-	return LocalTime(t)
-}
+func (s *Service) when(t time.Time) string { return string(s.appendWhen(nil, t)) }
 
 // LocalTime writes t in the time zone of this machine (TZ), as the
 // console shows deadlines: "Fri 27 Nov 13:05 CET".

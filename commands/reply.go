@@ -100,7 +100,7 @@ func (s *Service) appendTurnNote(dst []byte, g *store.Game) []byte {
 	case flow(g).Paused:
 		return append(dst, pauseNote(g)...)
 	case p.Kind == store.Human:
-		dst = append(append(append(dst, "<@"...), p.UserID...), ">, your move as "...) // label(p)
+		dst = append(appendMention(dst, p.UserID), ", your move as "...) // label(p) of a person
 		dst = append(append(dst, g.State.PlayerName(seat)...), " (until "...)
 		return append(s.appendWhen(dst, g.Deadline), ")."...)
 	}
@@ -109,8 +109,11 @@ func (s *Service) appendTurnNote(dst []byte, g *store.Game) []byte {
 
 // appendWhen appends s.when(t) to dst.
 func (s *Service) appendWhen(dst []byte, t time.Time) []byte {
-	if t.IsZero() || s.cfg.Deadlines != nil {
-		return append(dst, s.when(t)...)
+	switch {
+	case t.IsZero():
+		return append(dst, "no deadline"...)
+	case s.cfg.Deadlines != nil:
+		return append(dst, s.cfg.Deadlines(t)...)
 	}
 	return t.In(time.Local).AppendFormat(dst, localTimeLayout)
 }

@@ -306,7 +306,12 @@ func (s *Service) isReferee(inv Invocation) bool {
 }
 
 // Mention writes a mention of a user id as the adapters expect it.
-func Mention(userID string) string { return "<@" + userID + ">" }
+func Mention(userID string) string { return string(appendMention(nil, userID)) }
+
+// appendMention appends Mention(userID) to dst.
+func appendMention(dst []byte, userID string) []byte {
+	return append(append(append(dst, "<@"...), userID...), '>')
+}
 
 // unknownOutcome answers a command whose write got no answer from the
 // store: it may or may not have been applied, so the person is shown the

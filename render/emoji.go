@@ -19,7 +19,15 @@ import (
 func Emoji(g rules.Game, opt Options) string { return NewBoard(g, opt).Emoji() }
 
 // Emoji is the package's Emoji of the board's game.
-func (b *Board) Emoji() string { return b.drawText(2048, writeEmoji) }
+func (b *Board) Emoji() string {
+	if b.err != nil {
+		return b.err.Error() + "\n"
+	}
+	var sb strings.Builder
+	sb.Grow(2048)
+	writeEmoji(&sb, b.s, b.opt)
+	return sb.String()
+}
 
 // Emoji for labels and the last move's destination, which holds a piece
 // and so is marked beside the board: an arrow after its row and one under

@@ -292,23 +292,8 @@ func sceneInto(reuse *scene, g rules.Game, opt Options) (*scene, error) {
 	return s, nil
 }
 
-// playerTitle writes a player as "Black (alice)", or "Black" without a name.
-func playerTitle(title, name string) string {
-	if name == "" {
-		return title
-	}
-	return title + " (" + name + ")"
-}
-
-// playerTitleParts is playerTitle in the parts to write one after another.
-func playerTitleParts(title, name string) (string, string, string, string) {
-	if name == "" {
-		return title, "", "", ""
-	}
-	return title, " (", name, ")"
-}
-
-// appendPlayerTitle appends playerTitle(title, name) to dst.
+// appendPlayerTitle appends a player as "Black (alice)", or "Black"
+// without a name, to dst.
 func appendPlayerTitle(dst []byte, title, name string) []byte {
 	dst = append(dst, title...)
 	if name != "" {
@@ -320,8 +305,13 @@ func appendPlayerTitle(dst []byte, title, name string) []byte {
 // sideLine is player p's line of status after the legend: "Black (alice):
 // 5 runners, timing 5".
 func sideLine(s *scene, p int, names [2]string) string {
-	side := s.status.sides[p]
-	return playerTitle(side.title, names[p]) + ": " + side.figures
+	return string(appendSideLine(make([]byte, 0, 64), s, p, names))
+}
+
+// appendSideLine appends sideLine(s, p, names) to dst.
+func appendSideLine(dst []byte, s *scene, p int, names [2]string) []byte {
+	side := &s.status.sides[p]
+	return append(append(appendPlayerTitle(dst, side.title, names[p]), ": "...), side.figures...)
 }
 
 // stateLine says whose turn it is and the game's count of moves, or how the

@@ -35,18 +35,6 @@ func (b *Board) AppendText(dst []byte) []byte {
 	return w.buf
 }
 
-// drawText writes the scene with write into a builder of size bytes; a game
-// render has no drawing for gives the error's message.
-func (b *Board) drawText(size int, write func(*strings.Builder, *scene, Options)) string {
-	if b.err != nil {
-		return b.err.Error() + "\n"
-	}
-	var sb strings.Builder
-	sb.Grow(size)
-	write(&sb, b.s, b.opt)
-	return sb.String()
-}
-
 // ANSI colours of the text board's furniture.
 const (
 	ansiLine  = "90"   // lines, dots and rules: grey
@@ -174,8 +162,8 @@ func writeText(w *textWriter, s *scene, opt Options) {
 			}
 			w.put(strings.TrimSpace(s.pieces[k].text), s.pieces[k].ansi)
 		}
-		title, open, name, closing := playerTitleParts(side.title, opt.Players[p])
-		w.puts("", "  ", title, open, name, closing, ": ", side.figures)
+		w.setColour("", true) // the side's line after its pieces is plain
+		w.buf = appendSideLine(append(w.buf, "  "...), s, p, opt.Players)
 		w.end()
 	}
 	for _, line := range s.textKey {

@@ -510,10 +510,8 @@ func (r *Record) Wake() time.Time {
 // compactJSON returns raw, checked to be JSON, without the spaces between
 // its tokens: raw itself when it has none.
 func compactJSON(raw []byte) ([]byte, error) {
-	if !bytes.ContainsAny(raw, " \t\r\n") {
-		if json.Valid(raw) {
-			return raw, nil
-		}
+	if !bytes.ContainsAny(raw, " \t\r\n") && json.Valid(raw) {
+		return raw, nil
 	}
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, raw); err != nil {
