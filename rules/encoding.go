@@ -31,7 +31,7 @@ const (
 
 // Encode returns the compact, versioned encoding of g.
 func Encode(g Game) []byte {
-	opts := g.Options().String()
+	opts := optionsString(g)
 	hist := g.History()
 	buf := make([]byte, 0, 4+len(g.Name())+len(opts)+binary.MaxVarintLen32*(len(hist)+3))
 	buf = append(buf, encodingMagic, EncodingVersion)
@@ -44,6 +44,18 @@ func Encode(g Game) []byte {
 		buf = binary.AppendUvarint(buf, uint64(m))
 	}
 	return buf
+}
+
+// optionsStringer is a Game that gives its options' String form without
+// the copy of them that Options returns.
+type optionsStringer interface{ OptionsString() string }
+
+// optionsString returns g.Options().String().
+func optionsString(g Game) string {
+	if s, ok := g.(optionsStringer); ok {
+		return s.OptionsString()
+	}
+	return g.Options().String()
 }
 
 // ErrCorrupt is the kind of every decoding error.

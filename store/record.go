@@ -203,9 +203,9 @@ func (g *Game) check() error {
 	if len(g.Moves) != g.State.Ply() {
 		return bad("the game in channel %s lists %d moves but its state has %d", g.Channel, len(g.Moves), g.State.Ply())
 	}
-	for i, m := range g.Moves {
-		if m.Seat != rules.P1 && m.Seat != rules.P2 {
-			return bad("move %d of the game in channel %s has seat %d", i+1, g.Channel, m.Seat)
+	for i := range g.Moves {
+		if seat := g.Moves[i].Seat; seat != rules.P1 && seat != rules.P2 {
+			return bad("move %d of the game in channel %s has seat %d", i+1, g.Channel, seat)
 		}
 	}
 	switch g.Status {
@@ -481,16 +481,18 @@ func DecodeArchived(reg *rules.Registry, guild, id string, data []byte) (*Game, 
 
 // CommonPrefix returns how many moves a and b share from the start.
 func CommonPrefix(a, b []Move) int {
-	n := 0
-	for n < len(a) && n < len(b) && sameMove(a[n], b[n]) {
-		n++
+	n := min(len(a), len(b))
+	for i := range n {
+		if !sameMove(&a[i], &b[i]) {
+			return i
+		}
 	}
 	return n
 }
 
 // sameMove reports whether a and b are the same move, made at the same time.
-func sameMove(a, b Move) bool {
-	return a.Text == b.Text && a.Seat == b.Seat && a.By == b.By && a.At.Equal(b.At)
+func sameMove(a, b *Move) bool {
+	return a.Seat == b.Seat && (a.At == b.At || a.At.Equal(b.At)) && a.Text == b.Text && a.By == b.By
 }
 
 // FinishedAt is when a finished record ended, for the archive's order.

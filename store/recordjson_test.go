@@ -3,6 +3,9 @@ package store_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -104,18 +107,51 @@ func recordOf(t *testing.T, g *store.Game) *store.Record {
 }
 
 // BenchmarkEncodeHead measures the record a save writes, for a HiQUE
-// game with its deadlines and the flow's state.
+// game with its deadlines and the flow's state, 6 and 150 moves in.
 func BenchmarkEncodeHead(b *testing.B) {
-	g := storetest.SeedGame(b, games.Registry(), "hique")
-	at := time.Date(2026, 11, 23, 21, 50, 8, 797176769, time.UTC)
-	g.Deadline, g.RemindAt = at, at
-	g.Flow = store.RawFlow(`{"v":1,"rated":true,"turn_time":86400000000000,"turn_from":"2026-11-23T21:50:08.797176769Z"}`)
-	b.ReportAllocs()
+	for _, plies := range []int{6, 150} {
+		b.Run(fmt.Sprintf("plies=%d", plies), func(b *testing.B) {
+			g := gameOfLength(b, plies)
+			at := time.Date(2026, 11, 23, 21, 50, 8, 797176769, time.UTC)
+			g.Deadline, g.RemindAt = at, at
+			g.Flow = store.RawFlow(`{"v":1,"rated":true,"turn_time":86400000000000,"turn_from":"2026-11-23T21:50:08.797176769Z"}`)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := store.EncodeHead(g); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkCommonPrefix measures what a save compares to find the moves
+// it adds: a 150-move list against its stored copy one move shorter.
+func BenchmarkCommonPrefix(b *testing.B) {
+	g := gameOfLength(b, 150)
+	stored := slices.Clone(g.Moves[:149])
 	for b.Loop() {
-		if _, err := store.EncodeHead(g); err != nil {
-			b.Fatal(err)
+		if n := store.CommonPrefix(stored, g.Moves); n != 149 {
+			b.Fatalf("common prefix %d, want 149", n)
 		}
 	}
+}
+
+// gameOfLength returns a running HiQUE game of random moves that has
+// plies moves.
+func gameOfLength(b *testing.B, plies int) *store.Game {
+	reg := games.Registry()
+	for seed := uint64(1); seed < 500; seed++ {
+		g := storetest.NewGame(b, reg, "hique", "1", "2")
+		rng := rand.New(rand.NewPCG(seed, 1))
+		for len(g.Moves) < plies && g.Status == store.Active && storetest.PlayRandom(g, rng, "1001") {
+		}
+		if len(g.Moves) == plies && g.Status == store.Active {
+			return g
+		}
+	}
+	b.Fatalf("no random HiQUE game of 500 seeds lasts %d moves", plies)
+	return nil
 }
 
 // TestMoveEncodingIsJSON: a move of a move list is, byte for byte, what

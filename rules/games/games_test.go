@@ -96,6 +96,29 @@ func TestEncodeDecodeRoundTrip(t *testing.T) {
 	}
 }
 
+// TestOptionsString: every game that gives its options' String form
+// itself (so that Encode need not copy them) gives Options().String(),
+// with default and with chosen options.
+func TestOptionsString(t *testing.T) {
+	reg := games.Registry()
+	for _, name := range reg.Names() {
+		for _, opts := range []rules.Options{nil, {"seed": "7"}} {
+			g, err := reg.New(name, opts)
+			if err != nil {
+				continue // an option this game does not take
+			}
+			s, ok := g.(interface{ OptionsString() string })
+			if !ok {
+				t.Errorf("%s: no OptionsString; Encode copies its options", name)
+				continue
+			}
+			if got, want := s.OptionsString(), g.Options().String(); got != want {
+				t.Errorf("%s %v: OptionsString() = %q, Options().String() = %q", name, opts, got, want)
+			}
+		}
+	}
+}
+
 func TestDecodeRejects(t *testing.T) {
 	reg := games.Registry()
 	g, _ := reg.New("sixes", nil)

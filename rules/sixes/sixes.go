@@ -123,6 +123,9 @@ func (g *Game) Name() string { return "sixes" }
 // same game (from the start position, also for a game made by Setup).
 func (g *Game) Options() rules.Options { return g.opts.Clone() }
 
+// OptionsString returns Options().String() without copying the options.
+func (g *Game) OptionsString() string { return g.opts.String() }
+
 // ToMove returns the player whose turn it is.
 func (g *Game) ToMove() rules.Player { return g.toMove }
 
