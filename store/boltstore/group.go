@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sync"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -19,11 +20,20 @@ import (
 // bbolt's one pair of syncs, and each writer returns only after that
 // commit. Writes that arrive meanwhile wait, and the first of them leads the
 // next transaction with all of them, at once: the committing writer wakes
-// it after the others of its batch and yields to it. A lone write
-// therefore waits for nothing, and many writes at once cost one sync each
-// batch instead of one each. Writes should do in the transaction only what
-// needs it (encoding comes before), since every write of the group waits
-// for it.
+// it after the others of its batch and yields to it. Many writes at once
+// thus cost one sync each batch instead of one each. Writes should do in
+// the transaction only what needs it (encoding comes before), since every
+// write of the group waits for it.
+//
+// Writers that keep coming back, each with its next write as soon as the
+// last is acknowledged, would otherwise settle into alternating batches:
+// a full one, and behind it the few that were queued while it ran, each
+// batch paying the whole sync. So a leader first gathers: it waits until
+// as many writes are queued as were active at the last commit (that
+// batch and the writes queued behind it), but never longer than that
+// commit took, the time the returning writers would otherwise wait
+// behind a transaction of their own. A lone writer, alone at the last
+// commit too, never waits.
 //
 // A write that fails is taken out and the others run again without it in a
 // fresh transaction, so a failed write changes nothing and the others are
@@ -33,7 +43,10 @@ import (
 type groupCommit struct {
 	mu      sync.Mutex
 	queue   []*groupWrite
-	leading bool // a writer leads a transaction, or has been told to lead the next
+	leading bool          // a writer leads a transaction, or has been told to lead the next
+	joined  chan struct{} // closed when a write joins the queue, if a leader gathers
+	expect  int           // writes active at the last commit: its batch and those queued behind it
+	lastTx  time.Duration // how long the last commit took
 }
 
 // groupWrite is one write waiting in the group.
@@ -62,6 +75,10 @@ func (s *Bolt) updateGrouped(ctx context.Context, what string, fn func(tx *bolt.
 	g := &s.group
 	g.mu.Lock()
 	g.queue = append(g.queue, w)
+	if g.joined != nil {
+		close(g.joined)
+		g.joined = nil
+	}
 	if !g.leading {
 		g.leading, w.lead = true, true
 	}
@@ -86,10 +103,13 @@ func (s *Bolt) updateGrouped(ctx context.Context, what string, fn func(tx *bolt.
 	}
 
 	g.mu.Lock()
+	g.gather()
 	batch := g.queue
 	g.queue = nil
 	g.mu.Unlock()
+	start := time.Now()
 	s.commitBatch(batch)
+	took := time.Since(start)
 	for _, o := range batch {
 		if o != w {
 			close(o.done)
@@ -99,6 +119,7 @@ func (s *Bolt) updateGrouped(ctx context.Context, what string, fn func(tx *bolt.
 	// next, and yielding starts it at once: the database idles until it
 	// runs.
 	g.mu.Lock()
+	g.expect, g.lastTx = len(batch)+len(g.queue), took
 	handOn := len(g.queue) > 0
 	if handOn {
 		next := g.queue[0]
@@ -112,6 +133,31 @@ func (s *Bolt) updateGrouped(ctx context.Context, what string, fn func(tx *bolt.
 		runtime.Gosched()
 	}
 	return w.err
+}
+
+// gather waits, with g.mu held, until the queue holds as many writes as
+// were active at the last commit, or for as long as that commit took,
+// whichever comes first (see groupCommit).
+func (g *groupCommit) gather() {
+	if len(g.queue) >= g.expect {
+		return
+	}
+	timer := time.NewTimer(g.lastTx)
+	defer timer.Stop()
+	for len(g.queue) < g.expect {
+		if g.joined == nil {
+			g.joined = make(chan struct{})
+		}
+		joined := g.joined
+		g.mu.Unlock()
+		select {
+		case <-joined:
+			g.mu.Lock()
+		case <-timer.C:
+			g.mu.Lock()
+			return
+		}
+	}
 }
 
 // commitBatch runs the writes of batch in one transaction and commits it,

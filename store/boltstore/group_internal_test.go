@@ -219,3 +219,111 @@ func TestGroupCommitCancelWhileQueued(t *testing.T) {
 		}
 	}
 }
+
+// expectWrites sets what the group knows of the last commit: n writes
+// active then, and how long it took.
+func expectWrites(s *Bolt, n int, took time.Duration) {
+	s.group.mu.Lock()
+	s.group.expect, s.group.lastTx = n, took
+	s.group.mu.Unlock()
+}
+
+// TestGroupCommitGathersReturningWriters: with five writes active at the
+// last commit, the next leader waits until five are queued, so that
+// writes coming back one by one share one transaction; that commit then
+// expects five again.
+func TestGroupCommitGathersReturningWriters(t *testing.T) {
+	s, gs := groupFixture(t, 5)
+	expectWrites(s, 5, time.Hour)
+	before := s.txs.Load()
+	errs := make([]error, len(gs))
+	var wg sync.WaitGroup
+	for i, g := range gs {
+		wg.Go(func() { errs[i] = s.Save(context.Background(), g) })
+		if i < len(gs)-1 {
+			waitQueued(t, s, i+1) // the leader's own write stays queued while it gathers
+		}
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("save %d: %v", i, err)
+		}
+	}
+	if n := s.txs.Load() - before; n != 1 {
+		t.Errorf("5 saves arriving one by one took %d transactions, want 1", n)
+	}
+	if s.group.expect != 5 {
+		t.Errorf("after a commit of 5 writes the group expects %d, want 5", s.group.expect)
+	}
+}
+
+// TestGroupCommitGathersNoLongerThanACommit: a leader whose expected
+// writes do not come commits alone once the last commit's time has
+// passed, and the group then expects it alone, so that a lone writer
+// waits no more.
+func TestGroupCommitGathersNoLongerThanACommit(t *testing.T) {
+	s, gs := groupFixture(t, 1)
+	expectWrites(s, 5, 20*time.Millisecond)
+	before := s.txs.Load()
+	saved := make(chan error, 1)
+	go func() { saved <- s.Save(context.Background(), gs[0]) }()
+	select {
+	case err := <-saved:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("a lone save still waits for writes that never came")
+	}
+	if n := s.txs.Load() - before; n != 1 {
+		t.Errorf("the lone save took %d transactions, want 1", n)
+	}
+	if s.group.expect != 1 {
+		t.Errorf("after a lone commit the group expects %d writes, want 1", s.group.expect)
+	}
+}
+
+// TestGroupCommitExpectsTheQueuedToo: a commit of one write with four
+// queued behind it expects five, so the next leader waits for the writer
+// that committed, and that writer's next save shares the four's
+// transaction.
+func TestGroupCommitExpectsTheQueuedToo(t *testing.T) {
+	ctx := context.Background()
+	s, gs := groupFixture(t, 5)
+	release := holdWriter(t, s)
+	before := s.txs.Load()
+	first := make(chan error, 1)
+	go func() { first <- s.Save(ctx, gs[0]) }()
+	waitLeading(t, s)
+	errs := make([]error, len(gs))
+	var wg sync.WaitGroup
+	for i, g := range gs[1:] {
+		wg.Go(func() { errs[i+1] = s.Save(ctx, g) })
+		waitQueued(t, s, i+1)
+	}
+	// A commit of a second: the first writer then has as long to come
+	// back before the four commit without it.
+	time.Sleep(time.Second)
+	release()
+	if err := <-first; err != nil {
+		t.Fatal(err)
+	}
+	s.group.mu.Lock()
+	expect := s.group.expect
+	s.group.mu.Unlock()
+	if expect != 5 {
+		t.Errorf("after a commit of 1 write with 4 queued the group expects %d, want 5", expect)
+	}
+	storetest.PlayRandom(gs[0], rand.New(rand.NewPCG(3, 4)), "1001")
+	errs[0] = s.Save(ctx, gs[0])
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("save %d: %v", i, err)
+		}
+	}
+	if n := s.txs.Load() - before; n != 2 {
+		t.Errorf("1 save, then 4 queued and the first one's next: %d transactions, want 2", n)
+	}
+}
