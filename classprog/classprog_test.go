@@ -73,6 +73,11 @@ func play(t *testing.T, game string, opts rules.Options, args string, side rules
 	return rec, prog.Transcript()
 }
 
+// roomyMoveTime is a move time that a program answering at once never
+// nears, even on a loaded machine: the games that test anything but the
+// time limit get it, so that only what they test can end them.
+const roomyMoveTime = 10 * time.Second
+
 // conventions are the class conventions with the fake's arguments and the
 // options that keep games short.
 var conventions = []struct {
@@ -96,7 +101,7 @@ func TestWellBehavedProgramsPlayToTheEnd(t *testing.T) {
 				}
 				t.Run(fmt.Sprintf("%s/%s/%s", c.name, side, mode), func(t *testing.T) {
 					t.Parallel()
-					rec, tr := play(t, c.game, c.opts, c.args+" -mode "+mode, side, 2*time.Second)
+					rec, tr := play(t, c.game, c.opts, c.args+" -mode "+mode, side, roomyMoveTime)
 					if strings.Contains(rec.Reason, "class:") {
 						t.Fatalf("the program failed: %s\n%s", rec.Reason, tail(tr))
 					}
@@ -133,9 +138,9 @@ func TestFailingProgramsLoseWithTheReason(t *testing.T) {
 			t.Run(c.name+"/"+m.mode, func(t *testing.T) {
 				t.Parallel()
 				side := rules.P2
-				moveTime := time.Second
-				if m.mode == "flood" {
-					moveTime = 10 * time.Second // a flood ends the game as soon as it passes the limit
+				moveTime := roomyMoveTime // a flood ends the game as soon as it passes the limit
+				if m.mode == "hang" || m.mode == "slow" {
+					moveTime = time.Second // these end by the limit itself
 				}
 				rec, tr := play(t, c.game, c.opts, c.args+" -mode "+m.mode, side, moveTime)
 				if w, ok := rec.Result.Winner(); !ok || w == side {
@@ -151,11 +156,11 @@ func TestFailingProgramsLoseWithTheReason(t *testing.T) {
 
 // TestQuotesTheProgramsWords: a disagreement quotes what the program said.
 func TestQuotesTheProgramsWords(t *testing.T) {
-	rec, _ := play(t, "hiya", nil, "-style 12 -mode illegal", rules.P1, time.Second)
+	rec, _ := play(t, "hiya", nil, "-style 12 -mode illegal", rules.P1, roomyMoveTime)
 	if !strings.Contains(rec.Reason, "Alice moves: D8 -> D1") {
 		t.Errorf("reason %q does not quote the program", rec.Reason)
 	}
-	rec, _ = play(t, "sixes", rules.Options{"turns": "16"}, "-mode quit", rules.P1, time.Second)
+	rec, _ = play(t, "sixes", rules.Options{"turns": "16"}, "-mode quit", rules.P1, roomyMoveTime)
 	if !strings.Contains(rec.Reason, "the computer wins") {
 		t.Errorf("reason %q does not quote the program", rec.Reason)
 	}
@@ -245,7 +250,7 @@ func TestProfileFile(t *testing.T) {
 // move when the line ends.
 func TestSplitMoveLine(t *testing.T) {
 	for _, side := range []rules.Player{rules.P1, rules.P2} {
-		rec, tr := play(t, "sixes", rules.Options{"turns": "8"}, "-mode split", side, 2*time.Second)
+		rec, tr := play(t, "sixes", rules.Options{"turns": "8"}, "-mode split", side, roomyMoveTime)
 		if strings.Contains(rec.Reason, "class:") || rec.Result == rules.Ongoing {
 			t.Fatalf("%s: %v, %s\n%s", side, rec.Result, rec.Reason, tail(tr))
 		}
