@@ -196,7 +196,11 @@ func testQueueBlockingClaim(t *testing.T, e *env) {
 func testQueueReclaimBehindBusyJobs(t *testing.T, e *env) {
 	t.Parallel()
 	ctx := Context(t)
-	s := e.open(func(c *store.Config) { c.ClaimTimeout = claimTimeout })
+	// Longer than the other queue tests' timeout: the live workers
+	// extend their jobs one after another after the sleep, and the first
+	// extended must not go stale again before the rescuer claims.
+	const reclaimTimeout = 4 * time.Second
+	s := e.open(func(c *store.Config) { c.ClaimTimeout = reclaimTimeout })
 	var busy []*store.Job
 	for i := range 16 {
 		g := NewGame(t, e.reg, "sixes", ChName(i), "1")
@@ -220,7 +224,7 @@ func testQueueReclaimBehindBusyJobs(t *testing.T, e *env) {
 			busy = append(busy, job)
 		}
 	}
-	time.Sleep(claimTimeout + claimTimeout/2)
+	time.Sleep(reclaimTimeout + reclaimTimeout/2)
 	for i, j := range busy { // the live workers are still on their jobs
 		if err := s.ExtendBotTurn(ctx, fmt.Sprintf("live%d", i), j); err != nil {
 			t.Fatal(err)
