@@ -52,7 +52,7 @@ func sixPlayers(fakePath, out string) Config {
 			{"student", "class:" + fakePath + " -game sixes"},
 			{"crashy", "class:" + fakePath + " -game sixes -mode crash -at 3"},
 		},
-		Format: RoundRobin, Games: 2, MoveTime: time.Second, Concurrency: 2, OpeningPlies: 2, Seed: 42,
+		Format: RoundRobin, Games: 2, MoveTime: 10 * time.Second, Concurrency: 2, OpeningPlies: 2, Seed: 42,
 		OutDir: out, NoGIF: true,
 	}
 }
