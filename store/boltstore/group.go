@@ -32,8 +32,8 @@ import (
 // as many writes are queued as were active at the last commit (that
 // batch and the writes queued behind it), but never longer than that
 // commit took, the time the returning writers would otherwise wait
-// behind a transaction of their own. A lone writer, alone at the last
-// commit too, never waits.
+// behind a transaction of their own, nor than maxGather. A lone writer,
+// alone at the last commit too, never waits.
 //
 // A write that fails is taken out and the others run again without it in a
 // fresh transaction, so a failed write changes nothing and the others are
@@ -47,7 +47,13 @@ type groupCommit struct {
 	joined  chan struct{} // closed when a write joins the queue, if a leader gathers
 	expect  int           // writes active at the last commit: its batch and those queued behind it
 	lastTx  time.Duration // how long the last commit took
+	longest time.Duration // the longest a leader gathers; 0 is maxGather
 }
+
+// maxGather bounds a leader's gathering when the last commit was slow: a
+// disk that stalled for a second made that commit slow, not the writers'
+// return, and a lone save after it need not wait as long again.
+const maxGather = 50 * time.Millisecond
 
 // groupWrite is one write waiting in the group.
 type groupWrite struct {
@@ -136,13 +142,17 @@ func (s *Bolt) updateGrouped(ctx context.Context, what string, fn func(tx *bolt.
 }
 
 // gather waits, with g.mu held, until the queue holds as many writes as
-// were active at the last commit, or for as long as that commit took,
-// whichever comes first (see groupCommit).
+// were active at the last commit, or for as long as that commit took (at
+// most g.longest), whichever comes first (see groupCommit).
 func (g *groupCommit) gather() {
 	if len(g.queue) >= g.expect {
 		return
 	}
-	timer := time.NewTimer(g.lastTx)
+	longest := g.longest
+	if longest == 0 {
+		longest = maxGather
+	}
+	timer := time.NewTimer(min(g.lastTx, longest))
 	defer timer.Stop()
 	for len(g.queue) < g.expect {
 		if g.joined == nil {

@@ -221,10 +221,10 @@ func TestGroupCommitCancelWhileQueued(t *testing.T) {
 }
 
 // expectWrites sets what the group knows of the last commit: n writes
-// active then, and how long it took.
+// active then, and how long it took, and lets a leader gather that long.
 func expectWrites(s *Bolt, n int, took time.Duration) {
 	s.group.mu.Lock()
-	s.group.expect, s.group.lastTx = n, took
+	s.group.expect, s.group.lastTx, s.group.longest = n, took, took
 	s.group.mu.Unlock()
 }
 
@@ -284,6 +284,25 @@ func TestGroupCommitGathersNoLongerThanACommit(t *testing.T) {
 	}
 }
 
+// TestGroupCommitGathersNoLongerThanMaxGather: after a commit that took
+// an hour (a stalled disk), a lone save gathers no longer than maxGather.
+func TestGroupCommitGathersNoLongerThanMaxGather(t *testing.T) {
+	s, gs := groupFixture(t, 1)
+	s.group.mu.Lock()
+	s.group.expect, s.group.lastTx = 5, time.Hour
+	s.group.mu.Unlock()
+	saved := make(chan error, 1)
+	go func() { saved <- s.Save(context.Background(), gs[0]) }()
+	select {
+	case err := <-saved:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("a lone save waits as long as a stalled commit took")
+	}
+}
+
 // TestGroupCommitExpectsTheQueuedToo: a commit of one write with four
 // queued behind it expects five, so the next leader waits for the writer
 // that committed, and that writer's next save shares the four's
@@ -291,6 +310,7 @@ func TestGroupCommitGathersNoLongerThanACommit(t *testing.T) {
 func TestGroupCommitExpectsTheQueuedToo(t *testing.T) {
 	ctx := context.Background()
 	s, gs := groupFixture(t, 5)
+	s.group.longest = time.Minute // gathering as long as the last commit, however long
 	release := holdWriter(t, s)
 	before := s.txs.Load()
 	first := make(chan error, 1)
