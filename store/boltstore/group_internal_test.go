@@ -221,10 +221,10 @@ func TestGroupCommitCancelWhileQueued(t *testing.T) {
 }
 
 // expectWrites sets what the group knows of the last commit: n writes
-// active then, and how long it took, and lets a leader gather that long.
+// active then, and how long it took.
 func expectWrites(s *Bolt, n int, took time.Duration) {
 	s.group.mu.Lock()
-	s.group.expect, s.group.lastTx, s.group.longest = n, took, took
+	s.group.expect, s.group.lastTx = n, took
 	s.group.mu.Unlock()
 }
 
@@ -234,6 +234,7 @@ func expectWrites(s *Bolt, n int, took time.Duration) {
 // expects five again.
 func TestGroupCommitGathersReturningWriters(t *testing.T) {
 	s, gs := groupFixture(t, 5)
+	s.group.longest = time.Hour
 	expectWrites(s, 5, time.Hour)
 	before := s.txs.Load()
 	errs := make([]error, len(gs))
@@ -258,48 +259,33 @@ func TestGroupCommitGathersReturningWriters(t *testing.T) {
 	}
 }
 
-// TestGroupCommitGathersNoLongerThanACommit: a leader whose expected
-// writes do not come commits alone once the last commit's time has
-// passed, and the group then expects it alone, so that a lone writer
-// waits no more.
-func TestGroupCommitGathersNoLongerThanACommit(t *testing.T) {
-	s, gs := groupFixture(t, 1)
-	expectWrites(s, 5, 20*time.Millisecond)
-	before := s.txs.Load()
-	saved := make(chan error, 1)
-	go func() { saved <- s.Save(context.Background(), gs[0]) }()
-	select {
-	case err := <-saved:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(time.Minute):
-		t.Fatal("a lone save still waits for writes that never came")
-	}
-	if n := s.txs.Load() - before; n != 1 {
-		t.Errorf("the lone save took %d transactions, want 1", n)
-	}
-	if s.group.expect != 1 {
-		t.Errorf("after a lone commit the group expects %d writes, want 1", s.group.expect)
-	}
-}
-
-// TestGroupCommitGathersNoLongerThanMaxGather: after a commit that took
-// an hour (a stalled disk), a lone save gathers no longer than maxGather.
-func TestGroupCommitGathersNoLongerThanMaxGather(t *testing.T) {
-	s, gs := groupFixture(t, 1)
-	s.group.mu.Lock()
-	s.group.expect, s.group.lastTx = 5, time.Hour
-	s.group.mu.Unlock()
-	saved := make(chan error, 1)
-	go func() { saved <- s.Save(context.Background(), gs[0]) }()
-	select {
-	case err := <-saved:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(time.Minute):
-		t.Fatal("a lone save waits as long as a stalled commit took")
+// TestGroupCommitGathersForAWhileOnly: a leader whose expected writes do
+// not come commits alone once the last commit's time has passed, or
+// maxGather after a commit that took an hour (a stalled disk), and the
+// group then expects it alone, so that a lone writer waits no more.
+func TestGroupCommitGathersForAWhileOnly(t *testing.T) {
+	for _, took := range []time.Duration{20 * time.Millisecond, time.Hour} {
+		t.Run(took.String(), func(t *testing.T) {
+			s, gs := groupFixture(t, 1)
+			expectWrites(s, 5, took)
+			before := s.txs.Load()
+			saved := make(chan error, 1)
+			go func() { saved <- s.Save(context.Background(), gs[0]) }()
+			select {
+			case err := <-saved:
+				if err != nil {
+					t.Fatal(err)
+				}
+			case <-time.After(time.Minute):
+				t.Fatal("a lone save still waits for writes that never came")
+			}
+			if n := s.txs.Load() - before; n != 1 {
+				t.Errorf("the lone save took %d transactions, want 1", n)
+			}
+			if s.group.expect != 1 {
+				t.Errorf("after a lone commit the group expects %d writes, want 1", s.group.expect)
+			}
+		})
 	}
 }
 
