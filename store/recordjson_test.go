@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
@@ -140,18 +139,11 @@ func BenchmarkCommonPrefix(b *testing.B) {
 // gameOfLength returns a running HiQUE game of random moves that has
 // plies moves.
 func gameOfLength(b *testing.B, plies int) *store.Game {
-	reg := games.Registry()
-	for seed := uint64(1); seed < 500; seed++ {
-		g := storetest.NewGame(b, reg, "hique", "1", "2")
-		rng := rand.New(rand.NewPCG(seed, 1))
-		for len(g.Moves) < plies && g.Status == store.Active && storetest.PlayRandom(g, rng, "1001") {
-		}
-		if len(g.Moves) == plies && g.Status == store.Active {
-			return g
-		}
+	g, ok := storetest.GameOfLength(b, games.Registry(), "hique", "1", "2", plies)
+	if !ok {
+		b.Fatalf("no random HiQUE game of 500 seeds lasts %d moves", plies)
 	}
-	b.Fatalf("no random HiQUE game of 500 seeds lasts %d moves", plies)
-	return nil
+	return g
 }
 
 // TestMoveEncodingIsJSON: a move of a move list is, byte for byte, what

@@ -3,7 +3,6 @@ package redisstore_test
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
@@ -31,15 +30,7 @@ func BenchmarkSaveByLength(b *testing.B) {
 	for _, plies := range []int{0, 150} {
 		b.Run(fmt.Sprintf("plies=%d", plies), func(b *testing.B) {
 			ch := fmt.Sprintf("len%d-%d", plies, b.N)
-			var g *store.Game
-			found := false
-			for seed := uint64(1); seed < 500 && !found; seed++ { // a game that lasts past plies+b.N
-				g = storetest.NewGame(b, reg, "hique", ch, "1")
-				rng := rand.New(rand.NewPCG(seed, 1))
-				for len(g.Moves) < plies+b.N+1 && storetest.PlayRandom(g, rng, "1001") && g.Status == store.Active {
-				}
-				found = g.Status == store.Active && len(g.Moves) >= plies+b.N+1
-			}
+			g, found := storetest.GameOfLength(b, reg, "hique", ch, "1", plies+b.N+1) // a game that lasts past plies+b.N
 			if !found {
 				b.Skipf("no random HiQUE game of 500 seeds lasts %d moves", plies+b.N+1)
 			}

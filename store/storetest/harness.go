@@ -220,6 +220,24 @@ func NewGame(t testing.TB, reg *rules.Registry, name, channel, guild string) *st
 	}
 }
 
+// GameOfLength returns a running game of name in channel of guild, as
+// NewGame starts it, with plies random moves played by "1001": the first
+// of the seeds 1 to 499 whose game lasts that long. ok is false when none
+// does.
+func GameOfLength(t testing.TB, reg *rules.Registry, name, channel, guild string, plies int) (g *store.Game, ok bool) {
+	t.Helper()
+	for seed := uint64(1); seed < 500; seed++ {
+		g = NewGame(t, reg, name, channel, guild)
+		rng := rand.New(rand.NewPCG(seed, 1))
+		for len(g.Moves) < plies && g.Status == store.Active && PlayRandom(g, rng, "1001") {
+		}
+		if len(g.Moves) == plies && g.Status == store.Active {
+			return g, true
+		}
+	}
+	return nil, false
+}
+
 // PlayRandom plays a random legal move in g as a person or the bot would
 // before saving, finishing g if the move ends it. It reports false when
 // g has no legal move.
