@@ -208,7 +208,8 @@ func Open(ctx context.Context, cfg store.Config) (*Redis, error) {
 
 // tune sets the client options the store relies on, keeping what the URL
 // set: short dial and retry budgets so that a Redis that is down is
-// reported quickly, context deadlines honoured on the socket, and RESP2.
+// reported quickly, context deadlines honoured on the socket, RESP2, and
+// connections that read and write directly (see directConn).
 func tune(o *redis.Options) {
 	o.Protocol = 2
 	o.DisableIdentity = true
@@ -216,6 +217,7 @@ func tune(o *redis.Options) {
 	if o.DialTimeout == 0 {
 		o.DialTimeout = time.Second
 	}
+	o.Dialer = directDialer(redis.NewDialer(o))
 	if o.DialerRetries == 0 {
 		o.DialerRetries = 1
 	}
@@ -246,6 +248,8 @@ func (s *Redis) openCluster(cfg store.Config) error {
 	if o.ReadTimeout == 0 {
 		o.ReadTimeout = 3 * time.Second
 	}
+	// The dialer each node's client would make, for the options it copies.
+	o.Dialer = directDialer(redis.NewDialer(&redis.Options{DialTimeout: o.DialTimeout, TLSConfig: o.TLSConfig}))
 	client := redis.NewClusterClient(o)
 	client.AddHook(s.stats)
 	client.AddHook(reloadOnFault{client})
