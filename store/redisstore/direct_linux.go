@@ -4,6 +4,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"sync"
 	"syscall"
 	"unsafe"
 )
@@ -30,7 +31,19 @@ import (
 type directConn struct {
 	net.Conn // addresses, deadlines and Close
 	raw      syscall.RawConn
-	network  string // "tcp" or "unix", for errors
+	network  string  // "tcp" or "unix", for errors
+	rd, wr   rawCall // the read and the write in progress
+}
+
+// rawCall is a read or a write in progress on a directConn: what the
+// poller's callback needs, kept in the connection so that a call
+// allocates nothing. Its lock makes calls in one direction take turns.
+type rawCall struct {
+	mu    sync.Mutex
+	p     []byte // the caller's buffer, during the call only
+	n     int    // bytes done
+	errno syscall.Errno
+	step  func(fd uintptr) bool // readStep or writeStep, bound once
 }
 
 // direct returns c as a directConn when it is a TCP or Unix socket, and c
@@ -49,7 +62,9 @@ func direct(c net.Conn) net.Conn {
 	if err != nil {
 		return c
 	}
-	return &directConn{Conn: c, raw: raw, network: network}
+	d := &directConn{Conn: c, raw: raw, network: network}
+	d.rd.step, d.wr.step = d.rd.readStep, d.wr.writeStep
+	return d
 }
 
 // Read reads what the socket holds, up to len(p) bytes, waiting for some
@@ -58,26 +73,10 @@ func (c *directConn) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
-	var n int
-	var errno syscall.Errno
-	err := c.raw.Read(func(fd uintptr) bool {
-		for {
-			r, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
-			switch e {
-			case syscall.EINTR:
-				continue
-			case syscall.EAGAIN:
-				return false
-			}
-			n, errno = int(r), e
-			return true
-		}
-	})
+	n, err := c.rd.run(p, c.raw.Read)
 	switch {
 	case err != nil:
-		return 0, err
-	case errno != 0:
-		return 0, c.opError("read", errno)
+		return 0, c.callError("read", err)
 	case n == 0:
 		return 0, io.EOF
 	}
@@ -87,35 +86,73 @@ func (c *directConn) Read(p []byte) (int, error) {
 // Write writes all of p, waiting for room in the socket's buffer as
 // often as it must.
 func (c *directConn) Write(p []byte) (int, error) {
-	var n int
-	var errno syscall.Errno
-	err := c.raw.Write(func(fd uintptr) bool {
-		for n < len(p) {
-			r, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&p[n])), uintptr(len(p)-n))
-			switch e {
-			case 0:
-				n += int(r)
-			case syscall.EINTR:
-			case syscall.EAGAIN:
-				return false
-			default:
-				errno = e
-				return true
-			}
-		}
-		return true
-	})
-	switch {
-	case err != nil:
-		return n, err
-	case errno != 0:
-		return n, c.opError("write", errno)
+	n, err := c.wr.run(p, c.raw.Write)
+	if err != nil {
+		return n, c.callError("write", err)
 	}
 	return n, nil
 }
 
-// opError describes a failed call as net's connections do, so that
-// go-redis sees the network error it retries.
-func (c *directConn) opError(op string, errno syscall.Errno) error {
+// run makes the call on p through poll (the RawConn's Read or Write,
+// which waits for the socket between steps and honours its deadline) and
+// returns the bytes done and the poller's error or the call's.
+func (r *rawCall) run(p []byte, poll func(func(fd uintptr) bool) error) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.p, r.n, r.errno = p, 0, 0
+	err := poll(r.step)
+	n, errno := r.n, r.errno
+	r.p = nil
+	if err == nil && errno != 0 {
+		err = errno
+	}
+	return n, err
+}
+
+// readStep reads once into r.p; false asks the poller to wait.
+func (r *rawCall) readStep(fd uintptr) bool {
+	for {
+		n, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&r.p[0])), uintptr(len(r.p)))
+		switch e {
+		case 0:
+			r.n = int(n)
+		case syscall.EINTR:
+			continue
+		case syscall.EAGAIN:
+			return false
+		default:
+			r.errno = e
+		}
+		return true
+	}
+}
+
+// writeStep writes what is left of r.p; false asks the poller to wait for
+// room.
+func (r *rawCall) writeStep(fd uintptr) bool {
+	for r.n < len(r.p) {
+		n, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&r.p[r.n])), uintptr(len(r.p)-r.n))
+		switch e {
+		case 0:
+			r.n += int(n)
+		case syscall.EINTR:
+		case syscall.EAGAIN:
+			return false
+		default:
+			r.errno = e
+			return true
+		}
+	}
+	return true
+}
+
+// callError describes a failed call as net's connections do, so that
+// go-redis sees the network error it retries. The poller's errors (a
+// deadline passed, the connection closed) come already described.
+func (c *directConn) callError(op string, err error) error {
+	errno, ok := err.(syscall.Errno)
+	if !ok {
+		return err
+	}
 	return &net.OpError{Op: op, Net: c.network, Source: c.LocalAddr(), Addr: c.RemoteAddr(), Err: os.NewSyscallError(op, errno)}
 }

@@ -152,3 +152,22 @@ func TestDirectConnLeavesOutTheSocket(t *testing.T) {
 		t.Errorf("direct(net.Pipe end) = %T, want it unchanged", got)
 	}
 }
+
+// TestDirectConnAllocatesNothing: a round trip's write and read allocate
+// nothing, as net's own do: they are on every command's path.
+func TestDirectConnAllocatesNothing(t *testing.T) {
+	c, peer := directPair(t, "tcp")
+	go func() { _, _ = io.Copy(peer, peer) }()
+	out, in := []byte("*1\r\n$4\r\nPING\r\n"), make([]byte, 64)
+	allocs := testing.AllocsPerRun(100, func() {
+		if _, err := c.Write(out); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.ReadAtLeast(c, in, len(out)); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("a write and a read allocate %.1f times, want 0", allocs)
+	}
+}
