@@ -20,10 +20,9 @@ import (
 // does to idle clients past its timeout, or CLIENT KILL), the next load
 // and save still go through, on new connections.
 func TestRetriesOnAConnectionRedisClosed(t *testing.T) {
-	for _, tcp := range []bool{true, false} {
-		name := map[bool]string{true: "tcp", false: "unix"}[tcp]
-		t.Run(name, func(t *testing.T) {
-			srv := redistest.Start(t, redistest.Options{TCP: tcp})
+	for _, network := range []string{"tcp", "unix"} {
+		t.Run(network, func(t *testing.T) {
+			srv := redistest.Start(t, redistest.Options{TCP: network == "tcp"})
 			reg := games.Registry()
 			ctx := storetest.Context(t)
 			s, err := redisstore.Open(ctx, store.Config{RedisURL: srv.URL(), Registry: reg, Logger: storetest.QuietLogger()})
