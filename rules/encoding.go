@@ -31,7 +31,7 @@ const (
 
 // Encode returns the compact, versioned encoding of g.
 func Encode(g Game) []byte {
-	opts := optionsString(g)
+	opts := OptionsString(g)
 	hist := g.History()
 	buf := make([]byte, 0, 4+len(g.Name())+len(opts)+binary.MaxVarintLen32*(len(hist)+3))
 	buf = append(buf, encodingMagic, EncodingVersion)
@@ -50,8 +50,9 @@ func Encode(g Game) []byte {
 // the copy of them that Options returns.
 type optionsStringer interface{ OptionsString() string }
 
-// optionsString returns g.Options().String().
-func optionsString(g Game) string {
+// OptionsString returns g.Options().String(), without the copy of the
+// options that Options makes when g keeps their text.
+func OptionsString(g Game) string {
 	if s, ok := g.(optionsStringer); ok {
 		return s.OptionsString()
 	}

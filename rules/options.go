@@ -67,6 +67,23 @@ func (o Options) Clone() Options {
 	return c
 }
 
+// FixedOptions are a game's complete options, fixed for its life: a game
+// keeps them as this, so that their text is worked out once (every save
+// writes it) and a clone of the game shares them.
+type FixedOptions struct {
+	opts Options
+	text string
+}
+
+// Fix returns o, fixed: o must not be changed afterwards.
+func Fix(o Options) FixedOptions { return FixedOptions{opts: o, text: o.String()} }
+
+// Options returns a copy of the options.
+func (f FixedOptions) Options() Options { return f.opts.Clone() }
+
+// String returns Options().String().
+func (f FixedOptions) String() string { return f.text }
+
 // OptionSpec describes one option a game takes: a rules file's Variant.
 type OptionSpec struct {
 	Key     string   // e.g. "turns"

@@ -163,3 +163,19 @@ func TestNewFunc(t *testing.T) {
 		t.Errorf("NewFunc gives %T, want the constructor's game", g)
 	}
 }
+
+// TestFixedOptions: fixed options give the text of the options they were
+// made from, and a copy of them that can be changed without changing them.
+func TestFixedOptions(t *testing.T) {
+	f := Fix(Options{"turns": "200", "edges": "on"})
+	if f.String() != "edges=on turns=200" {
+		t.Errorf("String() = %q, want edges=on turns=200", f.String())
+	}
+	f.Options()["turns"] = "1"
+	if got := f.Options(); got["turns"] != "200" || len(got) != 2 {
+		t.Errorf("Options() after changing a copy = %v, want the options fixed", got)
+	}
+	if (FixedOptions{}).String() != "" || len((FixedOptions{}).Options()) != 0 {
+		t.Error("no options fixed: want no text and no options")
+	}
+}

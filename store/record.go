@@ -70,7 +70,7 @@ type Game struct {
 	Guild   string        // the guild the channel belongs to
 	ID      string        // the archive id, unique within the guild; given by Create
 	Name    string        // the game's registry name, e.g. "hique"
-	Options rules.Options // the options the game was created with, complete
+	Options rules.Options // the options the game was created with, complete: its State's, which a save stores
 	Players [2]Player     // the seats, in turn order (rules.P1, rules.P2)
 	State   rules.Game    // the position, stored in the rules encoding
 	Moves   []Move        // every move played, oldest first; len(Moves) == State.Ply()
@@ -291,7 +291,7 @@ func marshalRecord(g *Game, withMoves bool) ([]byte, error) {
 		Guild:    g.Guild,
 		ID:       g.ID,
 		Name:     g.Name,
-		Options:  g.Options.String(),
+		Options:  rules.OptionsString(g.State),
 		Players:  g.Players,
 		State:    rules.Encode(g.State),
 		Version:  g.Version,

@@ -59,7 +59,7 @@ type savedState struct {
 type Game struct {
 	spec *Spec
 	c    *compiled
-	opts rules.Options
+	opts rules.FixedOptions
 
 	cells   [maxCells]uint8
 	occ     [2][4]uint64
@@ -111,7 +111,7 @@ func Of(g rules.Game) (*Game, bool) {
 func (g *Game) Name() string { return g.spec.Name }
 
 // Options returns the complete options.
-func (g *Game) Options() rules.Options { return g.opts.Clone() }
+func (g *Game) Options() rules.Options { return g.opts.Options() }
 
 // OptionsString returns Options().String() without copying the options.
 func (g *Game) OptionsString() string { return g.opts.String() }

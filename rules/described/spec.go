@@ -306,7 +306,7 @@ func (s *Spec) New(opts rules.Options) (*Game, error) {
 	g := &Game{
 		spec:  s,
 		c:     c,
-		opts:  full,
+		opts:  rules.Fix(full),
 		hist:  make([]rules.Move, 0, 2*c.n+16),
 		saved: make([]savedState, 0, 2*c.n+16),
 		undo:  make([]uint16, 0, 8*c.n+64),

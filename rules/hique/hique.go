@@ -96,11 +96,11 @@ type position struct {
 // Game is a game of HiQUE in progress.
 type Game struct {
 	pos     position
-	ply     int           // moves played
-	stack   []position    // stack[i] is the position before move i; turns long, reserved at New
-	history []Move        // history[i] is move i; turns long, reserved at New
-	turns   int           // the turn limit
-	opts    rules.Options // complete options
+	ply     int                // moves played
+	stack   []position         // stack[i] is the position before move i; turns long, reserved at New
+	history []Move             // history[i] is move i; turns long, reserved at New
+	turns   int                // the turn limit
+	opts    rules.FixedOptions // complete options
 }
 
 // Move is rules.Move; the alias keeps signatures short.
@@ -138,7 +138,7 @@ func newEmpty(opts rules.Options) (*Game, error) {
 		stack:   make([]position, turns),
 		history: make([]Move, turns),
 		turns:   turns,
-		opts:    full,
+		opts:    rules.Fix(full),
 	}, nil
 }
 
@@ -146,7 +146,7 @@ func newEmpty(opts rules.Options) (*Game, error) {
 func (g *Game) Name() string { return Name }
 
 // Options returns the complete options (a copy).
-func (g *Game) Options() rules.Options { return g.opts.Clone() }
+func (g *Game) Options() rules.Options { return g.opts.Options() }
 
 // OptionsString returns Options().String() without copying the options.
 func (g *Game) OptionsString() string { return g.opts.String() }
@@ -342,7 +342,6 @@ func (g *Game) clone() *Game {
 	copy(c.stack[:g.ply], g.stack)
 	c.history = make([]Move, len(g.history))
 	copy(c.history[:g.ply], g.history)
-	c.opts = g.opts.Clone()
 	return &c
 }
 

@@ -121,7 +121,7 @@ const historyCap = 512
 // Game is a game of Hi-Ya! in progress. The zero value is not usable; make
 // one with New or Setup.
 type Game struct {
-	opts  rules.Options
+	opts  rules.FixedOptions
 	first Side         // the side that moves first: player 1
 	keys  *zobristKeys // shared by clones: never changed
 	pos   position
@@ -148,7 +148,7 @@ func New(opts rules.Options) (*Game, error) {
 		return nil, fmt.Errorf("first=%s: first must be south or north", full["first"])
 	}
 	g := &Game{
-		opts:  full,
+		opts:  rules.Fix(full),
 		first: first,
 		keys:  newZobristKeys(),
 		undo:  make([]undoInfo, 0, historyCap),
@@ -163,7 +163,7 @@ func New(opts rules.Options) (*Game, error) {
 func (g *Game) Name() string { return gameName }
 
 // Options returns the complete options the game was created with.
-func (g *Game) Options() rules.Options { return g.opts.Clone() }
+func (g *Game) Options() rules.Options { return g.opts.Options() }
 
 // OptionsString returns Options().String() without copying the options.
 func (g *Game) OptionsString() string { return g.opts.String() }
@@ -260,7 +260,7 @@ func (g *Game) Clone() rules.Game { return g.clone() }
 
 func (g *Game) clone() *Game {
 	c := &Game{
-		opts:  g.opts.Clone(),
+		opts:  g.opts,
 		first: g.first,
 		keys:  g.keys,
 		pos:   g.pos,

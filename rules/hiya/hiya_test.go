@@ -236,8 +236,8 @@ func TestClone(t *testing.T) {
 	if g.Ply() != 2 || g.History()[1] == rules.NoMove {
 		t.Fatal("undo on the clone changed the original")
 	}
-	c.opts["first"] = "south"
-	if g.opts["first"] != "north" {
+	c.Options()["first"] = "south"
+	if g.Options()["first"] != "north" || c.Options()["first"] != "north" {
 		t.Fatal("clone shares options")
 	}
 }

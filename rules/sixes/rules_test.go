@@ -579,7 +579,7 @@ func TestClone(t *testing.T) {
 	if hasMove(g, "d5 e5") || !hasMove(g, "b2 c2") {
 		t.Error("the original's no-return state changed")
 	}
-	c.opts["turns"] = "1"
+	c.Options()["turns"] = "1"
 	if g.Options()["turns"] != "100" {
 		t.Error("the clone shares options")
 	}

@@ -76,7 +76,7 @@ type position struct {
 
 // Game is a game of Sixes in progress.
 type Game struct {
-	opts   rules.Options
+	opts   rules.FixedOptions
 	edges  edgeMasks
 	limit  int
 	pos    position
@@ -103,7 +103,7 @@ func New(opts rules.Options) (*Game, error) {
 	if err != nil || limit < 1 || limit > MaxTurns {
 		return nil, fmt.Errorf("turns=%s: turns must be a whole number from 1 to %d", full[OptionTurns], MaxTurns)
 	}
-	g := &Game{opts: full, edges: newEdgeMasks(full[OptionEdges] == "on"), limit: limit}
+	g := &Game{opts: rules.Fix(full), edges: newEdgeMasks(full[OptionEdges] == "on"), limit: limit}
 	g.saved = make([]position, g.limit)
 	g.hist = make([]rules.Move, g.limit)
 	g.pos.last = [2]rules.Move{rules.NoMove, rules.NoMove}
@@ -121,7 +121,7 @@ func (g *Game) Name() string { return "sixes" }
 
 // Options returns the complete options, so that New(Options()) starts the
 // same game (from the start position, also for a game made by Setup).
-func (g *Game) Options() rules.Options { return g.opts.Clone() }
+func (g *Game) Options() rules.Options { return g.opts.Options() }
 
 // OptionsString returns Options().String() without copying the options.
 func (g *Game) OptionsString() string { return g.opts.String() }
@@ -465,7 +465,6 @@ func (g *Game) Tactical(m rules.Move) bool {
 // Clone returns an independent copy of the game.
 func (g *Game) Clone() rules.Game {
 	c := *g
-	c.opts = g.opts.Clone()
 	c.saved = make([]position, len(g.saved))
 	copy(c.saved, g.saved[:g.ply])
 	c.hist = make([]rules.Move, len(g.hist))

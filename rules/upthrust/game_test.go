@@ -191,7 +191,7 @@ func TestCloneIsIndependent(t *testing.T) {
 	if g.Ply() != 2 || c.Ply() != 3 || g.Hash() == c.Hash() {
 		t.Fatal("clone shares state")
 	}
-	c.opts["colours"] = "xx"
+	c.Options()["colours"] = "xx"
 	if g.Options()["colours"] != "gb" {
 		t.Error("clone shares options")
 	}

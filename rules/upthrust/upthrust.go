@@ -235,9 +235,9 @@ type Game struct {
 	moves   [maxPlies]rules.Move
 	undo    [maxPlies]undoInfo // what Undo needs of each move played
 	ply     int
-	colours [2][2]Colour    // each player's colours, in canonical order
-	owner   [4]rules.Player // the player of each colour
-	opts    rules.Options   // complete and resolved: colours letters, seed
+	colours [2][2]Colour       // each player's colours, in canonical order
+	owner   [4]rules.Player    // the player of each colour
+	opts    rules.FixedOptions // complete and resolved: colours letters, seed
 }
 
 var (
@@ -287,7 +287,7 @@ func newGame(opts rules.Options) (*Game, error) {
 		pair[0], _ = colourOfLetter(full["colours"][0])
 		pair[1], _ = colourOfLetter(full["colours"][1])
 	}
-	g := &Game{opts: full}
+	g := &Game{opts: rules.Fix(full)}
 	g.colours[rules.P1] = pair
 	k := 0
 	for c := Green; c <= Yellow; c++ {
@@ -322,7 +322,7 @@ func (g *Game) Name() string { return Name }
 // Options returns the complete options with the colours resolved to two
 // letters and the seed they were drawn from (or random, when the colours
 // were given).
-func (g *Game) Options() rules.Options { return g.opts.Clone() }
+func (g *Game) Options() rules.Options { return g.opts.Options() }
 
 // OptionsString returns Options().String() without copying the options.
 func (g *Game) OptionsString() string { return g.opts.String() }
@@ -402,7 +402,6 @@ func (g *Game) Hash() uint64 { return g.pos.hash() }
 // Clone returns an independent copy of the game.
 func (g *Game) Clone() rules.Game {
 	c := *g
-	c.opts = g.opts.Clone()
 	return &c
 }
 

@@ -249,9 +249,7 @@ func (s *Redis) ExtendBotTurn(ctx context.Context, worker string, job *store.Job
 	caller := ctx
 	ctx, cancel := s.op(ctx, 0)
 	defer cancel()
-	res, err := s.casResult(ctx, func(pipe redis.Pipeliner, retry bool) *redis.Cmd {
-		return runScript(ctx, pipe, extendScript, retry, []string{queuePart(job.Part)}, queueGroup, worker, job.ID)
-	})
+	res, err := extendScript.Run(ctx, s.rdb, []string{queuePart(job.Part)}, queueGroup, worker, job.ID).Int64()
 	if err != nil {
 		return fail(caller, "extend bot turn "+job.ID, err)
 	}
