@@ -38,6 +38,11 @@ func sharedCluster(t *testing.T) *redistest.Cluster {
 	if err := shared.cluster.FlushAll(context.Background()); err != nil {
 		t.Fatalf("flush the shared Redis Cluster: %v", err)
 	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("the shared cluster's logs:\n%s", shared.cluster.Logs())
+		}
+	})
 	return shared.cluster
 }
 
@@ -222,4 +227,20 @@ func forEachRedis(t *testing.T, test func(t *testing.T, e *env)) {
 	t.Run("cluster", func(t *testing.T) {
 		test(t, &env{t: t, name: "cluster", cluster: sharedCluster(t), reg: games.Registry()})
 	})
+}
+
+// TestClusterClientBudgets: a cluster's client gets the dial and retry
+// budgets one Redis's client gets where the URL sets none, so that a node
+// that is down fails an operation after one dial on either.
+func TestClusterClientBudgets(t *testing.T) {
+	reg := games.Registry()
+	single := (&env{t: t, srv: redistest.Start(t, redistest.Options{}), reg: reg}).openRedis()
+	cluster := (&env{t: t, cluster: sharedCluster(t), reg: reg}).openRedis()
+	o := single.Raw().(*redis.Client).Options()
+	co := cluster.Raw().(*redis.ClusterClient).Options()
+	got := []time.Duration{co.DialTimeout, time.Duration(co.DialerRetries), time.Duration(co.MaxRetries), co.ReadTimeout}
+	want := []time.Duration{o.DialTimeout, time.Duration(o.DialerRetries), time.Duration(o.MaxRetries), o.ReadTimeout}
+	if !slices.Equal(got, want) || o.DialerRetries != 1 {
+		t.Errorf("cluster client: dial timeout, dialer retries, retries, read timeout %v; one Redis's %v, with 1 dialer retry", got, want)
+	}
 }

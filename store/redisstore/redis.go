@@ -206,31 +206,41 @@ func Open(ctx context.Context, cfg store.Config) (*Redis, error) {
 	return s, nil
 }
 
+// The budgets the store gives a client, one Redis's or a cluster's, where
+// the URL does not set them: short enough that a Redis that is down is
+// reported within an operation's timeout (one dial, not go-redis's five
+// 100 ms apart).
+const (
+	dialTimeout   = time.Second
+	dialerRetries = 1
+	maxRetries    = 2
+	readTimeout   = 3 * time.Second
+)
+
+// orDefault sets *field to value when it is the zero value.
+func orDefault[T comparable](field *T, value T) {
+	var zero T
+	if *field == zero {
+		*field = value
+	}
+}
+
 // tune sets the client options the store relies on, keeping what the URL
-// set: short dial and retry budgets so that a Redis that is down is
-// reported quickly, context deadlines honoured on the socket, RESP2, and
-// connections that read and write directly (see directConn).
+// set: the budgets above, context deadlines honoured on the socket, RESP2,
+// and connections that read and write directly (see directConn).
 func tune(o *redis.Options) {
 	o.Protocol = 2
 	o.DisableIdentity = true
 	o.ContextTimeoutEnabled = true
-	if o.DialTimeout == 0 {
-		o.DialTimeout = time.Second
-	}
+	orDefault(&o.DialTimeout, dialTimeout)
+	orDefault(&o.DialerRetries, dialerRetries)
+	orDefault(&o.MaxRetries, maxRetries)
+	orDefault(&o.ReadTimeout, readTimeout)
 	o.Dialer = directDialer(redis.NewDialer(o))
-	if o.DialerRetries == 0 {
-		o.DialerRetries = 1
-	}
-	if o.MaxRetries == 0 {
-		o.MaxRetries = 2
-	}
-	if o.ReadTimeout == 0 {
-		o.ReadTimeout = 3 * time.Second
-	}
 }
 
 // openCluster makes the store's client a Redis Cluster client for the
-// cluster cfg.RedisURL names.
+// cluster cfg.RedisURL names, with the options tune sets.
 func (s *Redis) openCluster(cfg store.Config) error {
 	o, err := redis.ParseClusterURL(cfg.RedisURL)
 	if err != nil {
@@ -239,15 +249,10 @@ func (s *Redis) openCluster(cfg store.Config) error {
 	o.Protocol = 2
 	o.DisableIdentity = true
 	o.ContextTimeoutEnabled = true
-	if o.DialTimeout == 0 {
-		o.DialTimeout = time.Second
-	}
-	if o.MaxRetries == 0 {
-		o.MaxRetries = 2
-	}
-	if o.ReadTimeout == 0 {
-		o.ReadTimeout = 3 * time.Second
-	}
+	orDefault(&o.DialTimeout, dialTimeout)
+	orDefault(&o.DialerRetries, dialerRetries)
+	orDefault(&o.MaxRetries, maxRetries)
+	orDefault(&o.ReadTimeout, readTimeout)
 	// The dialer each node's client would make, for the options it copies.
 	o.Dialer = directDialer(redis.NewDialer(&redis.Options{DialTimeout: o.DialTimeout, TLSConfig: o.TLSConfig}))
 	client := redis.NewClusterClient(o)

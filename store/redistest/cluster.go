@@ -60,9 +60,10 @@ func ClusterInstalled() bool {
 	return err1 == nil && err2 == nil
 }
 
-// StartCluster starts a cluster for t and stops it when t ends. It skips
-// t when redis-server or redis-cli is not installed (fails it under CI)
-// and fails t when the cluster does not form.
+// StartCluster starts a cluster for t and stops it when t ends, logging
+// its nodes' logs first when t failed. It skips t when redis-server or
+// redis-cli is not installed (fails it under CI) and fails t when the
+// cluster does not form.
 func StartCluster(t testing.TB, opts ClusterOptions) *Cluster {
 	t.Helper()
 	SkipWithoutCluster(t)
@@ -70,7 +71,12 @@ func StartCluster(t testing.TB, opts ClusterOptions) *Cluster {
 	if err != nil {
 		t.Fatalf("redistest: %v", err)
 	}
-	t.Cleanup(c.Close)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("redistest: the cluster's logs:\n%s", c.Logs())
+		}
+		c.Close()
+	})
 	return c
 }
 
