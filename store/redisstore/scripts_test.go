@@ -8,25 +8,19 @@ import (
 
 	"arbiter/rules/games"
 	"arbiter/store"
-	"arbiter/store/redisstore"
 	"arbiter/store/redistest"
 	"arbiter/store/storetest"
 )
 
 // TestRunsScriptsRedisForgot: the store runs its Lua scripts by their
-// hash; a Redis whose script cache is empty (SCRIPT FLUSH, or a restart
-// that the connections survive) answers NOSCRIPT, and every operation that
-// runs a script sends it again and goes through: load, save, extending
-// a bot turn, and the save that finishes and archives a game.
+// hash; a Redis whose script cache is empty (after SCRIPT FLUSH or a
+// restart) answers NOSCRIPT, and every operation that runs a script sends
+// it again and goes through: load, save, extending a bot turn, and the
+// save that finishes and archives a game.
 func TestRunsScriptsRedisForgot(t *testing.T) {
-	srv := redistest.Start(t, redistest.Options{})
 	reg := games.Registry()
+	s := (&env{t: t, srv: redistest.Start(t, redistest.Options{}), reg: reg}).openRedis()
 	ctx := storetest.Context(t)
-	s, err := redisstore.Open(ctx, store.Config{RedisURL: srv.URL(), Registry: reg, Logger: storetest.QuietLogger()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close(ctx)
 	client := s.Raw().(*redis.Client)
 	flush := func() {
 		t.Helper()
@@ -39,6 +33,7 @@ func TestRunsScriptsRedisForgot(t *testing.T) {
 	if err := s.Create(ctx, g); err != nil {
 		t.Fatal(err)
 	}
+	var err error
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := 0; g.Status != store.Finished; i++ {
 		flush()
