@@ -8,8 +8,6 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"arbiter/rules/games"
-	"arbiter/store"
-	"arbiter/store/redisstore"
 	"arbiter/store/redistest"
 	"arbiter/store/storetest"
 )
@@ -22,15 +20,9 @@ import (
 func TestRetriesOnAConnectionRedisClosed(t *testing.T) {
 	for _, network := range []string{"tcp", "unix"} {
 		t.Run(network, func(t *testing.T) {
-			srv := redistest.Start(t, redistest.Options{TCP: network == "tcp"})
 			reg := games.Registry()
+			s := (&env{t: t, srv: redistest.Start(t, redistest.Options{TCP: network == "tcp"}), reg: reg}).openRedis()
 			ctx := storetest.Context(t)
-			s, err := redisstore.Open(ctx, store.Config{RedisURL: srv.URL(), Registry: reg, Logger: storetest.QuietLogger()})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close(ctx)
-
 			client := s.Raw().(*redis.Client)
 			addr := client.Options().Addr
 			c, err := client.Options().Dialer(ctx, client.Options().Network, addr)
