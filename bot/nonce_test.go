@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"arbiter/bot/discordtest"
 	"arbiter/commands"
 )
 
@@ -82,5 +83,29 @@ func TestPostCarriesNonce(t *testing.T) {
 		if p["nonce"] != want || p["enforce_nonce"] != true || p["content"] == nil {
 			t.Errorf("message %d: nonce %v enforce %v content %v; want %s, true and the text", i, p["nonce"], p["enforce_nonce"], p["content"], want)
 		}
+	}
+}
+
+// TestLongKeysStayDistinctNonces: keys longer than Discord's 25-character
+// nonce that share their first 25 characters (the analyses of two games of
+// one guild) post two messages, not one deduplicated against the other;
+// each key posted again creates nothing, as Discord's enforce_nonce has it.
+func TestLongKeysStayDistinctNonces(t *testing.T) {
+	srv := discordtest.Start(t, discordtest.Options{Token: "t"})
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	s, err := NewSession(Config{Token: "t", Logger: log, HTTPClient: srv.HTTPClient(), LibraryLogLevel: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := NewNotifier(s, log)
+	ch := srv.Guild().DefaultChannelID
+	keys := []string{"analysis/1234567890123456789/1/" + ch, "analysis/1234567890123456789/2/" + ch}
+	for _, key := range append(keys, keys...) {
+		if err := n.Post(context.Background(), ch, commands.Message{Text: "analysis for " + key, Key: key}); err != nil {
+			t.Fatalf("post with key %s: %v", key, err)
+		}
+	}
+	if got := len(srv.Messages(ch)); got != 2 {
+		t.Errorf("%d messages created for two keys, each posted twice; want 2", got)
 	}
 }

@@ -2,6 +2,8 @@ package bot
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -63,6 +65,17 @@ func (n *Notifier) Post(ctx context.Context, channel string, msg commands.Messag
 // maxNonce is the longest nonce Discord takes.
 const maxNonce = 25
 
+// discordNonce returns key as Discord's nonce: key itself when it fits in
+// maxNonce characters, else the first maxNonce characters of its SHA-256
+// in base64url, so that keys that differ anywhere stay different nonces.
+func discordNonce(key string) string {
+	if len(key) <= maxNonce {
+		return key
+	}
+	sum := sha256.Sum256([]byte(key))
+	return base64.RawURLEncoding.EncodeToString(sum[:])[:maxNonce]
+}
+
 // withNonce is a message to create with a nonce that Discord enforces:
 // "If enforce_nonce is true and nonce is present, it will be checked for
 // uniqueness in the past few minutes. If another message was created by
@@ -81,10 +94,7 @@ func (n *Notifier) create(channel string, data *discordgo.MessageSend, key strin
 		_, err := n.s.ChannelMessageSendComplex(channel, data, opt)
 		return err
 	}
-	if len(key) > maxNonce {
-		key = key[:maxNonce]
-	}
-	body := withNonce{MessageSend: data, Nonce: key, EnforceNonce: true}
+	body := withNonce{MessageSend: data, Nonce: discordNonce(key), EnforceNonce: true}
 	endpoint := discordgo.EndpointChannelMessages(channel)
 	if len(data.Files) > 0 {
 		contentType, raw, err := discordgo.MultipartBodyWithJSON(body, data.Files)

@@ -50,8 +50,9 @@ type analysisResult struct {
 
 // analysisJob is one game being analysed.
 type analysisJob struct {
-	key      string // guild/id
-	channel  string // where the result is posted
+	key      string   // guild/id
+	channels []string // where the result is posted: each channel that asked, once; guarded by analyses.mu
+	posted   int      // channels[:posted] are posted or being posted; guarded by analyses.mu
 	gameID   string
 	title    string
 	review   review.Game // the game for its review page
@@ -83,8 +84,10 @@ func (a *analyses) enqueue(job *analysisJob) (int, bool, *analysisResult, error)
 		return 0, false, &r, nil
 	}
 	if i := slices.IndexFunc(a.queue, func(j *analysisJob) bool { return j.key == job.key }); i >= 0 {
-		if a.queue[i].channel == "" {
-			a.queue[i].channel = job.channel // asked for in a channel after the wall asked
+		for _, ch := range job.channels { // asked for in another channel, or after the wall asked
+			if !slices.Contains(a.queue[i].channels, ch) {
+				a.queue[i].channels = append(a.queue[i].channels, ch)
+			}
 		}
 		return i + 1, false, nil, nil
 	}
@@ -130,9 +133,9 @@ func (a *analyses) putBack(j *analysisJob, i int) {
 }
 
 // finish records a position's verdict and reports whether it completed
-// the game: its caller, the only one told so, posts it and then calls
-// complete. Until then the game stays in line, so that asking for it
-// again meanwhile queues nothing.
+// the game: its caller, the only one told so, posts it (next) and keeps
+// it. Until then the game stays in line, so that asking for it again
+// meanwhile queues nothing, and a channel that asks is posted to too.
 func (a *analyses) finish(j *analysisJob, i int, v analysis.Verdict) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -147,6 +150,25 @@ func (a *analyses) finish(j *analysisJob, i int, v analysis.Verdict) bool {
 func (a *analyses) complete(j *analysisJob, r *analysisResult) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	a.completeLocked(j, r)
+}
+
+// next returns the next channel that asked for j's finished analysis and
+// has not been posted to. When there is none, it completes j with r, in
+// the same lock, so that no channel that asks is left without its post.
+func (a *analyses) next(j *analysisJob, r *analysisResult) (channel string, ok bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if j.posted < len(j.channels) {
+		j.posted++
+		return j.channels[j.posted-1], true
+	}
+	a.completeLocked(j, r)
+	return "", false
+}
+
+// completeLocked is complete, with a.mu held.
+func (a *analyses) completeLocked(j *analysisJob, r *analysisResult) {
 	a.queue = slices.DeleteFunc(a.queue, func(x *analysisJob) bool { return x == j })
 	if r == nil {
 		return
@@ -282,13 +304,13 @@ func (s *Service) analyseWhileIdle(ctx context.Context) {
 	}
 }
 
-// postAnalysis posts a finished analysis in its channel and keeps it.
+// postAnalysis posts a finished analysis in each channel that asked for
+// it and keeps it.
 func (s *Service) postAnalysis(ctx context.Context, job *analysisJob) {
-	var kept *analysisResult
-	defer func() { s.analyses.complete(job, kept) }()
 	rep, err := job.plan.Report(job.verdicts, time.Since(job.began))
 	if err != nil {
 		s.log.Error("analysis not assembled", "game", job.gameID, "err", err)
+		s.analyses.complete(job, nil)
 		return
 	}
 	msg := analysisMessage(job, rep)
@@ -298,19 +320,18 @@ func (s *Service) postAnalysis(ctx context.Context, job *analysisJob) {
 	} else {
 		msg.Files = []File{{Name: fmt.Sprintf("analysis-%s.png", job.gameID), ContentType: "image/png", Data: png}}
 	}
-	if job.channel != "" {
-		msg.Key = "analysis/" + job.key
-		if err := s.notify.Post(ctx, job.channel, msg); err != nil {
-			s.log.Warn("analysis not posted", "game", job.gameID, "channel", job.channel, "err", err)
-			return
-		}
-		msg.Key = ""
-	}
 	var page bytes.Buffer
 	if err := review.Page(&page, job.review, rep); err != nil {
 		s.log.Warn("analysis page not made", "game", job.gameID, "err", err)
 	}
-	kept = &analysisResult{msg: msg, page: page.Bytes()}
+	kept := &analysisResult{msg: msg, page: page.Bytes()}
+	for ch, ok := s.analyses.next(job, kept); ok; ch, ok = s.analyses.next(job, kept) {
+		post := msg
+		post.Key = "analysis/" + job.key + "/" + ch
+		if err := s.notify.Post(ctx, ch, post); err != nil {
+			s.log.Warn("analysis not posted", "game", job.gameID, "channel", ch, "err", err)
+		}
+	}
 }
 
 // analysisMessage is the summary of an analysis: each player's accuracy
@@ -385,7 +406,11 @@ func (s *Service) analysisJob(g *store.Game, channel string) (*analysisJob, erro
 	if own := g.State.Outcome(); own.Result != rules.Ongoing {
 		result = nil // ended by its rules: the game's own outcome, with its scores
 	}
-	return &analysisJob{key: g.Guild + "/" + g.ID, channel: channel, gameID: g.ID, title: title, plan: plan, began: time.Now(),
+	var channels []string
+	if channel != "" {
+		channels = []string{channel}
+	}
+	return &analysisJob{key: g.Guild + "/" + g.ID, channels: channels, gameID: g.ID, title: title, plan: plan, began: time.Now(),
 		review: review.Game{Start: start, Moves: append([]rules.Move(nil), g.State.History()...), Players: names, Result: result}}, nil
 }
 

@@ -107,6 +107,29 @@ func TestAnalyseAFinishedGameOnceAndNotOneGoingOn(t *testing.T) {
 	e.refused(ann, ch, "/analyse game:999", "no finished game 999")
 }
 
+// TestAnalysisPostedInEachChannelThatAsked: a game's analysis asked for in
+// two channels while it is in line is posted in both, once each.
+func TestAnalysisPostedInEachChannelThatAsked(t *testing.T) {
+	e := newEnvWith(t, true, func(c *commands.Config) { c.AnalysisLimits = engine.Limits{MoveTime: 50 * time.Millisecond} })
+	rng := rand.New(rand.NewPCG(3, 27))
+	e.playStudents(t, "played", "sixes", 6, rng)
+	id := e.archived("played").ID
+	first := e.ok(ann, "played", "/analyse")
+	second := e.do(bob, "elsewhere", "/analyse game:"+id) // "already in line ... it will be posted here"
+	for ch, r := range map[string]commands.Reply{"played": first, "elsewhere": second} {
+		if strings.HasPrefix(r.Text, "**Analysis of") {
+			continue // finished before it was asked for here: the reply is the analysis
+		}
+		waitFor(t, "the analysis posted in "+ch, func() bool { return len(e.analysisPosts(ch)) > 0 })
+	}
+	time.Sleep(200 * time.Millisecond) // time for a second post, were there one
+	for _, ch := range []string{"played", "elsewhere"} {
+		if n := len(e.analysisPosts(ch)); n > 1 {
+			t.Errorf("the analysis was posted %d times in %s", n, ch)
+		}
+	}
+}
+
 func TestAnalyseQueueIsBounded(t *testing.T) {
 	// Searches far longer than the test: what is queued stays queued.
 	e := newEnvWith(t, true, func(c *commands.Config) {

@@ -148,14 +148,22 @@ var (
 	cat = commands.User{ID: "300", Name: "cat"}
 )
 
-// do runs a command line as user in channel and returns the reply.
+// do runs a command line as user in channel (of guild1) and returns the
+// reply.
 func (e *env) do(user commands.User, channel, line string) commands.Reply {
+	e.t.Helper()
+	return e.doIn("guild1", user, channel, line)
+}
+
+// doIn runs a command line as user in channel of guild and returns the
+// reply.
+func (e *env) doIn(guild string, user commands.User, channel, line string) commands.Reply {
 	e.t.Helper()
 	inv, err := commands.ParseLine(line, commands.CommandSet(e.reg.Names()))
 	if err != nil {
 		e.t.Fatalf("%s: %v", line, err)
 	}
-	inv.Guild, inv.Channel, inv.User = "guild1", channel, user
+	inv.Guild, inv.Channel, inv.User = guild, channel, user
 	inv.Users = map[string]commands.User{}
 	for _, u := range []commands.User{ann, bob, cat} {
 		for _, key := range []string{"opponent", "p1", "p2", "user"} {

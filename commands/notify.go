@@ -205,7 +205,7 @@ func (s *Service) turnNotice(ctx context.Context, g *store.Game) {
 	}
 	note := DirectNote{UserID: p.UserID, Guild: g.Guild, Channel: g.Channel, Game: s.title(g.Name),
 		Text: fmt.Sprintf("your move as %s, due %s.", g.State.PlayerName(seat), s.when(g.Deadline)),
-		Key:  fmt.Sprintf("t%s.%d", g.ID, len(g.Moves))}
+		Key:  fmt.Sprintf("turn/%s/%s/%d", g.Guild, g.ID, len(g.Moves))} // a game's id is its server's
 	go func() {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), directTimeout)
 		defer cancel()

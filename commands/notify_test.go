@@ -48,3 +48,27 @@ func TestTurnNotices(t *testing.T) {
 		t.Errorf("Ann, with DMs off, got %d", n)
 	}
 }
+
+// TestTurnNoticeKeysDifferAcrossGuilds: game #1 of one server and game #1
+// of another, at the same move, send their turn notices with different
+// idempotency keys, so that the platform delivers both (Discord returns
+// the first message for a repeated nonce instead of sending the second).
+func TestTurnNoticeKeysDifferAcrossGuilds(t *testing.T) {
+	e := newEnv(t, false)
+	rng := rand.New(rand.NewPCG(6, 6))
+	for _, guild := range []string{"guild1", "guild2"} {
+		if r := e.doIn(guild, ann, "c-"+guild, "/play game:sixes opponent:@bob side:first"); r.Private {
+			t.Fatalf("%s: /play: %q", guild, r.Text)
+		}
+		e.doIn(guild, bob, "c-"+guild, "/accept")
+		e.doIn(guild, bob, "c-"+guild, "/notify dm:on")
+		if r := e.doIn(guild, ann, "c-"+guild, "/move "+e.randomMove("c-"+guild, rng)); r.Private {
+			t.Fatalf("%s: /move: %q", guild, r.Text)
+		}
+	}
+	waitFor(t, "a DM for Bob's turn in each server", func() bool { return len(e.posts.directs(bob.ID)) == 2 })
+	notes := e.posts.directs(bob.ID)
+	if notes[0].Key == "" || notes[0].Key == notes[1].Key {
+		t.Errorf("the turn notices of game #1 in two servers have keys %q and %q; want two different keys", notes[0].Key, notes[1].Key)
+	}
+}

@@ -214,6 +214,16 @@ func (s *Server) handleMessageCreate(q *request) (*reply, *apiError) {
 	if err := s.postableThreadLocked(ch); err != nil {
 		return nil, err
 	}
+	nonce, err := nonceOf(p)
+	if err != nil {
+		return nil, err
+	}
+	enforced := nonce != "" && p.EnforceNonce
+	if enforced {
+		if m := s.noncedLocked(nonce); m != nil {
+			return ok(s.messageJSONLocked(m, false)), nil
+		}
+	}
 	m := &Message{ID: s.newIDLocked(), ChannelID: ch.ID, GuildID: ch.GuildID, AuthorID: s.bot.ID, CreatedAt: s.nowLocked()}
 	m.Flags = s.channelFlagsLocked(q, p)
 	replyAuthor := ""
@@ -234,7 +244,20 @@ func (s *Server) handleMessageCreate(q *request) (*reply, *apiError) {
 	}
 	m.Pings = s.pingsLocked(ch, m.Content, p.AllowedMentions, replyAuthor)
 	s.storeMessageLocked(m, ch)
+	if enforced {
+		s.nonces[nonce] = m.ID
+	}
 	return ok(s.messageJSONLocked(m, false)), nil
+}
+
+// noncedLocked returns the message the bot created with nonce in the last
+// nonceWindow, in any channel (Discord checks "the same author"), or nil.
+func (s *Server) noncedLocked(nonce string) *Message {
+	m := s.messages[s.nonces[nonce]]
+	if m == nil || m.Deleted || s.nowLocked().Sub(m.CreatedAt) >= nonceWindow {
+		return nil
+	}
+	return m
 }
 
 // channelFlagsLocked keeps the flags a channel message may carry. Discord

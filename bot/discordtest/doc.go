@@ -44,7 +44,10 @@
 //   - Messages (resources/message.mdx, "Create Message"; reference.mdx,
 //     "Uploading Files"): content, embed and attachment limits, upload size,
 //     allowed mentions and who gets pinged, EPHEMERAL ignored on channel
-//     messages, replies to known messages only.
+//     messages, replies to known messages only; a nonce of at most 25
+//     characters, and with enforce_nonce a repeat of one the bot used in
+//     the last five minutes, in any channel, returns that message and
+//     creates none.
 //   - Components (components/reference.mdx): action rows of at most five
 //     buttons, at most five rows, labels and custom ids within limits; a
 //     string select ("String Select") alone in its row, 1 to 25 options

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -42,6 +43,10 @@ type messagePayload struct {
 	MessageReference field[messageReference] `json:"message_reference"`
 	TTS              bool                    `json:"tts"`
 	Poll             json.RawMessage         `json:"poll"`
+
+	// Create Message only.
+	Nonce        json.RawMessage `json:"nonce"`
+	EnforceNonce bool            `json:"enforce_nonce"`
 
 	// Interaction callback data only.
 	Choices  field[[]Choice] `json:"choices"`
@@ -79,6 +84,42 @@ func parsePayload(body []byte) (*messagePayload, *apiError) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// maxNonce and nonceWindow: Create Message takes a nonce, "integer or
+// string ... (up to 25 characters)", and with enforce_nonce "it will be
+// checked for uniqueness in the past few minutes. If another message was
+// created by the same author with the same nonce, that message will be
+// returned and no new message will be created" (resources/message.mdx,
+// "Create Message"). The fake remembers a nonce for five minutes.
+const (
+	maxNonce    = 25
+	nonceWindow = 5 * time.Minute
+)
+
+// nonceOf returns the payload's nonce as text ("" for none), or the
+// error of one that is neither an integer nor a string of at most
+// maxNonce characters.
+func nonceOf(p *messagePayload) (string, *apiError) {
+	raw := bytes.TrimSpace(p.Nonce)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return "", nil
+	}
+	var text string
+	if err := json.Unmarshal(raw, &text); err == nil {
+		if utf8.RuneCountInString(text) > maxNonce {
+			return "", maxLen("nonce", maxNonce)
+		}
+		return text, nil
+	}
+	var n json.Number
+	if err := json.Unmarshal(raw, &n); err != nil {
+		return "", formError("nonce", "BASE_TYPE_INVALID", "Must be an integer or a string.")
+	}
+	if _, err := n.Int64(); err != nil {
+		return "", formError("nonce", "BASE_TYPE_INVALID", "Must be an integer or a string.")
+	}
+	return n.String(), nil
 }
 
 // checkPayload enforces Discord's limits on content, embeds, components,

@@ -2,9 +2,11 @@ package discordtest_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"arbiter/bot/discordtest"
 
@@ -244,5 +246,60 @@ func TestDirectMessages(t *testing.T) {
 	}
 	if _, err := s.UserChannelCreate("12345"); err == nil {
 		t.Error("a DM channel with an unknown user was opened")
+	}
+}
+
+// TestEnforcedNonce: with enforce_nonce, a second Create Message with the
+// same nonce by the same author within a few minutes, in any channel,
+// returns the first message and creates none; without enforce_nonce, or
+// once the window has passed, it creates one; a nonce longer than 25
+// characters is refused.
+func TestEnforcedNonce(t *testing.T) {
+	t.Parallel()
+	srv := discordtest.Start(t, discordtest.Options{Token: token})
+	s := newSession(t, srv, 0)
+	general := srv.Guild().DefaultChannelID
+	other, err := srv.AddChannel(srv.Guild().ID, "other")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type body struct {
+		Content      string `json:"content"`
+		Nonce        string `json:"nonce,omitempty"`
+		EnforceNonce bool   `json:"enforce_nonce,omitempty"`
+	}
+	post := func(channel string, b body) (string, error) {
+		endpoint := discordgo.EndpointChannelMessages(channel)
+		raw, err := s.RequestWithBucketID("POST", endpoint, b, endpoint)
+		if err != nil {
+			return "", err
+		}
+		var m discordgo.Message
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatal(err)
+		}
+		return m.ID, nil
+	}
+	first, err := post(general, body{Content: "one", Nonce: "analysis-1", EnforceNonce: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := post(other.ID, body{Content: "two", Nonce: "analysis-1", EnforceNonce: true}); err != nil || again != first {
+		t.Errorf("same nonce again, enforced: message %s, %v; want %s returned", again, err, first)
+	}
+	if n := len(srv.Messages(other.ID)); n != 0 {
+		t.Errorf("%d messages created by the enforced repeat, want none", n)
+	}
+	if again, err := post(general, body{Content: "three", Nonce: "analysis-1"}); err != nil || again == first {
+		t.Errorf("same nonce, not enforced: message %s, %v; want a new one", again, err)
+	}
+	srv.Advance(10 * time.Minute)
+	if again, err := post(general, body{Content: "four", Nonce: "analysis-1", EnforceNonce: true}); err != nil || again == first {
+		t.Errorf("same nonce after ten minutes: message %s, %v; want a new one", again, err)
+	}
+	_, err = post(general, body{Content: "five", Nonce: strings.Repeat("n", 26), EnforceNonce: true})
+	var rest *discordgo.RESTError
+	if !errors.As(err, &rest) || rest.Response.StatusCode != 400 || rest.Message == nil || rest.Message.Code != 50035 {
+		t.Errorf("a 26-character nonce: %v; want 400 Invalid Form Body", err)
 	}
 }

@@ -116,6 +116,7 @@ type Server struct {
 	chanOrder  []string
 	messages   map[string]*Message
 	chanMsgs   map[string][]string
+	nonces     map[string]string // enforced nonce -> the bot's message created with it
 	dmChannels map[string]string // user ID -> DM channel ID
 	dmsClosed  map[string]bool   // users who take no direct messages from the bot
 	commands   map[string][]*AppCommand
@@ -207,6 +208,7 @@ func New(opts Options) (*Server, error) {
 		roles:      map[string]*Role{},
 		channels:   map[string]*Channel{},
 		messages:   map[string]*Message{},
+		nonces:     map[string]string{},
 		chanMsgs:   map[string][]string{},
 		dmChannels: map[string]string{},
 		dmsClosed:  map[string]bool{},
