@@ -89,6 +89,8 @@ type Message struct {
 	Mentions []string
 	// Key is the idempotency key of a posted message: posting the same
 	// key again is a no-op where the platform allows (Discord's nonce).
+	// A key names one message across every channel and server: Discord
+	// takes a repeat by the same author anywhere for the same message.
 	Key string `json:",omitempty"`
 }
 
