@@ -64,7 +64,7 @@ func play(t *testing.T, game string, opts rules.Options, args string, side rules
 	if side == rules.P2 {
 		seats = [2]engine.Player{rnd, prog}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), hangBound)
 	defer cancel()
 	rec, _, err := engine.PlayGame(ctx, g, nil, seats, moveTime)
 	if err != nil {
@@ -73,10 +73,22 @@ func play(t *testing.T, game string, opts rules.Options, args string, side rules
 	return rec, prog.Transcript()
 }
 
-// roomyMoveTime is a move time that a program answering at once never
-// nears, even on a loaded machine: the games that test anything but the
-// time limit get it, so that only what they test can end them.
-const roomyMoveTime = 10 * time.Second
+// roomyMoveTime is a move time that only a hung program reaches, however
+// slowly a loaded machine runs the program and its reader: the games that
+// test anything but the time limit get it, so that only what they test
+// can end them (a flood, say, ends the game once it passes the limit,
+// whenever that is).
+const roomyMoveTime = 2 * time.Minute
+
+// hangBound bounds a whole test game: far beyond any game's moves at
+// roomyMoveTime, it is reached only by a hang.
+const hangBound = 15 * time.Minute
+
+// tightMoveTime is the limit of the games that end by the limit itself:
+// the programs that hang or answer late (the fake's slow mode answers
+// long after it, so that the order of the limit and the answer does not
+// hang on the machine's speed).
+const tightMoveTime = time.Second
 
 // conventions are the class conventions with the fake's arguments and the
 // options that keep games short.
@@ -118,7 +130,9 @@ func TestWellBehavedProgramsPlayToTheEnd(t *testing.T) {
 }
 
 // TestFailingProgramsLoseWithTheReason: each way a program can fail loses
-// it the game, with the reason, within the move time and grace.
+// it the game, with the reason: the misbehaviour itself, seen before a
+// limit only a hang reaches, or the move time and grace for the programs
+// that answer late or never.
 func TestFailingProgramsLoseWithTheReason(t *testing.T) {
 	modes := []struct{ mode, want string }{
 		{"crash", "crashed"},
@@ -140,7 +154,7 @@ func TestFailingProgramsLoseWithTheReason(t *testing.T) {
 				side := rules.P2
 				moveTime := roomyMoveTime // a flood ends the game as soon as it passes the limit
 				if m.mode == "hang" || m.mode == "slow" {
-					moveTime = time.Second // these end by the limit itself
+					moveTime = tightMoveTime // these end by the limit itself
 				}
 				rec, tr := play(t, c.game, c.opts, c.args+" -mode "+m.mode, side, moveTime)
 				if w, ok := rec.Result.Winner(); !ok || w == side {
@@ -201,7 +215,7 @@ func TestUpthrustSpeaksTheEngineProtocol(t *testing.T) {
 		t.Error("FromStart: class conventions start from the start, the engine protocol does not")
 	}
 	rnd, _ := engine.NewPlayer("greedy", engine.PlayerOptions{Registry: reg, Seed: 1})
-	rec, _, err := engine.PlayGame(context.Background(), g, nil, [2]engine.Player{prog, rnd}, time.Second)
+	rec, _, err := engine.PlayGame(context.Background(), g, nil, [2]engine.Player{prog, rnd}, roomyMoveTime)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +243,7 @@ func TestProfileFile(t *testing.T) {
 	reg := games.Registry()
 	g, _ := reg.New("hiya", nil)
 	rnd, _ := engine.NewPlayer("random", engine.PlayerOptions{Registry: reg, Seed: 2})
-	rec, _, err := engine.PlayGame(context.Background(), g, nil, [2]engine.Player{rnd, p}, time.Second)
+	rec, _, err := engine.PlayGame(context.Background(), g, nil, [2]engine.Player{rnd, p}, roomyMoveTime)
 	if err != nil {
 		t.Fatal(err)
 	}
