@@ -42,6 +42,11 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// roomyMoveTime is a move time only a hung program reaches, however slowly
+// a loaded machine runs the class programs: a game's result must not hang
+// on the machine's speed (the resume test compares two runs' standings).
+const roomyMoveTime = 2 * time.Minute
+
 // sixPlayers is the resume test's tournament: engine levels, yardsticks and
 // fake class programs (one that crashes at its third move).
 func sixPlayers(fakePath, out string) Config {
@@ -52,7 +57,7 @@ func sixPlayers(fakePath, out string) Config {
 			{"student", "class:" + fakePath + " -game sixes"},
 			{"crashy", "class:" + fakePath + " -game sixes -mode crash -at 3"},
 		},
-		Format: RoundRobin, Games: 2, MoveTime: 10 * time.Second, Concurrency: 2, OpeningPlies: 2, Seed: 42,
+		Format: RoundRobin, Games: 2, MoveTime: roomyMoveTime, Concurrency: 2, OpeningPlies: 2, Seed: 42,
 		OutDir: out, NoGIF: true,
 	}
 }
@@ -166,7 +171,7 @@ func TestFilesOfATournament(t *testing.T) {
 	sum, err := Run(context.Background(), Config{
 		Registry: games.Registry(), Game: "sixes", Options: rules.Options{"turns": "8"},
 		Players: []Entrant{{"g", "greedy"}, {"s", "class:" + fake + " -game sixes"}}, Games: 2,
-		MoveTime: time.Second, Seed: 1, OutDir: dir, OnEvent: func(e Event) { events = append(events, e) },
+		MoveTime: roomyMoveTime, Seed: 1, OutDir: dir, OnEvent: func(e Event) { events = append(events, e) },
 	})
 	if err != nil {
 		t.Fatal(err)
