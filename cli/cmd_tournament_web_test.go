@@ -25,7 +25,7 @@ func TestWallSourceFollowsATournament(t *testing.T) {
 	_, err = tournament.Run(context.Background(), tournament.Config{
 		Registry: games.Registry(), Game: "sixes", Options: rules.Options{"turns": "8"},
 		Players: []tournament.Entrant{{Name: "g", Spec: "greedy"}, {Name: "r", Spec: "random"}, {Name: "a", Spec: "alphabeta:1"}},
-		Games:   2, MoveTime: 10 * time.Second, Seed: 1, OnEvent: src.event, // a time none of them nears
+		Games:   2, MoveTime: 2 * time.Minute, Seed: 1, OnEvent: src.event, // a time only a hang reaches: every game goes its 8 plies
 	})
 	if err != nil {
 		t.Fatal(err)
