@@ -263,44 +263,67 @@ func TestWorkerPanicSetAside(t *testing.T) {
 // TestFairClockOutage: while no process taking commands beats, nobody is
 // timed out; when one beats again, every running clock gets the outage's
 // time back and its channel is told once; the clock then works as ever.
+// Each step waits for the store's time to pass the point it needs and
+// checks the order of times, never how long the machine took.
 func TestFairClockOutage(t *testing.T) {
-	// An outage is 3 ticks without a beat: 750 ms, far more than a slow
-	// machine leaves between two beats of the loops below.
-	tick := 250 * time.Millisecond
+	tick := 250 * time.Millisecond // an outage is 3 ticks without a beat
 	e, _, p := newFaultyEnv(t, false, nil, commands.Config{ClockTick: tick, TurnTime: 1500 * time.Millisecond, TakesCommands: true})
 	ctx := context.Background()
 	e.svc.Beat(ctx)
 	e.ok(ann, "f", "/play game:hique opponent:@bob")
 	e.ok(bob, "f", "/accept")
-	due := e.game("f").Deadline
-	// The outage: no beat for 2 s, past the deadline; a worker's clock
-	// keeps ticking meanwhile.
-	for end := time.Now().Add(2 * time.Second); time.Now().Before(end); time.Sleep(tick / 2) {
+	started := e.game("f")
+	due := started.Deadline
+	// The outage: no beat until the deadline and two ticks more have
+	// passed; a worker's clock keeps ticking meanwhile.
+	for hang := time.Now().Add(time.Minute); time.Now().Before(due.Add(2 * tick)); time.Sleep(tick / 2) {
+		if time.Now().After(hang) {
+			t.Fatal("the host's clock did not reach the deadline")
+		}
 		must(t, e.svc.Tick(ctx))
 	}
 	if g := e.game("f"); g.Status != store.Active {
 		t.Fatalf("a player lost on time during an outage: %s", g.Reason)
 	}
 	e.svc.Beat(ctx) // the bot is back
+	outs, err := e.st.Outages(ctx, time.Time{})
+	if err != nil || len(outs) != 1 {
+		t.Fatalf("outages %v, %v; want the one", outs, err)
+	}
+	o := outs[0]
+	if !o.To.After(due) {
+		t.Fatalf("the outage %v..%v ended before the deadline %v", o.From, o.To, due)
+	}
+	// The turn's part of the outage: from the turn's start (the last beat
+	// came before it) to the beat that ended the outage.
+	from := commands.FlowOf(started).TurnFrom
+	if o.From.After(from) {
+		from = o.From
+	}
+	want := o.To.Sub(from)
 	g := e.game("f")
-	if gave := g.Deadline.Sub(due); gave < 1500*time.Millisecond || gave > 4*time.Second {
-		t.Fatalf("the deadline moved by %v, want about the 2 s outage", gave)
+	if gave := g.Deadline.Sub(due); gave-want > time.Millisecond || want-gave > time.Millisecond {
+		t.Fatalf("the deadline moved by %v, want the outage's %v", gave, want)
 	}
 	if n := p.count("f", "was offline for"); n != 1 {
 		t.Fatalf("the channel was told %d times, want 1", n)
 	}
-	e.svc.Beat(ctx)
-	must(t, e.svc.Tick(ctx))
-	if g := e.game("f"); g.Status != store.Active {
-		t.Fatalf("lost on time right after the outage: %s", g.Reason)
-	}
-	// Beats go on: the clock times out as ever once the new deadline passes.
-	for end := time.Now().Add(5 * time.Second); time.Now().Before(end) && e.going("f") != nil; time.Sleep(tick / 2) {
+	// Beats go on: the clock times out as ever, once the new deadline has
+	// passed and not before.
+	newDue := g.Deadline
+	for hang := time.Now().Add(time.Minute); ; time.Sleep(tick / 2) {
 		e.svc.Beat(ctx)
 		must(t, e.svc.Tick(ctx))
-	}
-	if e.going("f") != nil {
-		t.Fatal("the game did not time out after the given-back deadline")
+		ticked := time.Now()
+		if e.going("f") == nil {
+			if ticked.Before(newDue) {
+				t.Fatalf("timed out by a tick that ended at %v, before the given-back deadline %v", ticked, newDue)
+			}
+			break
+		}
+		if ticked.After(hang) {
+			t.Fatal("the game did not time out after the given-back deadline")
+		}
 	}
 	if n := p.count("f", "was offline for"); n != 1 {
 		t.Fatalf("the channel was told %d times in all, want 1", n)
