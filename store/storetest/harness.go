@@ -329,11 +329,36 @@ func MustErr(t testing.TB, err, want error, what string) {
 	}
 }
 
-// Context returns a context that ends 30s on or when t ends.
+// Context returns a context that ends when t ends or after HangBound.
 func Context(t testing.TB) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), HangBound)
 	t.Cleanup(cancel)
 	return ctx
+}
+
+// HangBound bounds a test's waits: far beyond what the slowest machine
+// takes, it is reached only by a hang.
+const HangBound = 5 * time.Minute
+
+// waitStoreTime waits until s's clock (Store.Time) has passed at; only a
+// hang makes it wait HangBound, and fail.
+func waitStoreTime(t testing.TB, s store.Store, at time.Time) {
+	t.Helper()
+	ctx := Context(t)
+	for {
+		now, err := s.Time(ctx)
+		if err != nil {
+			t.Fatalf("the store's time: %v", err)
+		}
+		if now.After(at) {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the store's clock did not pass %v: it says %v", at, now)
+		case <-time.After(min(at.Sub(now)+time.Millisecond, 100*time.Millisecond)):
+		}
+	}
 }
 
 // ChName returns the i-th test channel's id.

@@ -1,8 +1,10 @@
 package storetest
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"testing"
 	"time"
 
@@ -192,16 +194,21 @@ func testQueueBlockingClaim(t *testing.T, e *env) {
 
 // testQueueReclaimBehindBusyJobs: a crashed worker's job is reclaimed even
 // when more jobs than Redis looks at in one XAUTOCLAIM page stand before
-// it, held by a live worker.
+// it, held by live workers.
 func testQueueReclaimBehindBusyJobs(t *testing.T, e *env) {
 	t.Parallel()
 	ctx := Context(t)
-	// Longer than the other queue tests' timeout: the live workers
-	// extend their jobs one after another after the sleep, and the first
-	// extended must not go stale again before the rescuer claims.
+	// The live workers renew their jobs every tenth of the lease, as a
+	// worker does while it thinks, from before the dead worker's claim
+	// to the rescue: only a pause of most of the lease between two
+	// renewals (a hang) lets a live job go stale.
 	const reclaimTimeout = 4 * time.Second
 	s := e.open(func(c *store.Config) { c.ClaimTimeout = reclaimTimeout })
 	var busy []*store.Job
+	live, stop := context.WithCancel(ctx)
+	var renewing sync.WaitGroup
+	defer renewing.Wait()
+	defer stop()
 	for i := range 16 {
 		g := NewGame(t, e.reg, "sixes", ChName(i), "1")
 		if err := s.Create(ctx, g); err != nil {
@@ -210,25 +217,41 @@ func testQueueReclaimBehindBusyJobs(t *testing.T, e *env) {
 		if _, err := s.EnqueueBotTurn(ctx, g); err != nil {
 			t.Fatal(err)
 		}
-		// A worker holds one job at a time (its own unacked job comes
-		// back first), so each live job has its own worker.
-		worker := fmt.Sprintf("live%d", i)
-		if i == 15 {
-			worker = "dead"
-		}
-		job, err := s.ClaimBotTurn(ctx, worker, 0)
+	}
+	// A worker holds one job at a time (its own unacked job comes back
+	// first), so each live job has its own worker; the dead worker's is
+	// queued last.
+	for i := range 15 {
+		job, err := s.ClaimBotTurn(ctx, fmt.Sprintf("live%d", i), 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if i < 15 {
-			busy = append(busy, job)
-		}
+		busy = append(busy, job)
 	}
-	time.Sleep(reclaimTimeout + reclaimTimeout/2)
-	for i, j := range busy { // the live workers are still on their jobs
-		if err := s.ExtendBotTurn(ctx, fmt.Sprintf("live%d", i), j); err != nil {
-			t.Fatal(err)
+	renewing.Go(func() {
+		for {
+			for i, j := range busy {
+				if err := s.ExtendBotTurn(live, fmt.Sprintf("live%d", i), j); err != nil && live.Err() == nil {
+					t.Errorf("live%d renews its job: %v", i, err)
+					return
+				}
+			}
+			select {
+			case <-live.Done():
+				return
+			case <-time.After(reclaimTimeout / 10):
+			}
 		}
+	})
+	dead, err := s.ClaimBotTurn(ctx, "dead", 0)
+	if err != nil || dead.Channel != ChName(15) {
+		t.Fatalf("the dead worker claimed %+v, %v; want the job of channel %s", dead, err, ChName(15))
+	}
+	claimed := time.Now()
+	// The dead worker's lease runs out; the live workers renew on.
+	const slack = 5 * time.Millisecond // the stores keep times in whole milliseconds
+	for time.Since(claimed) <= reclaimTimeout+slack {
+		time.Sleep(reclaimTimeout + slack - time.Since(claimed) + time.Millisecond)
 	}
 	job, err := s.ClaimBotTurn(ctx, "rescuer", 0)
 	if err != nil || job.Channel != ChName(15) || !job.Reclaimed {
