@@ -337,10 +337,11 @@ func (w *world) botMoves(channel string) []discordtest.Message {
 	return out
 }
 
-// waitFor polls cond until it holds, failing after a generous bound.
+// waitFor polls cond until it holds, failing only after a bound a hang
+// alone reaches.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+	for end := time.Now().Add(2 * time.Minute); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
 		if cond() {
 			return
 		}
