@@ -29,6 +29,10 @@ type discardNotifier struct{}
 
 func (discardNotifier) Post(context.Context, string, commands.Message) error { return nil }
 
+// hangBound bounds the tests' waits for an event: far beyond what the
+// slowest machine takes, it is reached only by a hang.
+const hangBound = 2 * time.Minute
+
 // waitFor polls cond every 10 ms until it holds, failing after limit.
 func waitFor(t *testing.T, limit time.Duration, what string, cond func() bool) {
 	t.Helper()
@@ -83,7 +87,7 @@ func TestBridgePlaysAWholeGame(t *testing.T) {
 		if err := bridge.Start(); err != nil {
 			t.Fatal(err)
 		}
-		waitFor(t, 10*time.Second, "the bridge connects", func() bool { return apiSrv.Online("g1", alice.ID) })
+		waitFor(t, hangBound, "the bridge connects", func() bool { return apiSrv.Online("g1", alice.ID) })
 	}
 	defer func() {
 		if bridge != nil && bridge.ProcessState == nil {
@@ -106,7 +110,7 @@ func TestBridgePlaysAWholeGame(t *testing.T) {
 		}
 		return g, true
 	}
-	waitFor(t, 10*time.Second, "the program accepts", func() bool { g, ok := load(); return ok && !commands.FlowOf(g).Challenge })
+	waitFor(t, hangBound, "the program accepts", func() bool { g, ok := load(); return ok && !commands.FlowOf(g).Challenge })
 
 	programMoves, killed, restarted := 0, false, false
 	for {
@@ -115,7 +119,7 @@ func TestBridgePlaysAWholeGame(t *testing.T) {
 			_ = bridge.Process.Kill()
 			_ = bridge.Wait()
 			killed = true
-			waitFor(t, 5*time.Second, "the program shows offline", func() bool { return !apiSrv.Online("g1", alice.ID) })
+			waitFor(t, hangBound, "the program shows offline", func() bool { return !apiSrv.Online("g1", alice.ID) })
 		}
 		if programMoves == 5 && !net.wasCut() {
 			net.cut() // a network loss: the bridge reconnects by itself
@@ -141,11 +145,11 @@ func TestBridgePlaysAWholeGame(t *testing.T) {
 			startBridge()
 			restarted = true
 		}
-		waitFor(t, 20*time.Second, "the program moves", func() bool { g2, ok := load(); return !ok || g2.Version != g.Version })
+		waitFor(t, hangBound, "the program moves", func() bool { g2, ok := load(); return !ok || g2.Version != g.Version })
 		programMoves++
 	}
 	var sums []store.Summary
-	waitFor(t, 5*time.Second, "the game is archived", func() bool {
+	waitFor(t, hangBound, "the game is archived", func() bool {
 		var err error
 		sums, _, err = st.Archived(ctx, "g1", 0, 1)
 		return err == nil && len(sums) == 1
@@ -160,7 +164,7 @@ func TestBridgePlaysAWholeGame(t *testing.T) {
 	if !restarted || programMoves < 6 {
 		t.Errorf("the program made %d moves (killed %v); want a game that went on after the restart", programMoves, killed)
 	}
-	waitFor(t, 10*time.Second, "the bridge shows the end", func() bool { return strings.Contains(out.String(), "over, ") })
+	waitFor(t, hangBound, "the bridge shows the end", func() bool { return strings.Contains(out.String(), "over, ") })
 	for _, want := range []string{"connected to", "challenges my program to sixes; accepting", "playing", "reconnecting in"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the bridge's terminal lacks %q:\n%s", want, out.String())
@@ -178,8 +182,8 @@ func TestBridgePlaysAWholeGame(t *testing.T) {
 		if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(out.String(), "refused the token") {
 			t.Errorf("after revoke the bridge exited %v; want status 1 saying the token was refused:\n%s", err, out.String())
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the bridge still runs 10 s after its token was revoked")
+	case <-time.After(hangBound):
+		t.Fatalf("the bridge still runs %v after its token was revoked", hangBound)
 	}
 	if strings.Contains(out.String(), tok) {
 		t.Error("the bridge printed its token")

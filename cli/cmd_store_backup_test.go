@@ -103,7 +103,13 @@ func TestStoreBackupWhilePlaying(t *testing.T) {
 			}
 		})
 	}
-	time.Sleep(300 * time.Millisecond)
+	// The backup is taken once moves were acknowledged in at least two
+	// channels, however long the machine takes to get there.
+	waitFor(t, hangBound, "moves acknowledged in two channels", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(acked) >= 2
+	})
 	mu.Lock()
 	before := map[string]seen{}
 	for ch, s := range acked {
@@ -116,7 +122,17 @@ func TestStoreBackupWhilePlaying(t *testing.T) {
 	if err != nil || !strings.Contains(out, "from the running process "+pid) {
 		t.Fatalf("store backup while playing: %v\n%s", err, out)
 	}
-	time.Sleep(100 * time.Millisecond) // moves go on after the backup
+	// Moves go on after the backup: some channel acknowledges one more.
+	waitFor(t, hangBound, "a move acknowledged after the backup", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		for ch, s := range acked {
+			if s.id != before[ch].id || len(s.moves) != len(before[ch].moves) {
+				return true
+			}
+		}
+		return false
+	})
 	stopPlaying()
 	players.Wait()
 	if len(before) < 2 {

@@ -223,7 +223,7 @@ func (e *env) randomMove(channel string, rng *rand.Rand) string {
 // waitFor polls cond until it holds, failing after a generous bound.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+	for end := time.Now().Add(2 * time.Minute); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
 		if cond() {
 			return
 		}
