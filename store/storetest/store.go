@@ -352,7 +352,7 @@ func testLock(t *testing.T, e *env) {
 	}
 	// Let it expire by the clock (the embedded backend too).
 	var l2 store.Lock
-	for start := time.Now(); time.Since(start) < 10*time.Second; time.Sleep(50 * time.Millisecond) {
+	for start := time.Now(); time.Since(start) < HangBound; time.Sleep(50 * time.Millisecond) {
 		if l2, err = s.TryLock(ctx, "clock", time.Minute); err == nil {
 			break
 		}
