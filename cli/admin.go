@@ -19,9 +19,28 @@ import (
 
 // adminSocket is the unix socket in the data directory through which a
 // process running the embedded store serves `arbiter store backup`. Only
-// who may enter the data directory (its owner: it is created 0700) can
-// reach it.
+// the data directory's owner can reach it: the socket is 0600, whatever
+// the umask, and made only in a directory others cannot enter (0700; a
+// looser one is tightened first, or no socket is made).
 const adminSocket = "arbiter-admin.sock"
+
+// tightenDataDir makes dir its owner's alone when others may enter it,
+// and says so in the log; an error when it cannot.
+func tightenDataDir(dir string, log *slog.Logger) error {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	perm := fi.Mode().Perm()
+	if perm&0o077 == 0 {
+		return nil
+	}
+	if err := os.Chmod(dir, perm&0o700); err != nil {
+		return fmt.Errorf("DATA_DIR %s has mode %#o, open to other users, and cannot be made 0700: %w", dir, perm, err)
+	}
+	log.Warn("DATA_DIR was open to other users: made its owner's alone", "dir", dir, "was", fmt.Sprintf("%#o", perm), "now", fmt.Sprintf("%#o", perm&0o700))
+	return nil
+}
 
 // serveAdmin serves GET /backup, a consistent copy of the embedded store
 // st, on the admin socket in dataDir until ctx ends or the function it
@@ -33,8 +52,17 @@ func serveAdmin(ctx context.Context, st store.Store, dataDir string, log *slog.L
 		return func() {}
 	}
 	path := filepath.Join(dataDir, adminSocket)
+	if err := tightenDataDir(dataDir, log); err != nil {
+		log.Warn("no admin socket: `arbiter store backup` cannot reach this process", "path", path, "err", err)
+		return func() {}
+	}
 	_ = os.Remove(path) // a socket left by a process that died: this one holds the lock now
 	ln, err := net.Listen("unix", path)
+	if err == nil {
+		if err = os.Chmod(path, 0o600); err != nil {
+			_ = ln.Close()
+		}
+	}
 	if err != nil {
 		log.Warn("no admin socket: `arbiter store backup` cannot reach this process", "path", path, "err", err)
 		return func() {}

@@ -268,6 +268,10 @@ func storeChecks(ctx context.Context, cfg config) []check {
 		return out
 	}
 	add(checkOK, "DATA_DIR", dir+" is writable and not in use", "")
+	if perm := st.Mode().Perm(); perm&0o077 != 0 {
+		add(checkNote, "DATA_DIR", fmt.Sprintf("%s has mode %#o: other users may enter it; Arbiter makes it %#o when it starts, so that its admin socket (backups) is its owner's alone", dir, perm, perm&0o700),
+			fmt.Sprintf("chmod %o %s", perm&0o700, dir))
+	}
 	f, err := boltstore.FileLayout(filepath.Join(dir, boltstore.DatabaseFile))
 	if err != nil {
 		add(checkProblem, "embedded database", oneLine(err.Error()), "restore a backup (arbiter store restore), or start with STORE_START_EMPTY=1 to set it aside")

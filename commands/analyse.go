@@ -359,8 +359,12 @@ func (s *Service) analyse(ctx context.Context, inv Invocation) Reply {
 	if !ok {
 		return refusal
 	}
+	// Another channel's game may be private to that channel: as with
+	// /history, its analysis is shown to the one who asked only, and never
+	// posted here.
+	elsewhere := g.Channel != inv.Channel
 	if r, ok := s.analyses.cached(g.Guild + "/" + g.ID); ok {
-		return Reply{Message: r.msg}
+		return Reply{Message: r.msg, Private: elsewhere}
 	}
 	if g.Status != store.Finished {
 		return refuse("game #%s is still going on: its analysis comes when it ends", g.ID)
@@ -373,20 +377,25 @@ func (s *Service) analyse(ctx context.Context, inv Invocation) Reply {
 	if s.workersRun.Load() == 0 {
 		return refuse("analyses are made by the bot-turn workers of the process that answers commands, and this one runs none (they run in `arbiter worker`): ask the server's admin")
 	}
-	job, err := s.analysisJob(g, inv.Channel)
+	postTo, when := inv.Channel, "It will be posted here."
+	if elsewhere {
+		postTo = "" // kept only
+		when = fmt.Sprintf("It is not posted here, the game being another channel's: ask again with /analyse game:%s once it is done, and it is shown to you alone.", g.ID)
+	}
+	job, err := s.analysisJob(g, postTo)
 	if err != nil {
 		return refuse("game #%s cannot be analysed: %v", g.ID, err)
 	}
 	place, added, kept, err := s.analyses.enqueue(job)
 	switch {
 	case kept != nil:
-		return Reply{Message: kept.msg}
+		return Reply{Message: kept.msg, Private: elsewhere}
 	case errors.Is(err, errAnalysisBusy):
 		return refuse("busy: %d analyses are in line, the most Arbiter keeps; try again in a few minutes", place)
 	case !added:
-		return refuse("game #%s is already in line for analysis: position %d in line; it will be posted here", g.ID, place)
+		return refuse("game #%s is already in line for analysis: position %d in line. %s", g.ID, place, when)
 	}
-	return Reply{Message: Message{Text: fmt.Sprintf("Analysing %s when Arbiter's bot is idle (bot games come first): position %d in line. It will be posted here.", job.title, place)}}
+	return Reply{Message: Message{Text: fmt.Sprintf("Analysing %s when Arbiter's bot is idle (bot games come first): position %d in line. %s", job.title, place, when)}, Private: elsewhere}
 }
 
 // analysisJob makes the analysis of the finished game g, to be posted in

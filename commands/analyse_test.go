@@ -107,26 +107,38 @@ func TestAnalyseAFinishedGameOnceAndNotOneGoingOn(t *testing.T) {
 	e.refused(ann, ch, "/analyse game:999", "no finished game 999")
 }
 
-// TestAnalysisPostedInEachChannelThatAsked: a game's analysis asked for in
-// two channels while it is in line is posted in both, once each.
-func TestAnalysisPostedInEachChannelThatAsked(t *testing.T) {
+// TestAnalysisOfAnotherChannelsGameIsShownOnlyToWhoAsked: a game's
+// analysis asked for in another channel (which may be seen by people the
+// game's channel is closed to) is answered to the one who asked only, and
+// posted only in the game's own channel, once.
+func TestAnalysisOfAnotherChannelsGameIsShownOnlyToWhoAsked(t *testing.T) {
 	e := newEnvWith(t, true, func(c *commands.Config) { c.AnalysisLimits = engine.Limits{MoveTime: 50 * time.Millisecond} })
 	rng := rand.New(rand.NewPCG(3, 27))
 	e.playStudents(t, "played", "sixes", 6, rng)
 	id := e.archived("played").ID
-	first := e.ok(ann, "played", "/analyse")
-	second := e.do(bob, "elsewhere", "/analyse game:"+id) // "already in line ... it will be posted here"
-	for ch, r := range map[string]commands.Reply{"played": first, "elsewhere": second} {
-		if strings.HasPrefix(r.Text, "**Analysis of") {
-			continue // finished before it was asked for here: the reply is the analysis
-		}
-		waitFor(t, "the analysis posted in "+ch, func() bool { return len(e.analysisPosts(ch)) > 0 })
+	if r := e.do(bob, "elsewhere", "/analyse game:"+id); !r.Private {
+		t.Errorf("asked in another channel before it was in line, the answer is public: %q", r.Text)
 	}
-	time.Sleep(200 * time.Millisecond) // time for a second post, were there one
-	for _, ch := range []string{"played", "elsewhere"} {
-		if n := len(e.analysisPosts(ch)); n > 1 {
-			t.Errorf("the analysis was posted %d times in %s", n, ch)
-		}
+	// In line already: the game's own channel is added to where it is posted.
+	if first := e.do(ann, "played", "/analyse"); !strings.HasPrefix(first.Text, "**Analysis of") {
+		waitFor(t, "the analysis posted in its channel", func() bool { return len(e.analysisPosts("played")) > 0 })
+	}
+	var kept commands.Reply
+	waitFor(t, "the analysis kept", func() bool {
+		kept = e.do(bob, "elsewhere", "/analyse game:"+id)
+		return strings.HasPrefix(kept.Text, "**Analysis of")
+	})
+	if !kept.Private {
+		t.Errorf("the kept analysis, asked for in another channel, is public")
+	}
+	if r := e.ok(ann, "played", "/analyse game:"+id); !strings.HasPrefix(r.Text, "**Analysis of") {
+		t.Errorf("asked again in its own channel: %q", r.Text)
+	}
+	if n := len(e.analysisPosts("elsewhere")); n != 0 {
+		t.Errorf("the analysis was posted %d times in another channel", n)
+	}
+	if n := len(e.analysisPosts("played")); n > 1 {
+		t.Errorf("the analysis was posted %d times in its channel", n)
 	}
 }
 

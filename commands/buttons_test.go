@@ -120,6 +120,11 @@ func TestRematch(t *testing.T) {
 	if g := e.game("rb"); g.Players[rules.P1].Kind != store.Bot || commands.FlowOf(g).Challenge {
 		t.Errorf("rematch against the bot: seats %+v, challenge %v", g.Players, commands.FlowOf(g).Challenge)
 	}
+	// A board's Rematch pressed in another channel (where the game's own
+	// channel may be unseen) announces nothing there.
+	if r := e.press(bob, "elsewhere", end.Message, "Rematch"); !r.Private || !strings.Contains(r.Text, "in the channel of its game") {
+		t.Errorf("Rematch pressed in another channel: %q (private %v)", r.Text, r.Private)
+	}
 }
 
 // TestBoardFacesItsReader: /board and the Refresh button draw the board

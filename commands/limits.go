@@ -2,7 +2,12 @@ package commands
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
+	"math/rand/v2"
+	"time"
 
 	"arbiter/store"
 )
@@ -97,6 +102,90 @@ func (s *Service) checkLimits(ctx context.Context, inv Invocation, req newGameRe
 		return no("you already play %s against the bot at level 5 at once, the most one person may: finish one, or play at level 4 or below%s", plural(myStrong, "game"), how)
 	case newStrong && l.GuildStrongBot > 0 && guildStrong >= l.GuildStrongBot:
 		return no("this server has %s against the bot at level 5 going on, its share of the bot's time: play at level 4 or below, or wait for one to end%s", plural(guildStrong, "game"), how)
+	}
+	return nil
+}
+
+// The server's limits lock: held while a game is counted and started (or
+// a challenge counted and accepted), so that two commands at once, in one
+// process or in several sharing the store, never both pass the count.
+const (
+	// limitsLockTTL frees the lock of a process that died holding it.
+	limitsLockTTL = 15 * time.Second
+	// limitsWait is how long a command waits for the lock before it is
+	// refused as busy.
+	limitsWait = 30 * time.Second
+)
+
+// limitsLockName is the store lock of guild's limits (a hash: a lock's
+// name takes only letters, digits and a few signs).
+func limitsLockName(guild string) string {
+	sum := sha256.Sum256([]byte(guild))
+	return "limits-" + hex.EncodeToString(sum[:16])
+}
+
+// underLimits runs do while holding the limits lock of inv's server, and
+// returns its reply; a refusal when the lock is not had within limitsWait.
+func (s *Service) underLimits(ctx context.Context, inv Invocation, do func() Reply) Reply {
+	name := limitsLockName(inv.Guild)
+	give := time.NewTimer(limitsWait)
+	defer give.Stop()
+	var lock store.Lock
+	for {
+		l, err := s.store.TryLock(ctx, name, limitsLockTTL)
+		if err == nil {
+			lock = l
+			break
+		}
+		if !errors.Is(err, store.ErrLocked) {
+			return s.storeRefusal(inv, err)
+		}
+		pause := time.NewTimer(time.Duration(2+rand.IntN(18)) * time.Millisecond)
+		select {
+		case <-ctx.Done():
+			pause.Stop()
+			return refuse("nothing was started: the command was cancelled while other games of this server were being started; try again")
+		case <-give.C:
+			pause.Stop()
+			return refuse("nothing was started: this server's games are being started by many at once; try again in a moment")
+		case <-pause.C:
+		}
+	}
+	defer func() {
+		if err := lock.Release(context.WithoutCancel(ctx)); err != nil {
+			s.log.Warn("limits lock", "guild", inv.Guild, "err", err)
+		}
+	}()
+	return do()
+}
+
+// checkAccept refuses the acceptance of the challenge g when it would take
+// the one who accepts past their limit of games at once. Challenges
+// waiting for their own answer do not count (they could accept none of
+// them otherwise); games going on and challenges they made do.
+func (s *Service) checkAccept(ctx context.Context, inv Invocation, g *store.Game) *Reply {
+	l := s.cfg.Limits
+	if l.PersonGames <= 0 {
+		return nil
+	}
+	running, err := s.store.Running(ctx, inv.Guild)
+	if err != nil {
+		r := s.storeRefusal(inv, err)
+		return &r
+	}
+	mine := 0
+	for _, o := range running {
+		if o.Channel == g.Channel || o.Players[0].UserID != inv.User.ID && o.Players[1].UserID != inv.User.ID {
+			continue
+		}
+		if flow(o).Challenge && challenged(o).UserID == inv.User.ID {
+			continue // waiting for this person's answer
+		}
+		mine++
+	}
+	if mine >= l.PersonGames {
+		r := refuse("you already play %s at once in this server, the most one person may: finish or /resign one (/games lists them) before accepting; this challenge waits until it lapses (the limit is set by the server's operator: docs/explanation/security.md)", plural(mine, "game"))
+		return &r
 	}
 	return nil
 }

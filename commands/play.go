@@ -80,10 +80,12 @@ func (s *Service) play(ctx context.Context, inv Invocation) Reply {
 	if r != nil {
 		return *r
 	}
-	if r := s.checkLimits(ctx, inv, req); r != nil {
-		return *r
-	}
-	return s.start(ctx, inv, req)
+	return s.underLimits(ctx, inv, func() Reply {
+		if r := s.checkLimits(ctx, inv, req); r != nil {
+			return *r
+		}
+		return s.start(ctx, inv, req)
+	})
 }
 
 // CheckPlay checks a /play invocation as far as it can without the store
@@ -240,6 +242,16 @@ func (s *Service) accept(ctx context.Context, inv Invocation) Reply {
 	if challenged(g).UserID != inv.User.ID {
 		return refuse("this challenge is for %s; only they can accept it", label(challenged(g)))
 	}
+	return s.underLimits(ctx, inv, func() Reply {
+		if r := s.checkAccept(ctx, inv, g); r != nil {
+			return *r
+		}
+		return s.accepted(ctx, inv, g)
+	})
+}
+
+// accepted starts the challenge g that the invoker accepted.
+func (s *Service) accepted(ctx context.Context, inv Invocation, g *store.Game) Reply {
 	accepter := challenged(g) // before the seats are swapped back
 	flow(g).Challenge = false
 	if flow(g).ChallengerSecond {

@@ -27,6 +27,11 @@ func (s *Service) rematch(ctx context.Context, inv Invocation) Reply {
 	if r != nil {
 		return *r
 	}
+	if last.Channel != inv.Channel {
+		// Another channel's game may be private to that channel: its
+		// rematch is not announced here.
+		return refuse("a rematch is played in the channel of its game; ask there")
+	}
 	var other store.Player
 	switch inv.User.ID {
 	case humanID(last.Players[rules.P1]):
@@ -54,10 +59,12 @@ func (s *Service) rematch(ctx context.Context, inv Invocation) Reply {
 			req.players[0], req.players[1] = req.players[1], req.players[0]
 		}
 	}
-	if r := s.checkLimits(ctx, inv, req); r != nil {
-		return *r
-	}
-	reply := s.start(ctx, inv, req)
+	reply := s.underLimits(ctx, inv, func() Reply {
+		if r := s.checkLimits(ctx, inv, req); r != nil {
+			return *r
+		}
+		return s.start(ctx, inv, req)
+	})
 	if !reply.Private {
 		reply.Text = fmt.Sprintf("Rematch of #%s, sides swapped.\n%s", last.ID, reply.Text)
 	}

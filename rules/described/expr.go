@@ -74,8 +74,24 @@ func (e *expr) names(f func(string)) {
 // exprParser reads an expression; pos is the byte offset reached, for
 // error columns.
 type exprParser struct {
-	s   string
-	pos int
+	s     string
+	pos   int
+	depth int // parentheses and signs open at pos
+}
+
+// Bounds of an expression: how deep parentheses and signs nest, and how
+// long a name is (as an option's or a let's).
+const (
+	maxExprDepth = 32
+	maxExprName  = 32
+)
+
+// quoted is text for an error: quoted, and cut when long.
+func quoted(text string) string {
+	if len(text) > 40 {
+		return fmt.Sprintf("%q...", text[:40])
+	}
+	return fmt.Sprintf("%q", text)
 }
 
 // parseExpr reads text as an expression. The error's offset is the byte
@@ -88,7 +104,7 @@ func parseExpr(text string) (*expr, int, error) {
 	}
 	p.space()
 	if p.pos < len(p.s) {
-		return nil, p.pos, fmt.Errorf("unexpected %q in expression %q", p.s[p.pos:], text)
+		return nil, p.pos, fmt.Errorf("unexpected %s in expression %s", quoted(p.s[p.pos:]), quoted(text))
 	}
 	return e, 0, nil
 }
@@ -142,9 +158,15 @@ func (p *exprParser) product() (*expr, error) {
 func (p *exprParser) factor() (*expr, error) {
 	p.space()
 	if p.pos >= len(p.s) {
-		return nil, fmt.Errorf("expression %q ends where a number or a name should be", p.s)
+		return nil, fmt.Errorf("expression %s ends where a number or a name should be", quoted(p.s))
 	}
 	c := p.s[p.pos]
+	if c == '(' || c == '-' {
+		if p.depth++; p.depth > maxExprDepth {
+			return nil, fmt.Errorf("expression %s is nested more than %d deep", quoted(p.s), maxExprDepth)
+		}
+		defer func() { p.depth-- }()
+	}
 	switch {
 	case c == '(':
 		p.pos++
@@ -154,7 +176,7 @@ func (p *exprParser) factor() (*expr, error) {
 		}
 		p.space()
 		if p.pos >= len(p.s) || p.s[p.pos] != ')' {
-			return nil, fmt.Errorf("expression %q lacks a closing parenthesis", p.s)
+			return nil, fmt.Errorf("expression %s lacks a closing parenthesis", quoted(p.s))
 		}
 		p.pos++
 		return e, nil
@@ -182,7 +204,11 @@ func (p *exprParser) factor() (*expr, error) {
 			p.s[p.pos] >= 'A' && p.s[p.pos] <= 'Z' || p.s[p.pos] >= '0' && p.s[p.pos] <= '9') {
 			p.pos++
 		}
+		if p.pos-start > maxExprName {
+			p.pos = start
+			return nil, fmt.Errorf("name %s in an expression is over %d characters", quoted(p.s[start:]), maxExprName)
+		}
 		return &expr{op: 'n', name: p.s[start:p.pos]}, nil
 	}
-	return nil, fmt.Errorf("unexpected %q in expression %q: write numbers, option names, + - * / %% and parentheses", c, p.s)
+	return nil, fmt.Errorf("unexpected %q in expression %s: write numbers, option names, + - * / %% and parentheses", c, quoted(p.s))
 }

@@ -3,6 +3,7 @@ package described
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"slices"
@@ -62,7 +63,7 @@ func LoadFS(fsys fs.FS) ([]*Spec, []error) {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), Ext) {
 			continue
 		}
-		data, err := fs.ReadFile(fsys, e.Name())
+		data, err := readBounded(fsys, e.Name())
 		if err != nil {
 			errs = append(errs, fmt.Errorf("read %s: %w", e.Name(), err))
 			continue
@@ -79,6 +80,35 @@ func LoadFS(fsys fs.FS) ([]*Spec, []error) {
 		specs = append(specs, s)
 	}
 	return specs, errs
+}
+
+// readBounded reads the regular file name of fsys, refusing anything else
+// (a device or a pipe, also behind a link, is never opened) and a file
+// longer than a description may be, reading no more than that.
+func readBounded(fsys fs.FS, name string) ([]byte, error) {
+	if fi, err := fs.Stat(fsys, name); err != nil {
+		return nil, err
+	} else if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", name)
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil {
+		return nil, err
+	} else if !fi.Mode().IsRegular() { // replaced since
+		return nil, fmt.Errorf("%s: not a regular file", name)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxFileSize {
+		return nil, fmt.Errorf("%s: over %d bytes, the most a description has", name, maxFileSize)
+	}
+	return data, nil
 }
 
 // ErrNameTaken is the kind of error of a described game whose name is

@@ -227,6 +227,9 @@ func (r *reader) spec(root *yaml.Node) *Spec {
 	s.Title = s.Name
 	if t, ok := f["title"]; ok {
 		s.Title = strings.TrimSpace(r.scalar(t.value, "title"))
+		if r.err == nil && len(s.Title) > 64 {
+			r.fail(t.value, "title has %d bytes; a title has at most 64", len(s.Title))
+		}
 	}
 	s.Rules = strings.TrimSpace(r.scalar(f["rules"].value, "rules"))
 	if r.err == nil && s.Rules == "" {

@@ -52,9 +52,10 @@ func Registry() *rules.Registry {
 }
 
 // WithDir returns the registry of Registry plus the described games in
-// dir (files ending in .yaml; "" for none). A file that fails to load, or
-// whose game's name is taken, is left out and its error returned; the
-// other games still load.
+// dir (files ending in .yaml; "" for none). A file that fails to load
+// (one that does not read as a description, is too long, or is no regular
+// file), or whose game's name is taken, is left out and its error, naming
+// the folder and the file, returned; the other games still load.
 func WithDir(dir string) (*rules.Registry, []error) {
 	defs := builtIn()
 	for _, s := range Shipped() {
@@ -64,6 +65,9 @@ func WithDir(dir string) (*rules.Registry, []error) {
 		return rules.NewRegistry(defs...), nil
 	}
 	specs, errs := described.LoadFS(os.DirFS(dir))
+	for i, err := range errs {
+		errs[i] = fmt.Errorf("%s: %w", dir, err) // the folder, then the file
+	}
 	for _, s := range specs {
 		if taken(defs, s.Name) {
 			errs = append(errs, fmt.Errorf("%s: %w: %s is a game already; rename it", filepath.Join(dir, s.File), described.ErrNameTaken, s.Name))

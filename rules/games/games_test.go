@@ -250,6 +250,9 @@ func TestWithDir(t *testing.T) {
 	if len(errs) != 2 {
 		t.Errorf("%d errors, want 2: %v", len(errs), errs)
 	}
+	if !strings.Contains(msgs, dir+": broken.yaml") {
+		t.Errorf("errors %s do not name the folder of broken.yaml", msgs)
+	}
 	if _, err := reg.New("tictactoe", nil); err != nil {
 		t.Error(err)
 	}

@@ -33,13 +33,13 @@ func ProbeURL(ctx context.Context, url string, cluster bool) (Probe, error) {
 	if cluster {
 		o, err := redis.ParseClusterURL(url)
 		if err != nil {
-			return Probe{}, fmt.Errorf("REDIS_URL does not read as a cluster's (redis://host:port?addr=host2:port2): %v", err)
+			return Probe{}, fmt.Errorf("REDIS_URL does not read as a cluster's (redis://host:port?addr=host2:port2): %s", urlError(url, err))
 		}
 		rdb = redis.NewClusterClient(o)
 	} else {
 		o, err := redis.ParseURL(url)
 		if err != nil {
-			return Probe{}, fmt.Errorf("REDIS_URL does not read: %v", err)
+			return Probe{}, fmt.Errorf("REDIS_URL does not read: %s", urlError(url, err))
 		}
 		o.MaxRetries = -1
 		rdb = redis.NewClient(o)

@@ -186,7 +186,7 @@ func Open(ctx context.Context, cfg store.Config) (*Redis, error) {
 
 	opts, err := redis.ParseURL(cfg.RedisURL)
 	if err != nil {
-		return nil, fmt.Errorf("open store: %w: REDIS_URL does not read: %v", store.ErrInvalid, err)
+		return nil, fmt.Errorf("open store: %w: REDIS_URL does not read: %s", store.ErrInvalid, urlError(cfg.RedisURL, err))
 	}
 	tune(opts)
 	client := redis.NewClient(opts)
@@ -244,7 +244,7 @@ func tune(o *redis.Options) {
 func (s *Redis) openCluster(cfg store.Config) error {
 	o, err := redis.ParseClusterURL(cfg.RedisURL)
 	if err != nil {
-		return fmt.Errorf("open store: %w: REDIS_URL does not read as a cluster's (redis://host:port?addr=host2:port2): %v", store.ErrInvalid, err)
+		return fmt.Errorf("open store: %w: REDIS_URL does not read as a cluster's (redis://host:port?addr=host2:port2): %s", store.ErrInvalid, urlError(cfg.RedisURL, err))
 	}
 	o.Protocol = 2
 	o.DisableIdentity = true
