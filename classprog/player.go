@@ -2,6 +2,7 @@ package classprog
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -11,6 +12,7 @@ import (
 
 	"arbiter/engine"
 	"arbiter/rules"
+	"arbiter/sandbox"
 )
 
 // StartupTime is how long a program may take to ask its first question
@@ -89,7 +91,7 @@ type session struct {
 func (p *Player) Choose(ctx context.Context, g rules.Game, lim engine.Limits) (rules.Move, engine.Info, error) {
 	begun := time.Now()
 	if p.exec == nil && p.profile == nil && len(Conventions()[g.Name()]) == 0 {
-		p.exec = engine.NewExecPlayer(p.opt.Registry, p.command, p.opt.Stderr, p.opt.Grace)
+		p.exec = engine.NewExecPlayer(p.opt.Registry, p.command, p.opt.Stderr, p.opt.Grace).InBox(p.opt.Box())
 	}
 	if p.exec != nil {
 		return p.exec.Choose(ctx, g, lim)
@@ -106,7 +108,7 @@ func (p *Player) Choose(ctx context.Context, g rules.Game, lim engine.Limits) (r
 		if g.Ply() > 1 || (g.Ply() == 1 && g.ToMove() == rules.P1) {
 			return p.fail(&engine.ForfeitError{Reason: "a class program plays from the start position: it cannot be told an opening"})
 		}
-		pr, err := start(p.command, p.trans)
+		pr, err := start(p.command, p.trans, p.opt.Box())
 		if err != nil {
 			return p.fail(&engine.ForfeitError{Reason: "could not start: " + err.Error()})
 		}
@@ -124,6 +126,7 @@ func (p *Player) Choose(ctx context.Context, g rules.Game, lim engine.Limits) (r
 	s.pending = append(s.pending, h[s.known:]...)
 	s.known = len(h)
 	s.proc.resetCount()
+	cpu0 := s.proc.cpu()
 
 	// The clock runs from the last input the program was given; before
 	// its first move it also has the startup time.
@@ -167,7 +170,9 @@ func (p *Player) Choose(ctx context.Context, g rules.Game, lim engine.Limits) (r
 				s.known++
 				s.setup = true
 				s.cur, s.step, s.reasks = rules.NoMove, 0, 0
-				return mv, engine.Info{Move: mv, Elapsed: time.Since(begun)}, nil
+				info := engine.Info{Move: mv, Elapsed: time.Since(begun)}
+				p.trans.add("= ", timing(g.FormatMove(mv), info.Elapsed, cpu0, s.proc.cpu(), &info))
+				return mv, info, nil
 			}
 			answered, err := s.answer(e.text, false, g)
 			if err != nil {
@@ -312,10 +317,32 @@ func (s *session) answer(text string, blocked bool, g rules.Game) (bool, error) 
 }
 
 // fail stops the program and returns err as Choose's answer; the reason
-// quotes the program's last words.
+// quotes the program's last words. A program that hit a limit of its box
+// loses for that.
 func (p *Player) fail(err error) (rules.Move, engine.Info, error) {
-	p.stop()
+	var limit sandbox.Reason
+	if p.sess != nil {
+		pr := p.sess.proc
+		p.stop()
+		limit = pr.limitHit()
+	}
+	var fe *engine.ForfeitError
+	if limit != "" && errors.As(err, &fe) && !strings.HasPrefix(fe.Reason, string(limit)) {
+		fe.Reason = string(limit) + " (" + fe.Reason + ")"
+	}
 	return rules.NoMove, engine.Info{Move: rules.NoMove}, err
+}
+
+// timing writes a move's line of the transcript: its wall time and, when
+// known, the processor time the program used for it (cpu0 before, cpu1
+// after), which it also sets in info.
+func timing(move string, wall, cpu0, cpu1 time.Duration, info *engine.Info) string {
+	line := fmt.Sprintf("move %s: %v wall", move, wall.Round(time.Millisecond))
+	if cpu0 >= 0 && cpu1 >= 0 {
+		info.CPU = max(0, cpu1-cpu0)
+		line += fmt.Sprintf(", %v processor", info.CPU.Round(time.Millisecond))
+	}
+	return line
 }
 
 // quote returns the program's last lines for a reason, or "".

@@ -16,6 +16,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"arbiter/sandbox"
+
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
 )
@@ -24,6 +26,7 @@ import (
 // person's terminal would run it (so C's stdio flushes at each line).
 type proc struct {
 	cmd    *exec.Cmd
+	box    *sandbox.Box // the program's box, nil when unconfined
 	master *os.File
 	tty    *os.File // the terminal's other end, kept to see its unread input
 	events chan event
@@ -41,10 +44,12 @@ type proc struct {
 	readAt     int64 // the session's bytes read (rchar) when the last input was written
 	gen        int   // lines of input written
 	transcript *transcript
+	limit      sandbox.Reason // the limit of its box it hit, once known
 }
 
-// start runs command under /bin/sh -c on a new pseudo-terminal.
-func start(command string, tr *transcript) (*proc, error) {
+// start runs command under /bin/sh -c on a new pseudo-terminal, in sb's
+// box (sb nil: unconfined).
+func start(command string, tr *transcript, sb *sandbox.Sandbox) (*proc, error) {
 	master, tty, err := pty.Open()
 	if err != nil {
 		return nil, fmt.Errorf("open a pseudo-terminal: %w", err)
@@ -55,14 +60,25 @@ func start(command string, tr *transcript) (*proc, error) {
 	}
 	_ = pty.Setsize(master, &pty.Winsize{Rows: 60, Cols: 200})
 	cmd := exec.Command("/bin/sh", "-c", command)
+	var box *sandbox.Box
+	if sb != nil {
+		if box, err = sb.Box(cmd, sandbox.Spec{Words: strings.Fields(command), Terminal: true}); err != nil {
+			master.Close()
+			tty.Close()
+			return nil, err
+		}
+	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
 	if err := cmd.Start(); err != nil {
 		master.Close()
 		tty.Close()
+		if box != nil {
+			box.Close()
+		}
 		return nil, fmt.Errorf("start %q: %w", command, err)
 	}
-	p := &proc{cmd: cmd, master: master, tty: tty, events: make(chan event, 8192), done: make(chan struct{}), transcript: tr, lastRead: time.Now()}
+	p := &proc{cmd: cmd, box: box, master: master, tty: tty, events: make(chan event, 8192), done: make(chan struct{}), transcript: tr, lastRead: time.Now()}
 	go p.read()
 	go func() {
 		p.err = cmd.Wait()
@@ -271,15 +287,52 @@ func (p *proc) resetCount() int {
 	return n
 }
 
-// stop kills the program and everything it started in its session.
+// stop kills the program and everything it started (in its session, or
+// its box), and frees its box.
 func (p *proc) stop() {
-	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	if p.box != nil {
+		p.mu.Lock()
+		if p.limit == "" {
+			p.limit = p.box.Reason(nil)
+		}
+		p.mu.Unlock()
+		p.box.Kill()
+	} else {
+		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	}
 	select {
 	case <-p.done:
 	case <-time.After(2 * time.Second):
 	}
+	if p.box != nil {
+		p.box.Close()
+	}
 	p.master.Close()
 	p.tty.Close()
+}
+
+// limitHit returns the limit of its box the program hit, "" if none (or
+// not known yet).
+func (p *proc) limitHit() sandbox.Reason {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.limit == "" && p.box != nil {
+		select {
+		case <-p.done:
+			p.limit = p.box.Reason(p.err)
+		default:
+			p.limit = p.box.Reason(nil)
+		}
+	}
+	return p.limit
+}
+
+// cpu returns the processor time the program has used (-1 when unknown).
+func (p *proc) cpu() time.Duration {
+	if p.box == nil {
+		return -1
+	}
+	return p.box.CPU()
 }
 
 // exitText says how the program ended.
@@ -288,6 +341,9 @@ func (p *proc) exitText() string {
 	case <-p.done:
 	case <-time.After(500 * time.Millisecond):
 		return "closed its terminal"
+	}
+	if r := p.limitHit(); r != "" {
+		return string(r)
 	}
 	if p.err != nil {
 		var ee *exec.ExitError

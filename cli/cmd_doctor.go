@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"arbiter/sandbox"
 	"context"
 	"encoding/base64"
 	"flag"
@@ -96,6 +97,7 @@ func doctorChecks(ctx context.Context, cfg config, loadErr error, httpAddr strin
 		add(checkProblem, "settings", oneLine(loadErr.Error()), "correct these variables in the environment or .env (see .env.example)")
 	}
 	out = append(out, discordChecks(cfg, httpAddr)...)
+	out = append(out, sandboxCheck(ctx))
 	out = append(out, storeChecks(ctx, cfg)...)
 	if cfg.GamesDir != "" {
 		reg, errs := games.WithDir(cfg.GamesDir)
@@ -295,3 +297,19 @@ func writable(dir string) error {
 
 // oneLine joins s's lines.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// sandboxCheck says which sandbox players' programs run in, and why.
+func sandboxCheck(ctx context.Context) check {
+	mode, limits, err := sandboxSetting()
+	if err != nil {
+		return check{checkProblem, "sandbox", oneLine(err.Error()), "correct the setting (see .env.example)"}
+	}
+	sb := sandbox.New(sandbox.Policy{Mode: mode, Limits: limits})
+	if mode == sandbox.Off {
+		return check{checkNote, "sandbox", sb.Status(), "set SANDBOX=on unless every program run here is trusted"}
+	}
+	if err := sb.Probe(ctx); err != nil {
+		return check{checkProblem, "sandbox", oneLine(err.Error()), "exec: and class: players are refused until a box can be made: install bubblewrap (apt install bubblewrap) on Linux with user namespaces, or set SANDBOX=off to run them unconfined"}
+	}
+	return check{checkOK, "sandbox", sb.Status(), ""}
+}

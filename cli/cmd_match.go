@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"arbiter/sandbox"
 	"context"
 	"encoding/json"
 	"flag"
@@ -32,13 +33,14 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.Var(&set, "set", "a game option as key=value (repeatable)")
 	seed := fs.String("seed", "", "seed of the openings and the players' random choices (default: from the clock)")
 	asJSON := fs.Bool("json", false, "end with the summary as one line of JSON")
+	box := addSandboxFlags(fs, "p1 or p2")
 	sprtText := fs.String("sprt", "", `play until an SPRT decides, e.g. "elo0=0 elo1=20 alpha=0.05 beta=0.05" (--games is then the most games, default 10000)`)
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {
 		return 2
 	}
 	if len(rest) != 1 || *p1 == "" || *p2 == "" {
-		fmt.Fprintln(stderr, "usage: arbiter match GAME --p1 SPEC --p2 SPEC [--games N] [--movetime D] [--grace D] [--set key=value]... [--seed S] [--json] [--sprt \"elo0=0 elo1=20 alpha=0.05 beta=0.05\"]")
+		fmt.Fprintln(stderr, "usage: arbiter match GAME --p1 SPEC --p2 SPEC [--games N] [--movetime D] [--grace D] [--set key=value]... [--seed S] [--json] [--sprt \"elo0=0 elo1=20 alpha=0.05 beta=0.05\"] [--sandbox on|off] [--limits [p1:|p2:]NAME=VALUE,...]... [--env p1|p2:NAME=VALUE]...")
 		fmt.Fprintln(stderr, "a SPEC is "+tournament.Specs)
 		return 2
 	}
@@ -80,6 +82,20 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		// The class's programs too; they play from the start position.
 		NewPlayer: tournament.NewPlayer,
 		FromStart: func(spec string) bool { return tournament.FromStart(spec, rest[0]) },
+	}
+	boxAll, per, err := box.build([]string{"p1", "p2"}, secretPaths(), stderr)
+	if err == nil {
+		err = refuseUnboxed(boxAll, []string{*p1, *p2})
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "arbiter match: %v\n", err)
+		return 2
+	}
+	cfg.Sandboxes = [2]*sandbox.Sandbox{boxAll, boxAll}
+	for i, name := range []string{"p1", "p2"} {
+		if per[name] != nil {
+			cfg.Sandboxes[i] = per[name]
+		}
 	}
 	if sprt != nil {
 		cfg.Until = func(w, d, l int) bool { return sprt.Decide(w, d, l) != 0 }

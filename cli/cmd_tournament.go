@@ -20,7 +20,7 @@ import (
 	"arbiter/tournament"
 )
 
-const tournamentUsage = "usage: arbiter tournament GAME --player NAME=SPEC --player NAME=SPEC... [--format roundrobin|gauntlet|swiss|knockout] [--rounds N] [--games N] [--movetime D] [--concurrency N] [--openings random:PLIES|FILE] [--out DIR] [--resume] [--seed S] [--set key=value]... [--no-gif] [--web ADDR] [--analyse [--analyse-movetime D]]"
+const tournamentUsage = "usage: arbiter tournament GAME --player NAME=SPEC --player NAME=SPEC... [--format roundrobin|gauntlet|swiss|knockout] [--rounds N] [--games N] [--movetime D] [--concurrency N] [--openings random:PLIES|FILE] [--out DIR] [--resume] [--seed S] [--set key=value]... [--no-gif] [--web ADDR] [--analyse [--analyse-movetime D]] [--sandbox on|off] [--limits [PLAYER:]NAME=VALUE,...]... [--env PLAYER:NAME=VALUE]..."
 
 // runTournament is `arbiter tournament`: a tournament between players of a
 // game, with a progress bar on a terminal and a line a game when piped,
@@ -47,6 +47,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	web := fs.String("web", "", "serve a live wall of the games and standings at this address, e.g. localhost:8080")
 	var set optionFlags
 	fs.Var(&set, "set", "a game option as key=value (repeatable)")
+	box := addSandboxFlags(fs, "a player's NAME")
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {
 		return 2
@@ -77,6 +78,16 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	if *n < 1 || *concurrency < 1 || *rounds < 0 {
 		return fail("--games and --concurrency must be at least 1, --rounds at least 0")
+	}
+	var names, specs []string
+	for _, p := range players {
+		names, specs = append(names, p.Name), append(specs, p.Spec)
+	}
+	if cfg.Sandbox, cfg.Sandboxes, err = box.build(names, secretPaths(*out), stderr); err != nil {
+		return fail("%v", err)
+	}
+	if err := refuseUnboxed(cfg.Sandbox, specs); err != nil {
+		return fail("%v", err)
 	}
 	switch s := *seed; {
 	case s != "":

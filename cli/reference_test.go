@@ -142,6 +142,8 @@ func readEnvExample(t *testing.T) []setting {
 var otherVariables = []struct{ name, meaning string }{
 	{"ARBITER_TOKEN", "`arbiter bridge`: your program token from `/token new`, instead of `--token` (which other users of the machine can see in the process list)"},
 	{"USER", "`arbiter console`: the local user's name when `--user` is not given (else the login name, else `player`)"},
+	{"LANG", "players' programs: passed on into their sandbox (C.UTF-8 when unset)"},
+	{"TZ", "players' programs: passed on into their sandbox when set"},
 	{"CI", "the tests: set, a test that needs a tool the CI installs (redis-server, tmux, chromium) fails rather than skips without it"},
 }
 

@@ -55,3 +55,12 @@ func (c ProgramCommand) command() *exec.Cmd {
 	setCommandLine(cmd, line)
 	return cmd
 }
+
+// words returns the command's words, for the sandbox to find the
+// program's own folder: Argv, or Line split at blanks.
+func (c ProgramCommand) words() []string {
+	if len(c.Argv) > 0 {
+		return c.Argv
+	}
+	return strings.Fields(c.Line)
+}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"arbiter/sandbox"
 	"bufio"
 	"context"
 	"errors"
@@ -40,6 +41,7 @@ type ExecPlayer struct {
 	stderr  io.Writer
 	grace   time.Duration
 	reg     *rules.Registry
+	box     *sandbox.Sandbox // nil: unconfined
 	sess    *session
 }
 
@@ -54,11 +56,21 @@ func NewExecPlayer(reg *rules.Registry, command string, stderr io.Writer, grace 
 
 // NewProgramPlayer is NewExecPlayer for a command given as a ProgramCommand,
 // e.g. a program and its arguments to run without a shell.
+//
+// The program runs unconfined, as its owner's own program would (the
+// bridge on a student's machine), unless InBox gives it a sandbox;
+// NewPlayer's exec: players always have one.
 func NewProgramPlayer(reg *rules.Registry, command ProgramCommand, stderr io.Writer, grace time.Duration) *ExecPlayer {
 	if grace <= 0 {
 		grace = DefaultGrace
 	}
 	return &ExecPlayer{command: command, stderr: stderr, grace: grace, reg: reg}
+}
+
+// InBox makes the program run in sb's box (sb nil: unconfined) and returns p.
+func (p *ExecPlayer) InBox(sb *sandbox.Sandbox) *ExecPlayer {
+	p.box = sb
+	return p
 }
 
 // String returns "exec:COMMAND".
@@ -74,6 +86,8 @@ type session struct {
 	done    chan struct{} // closed once the program has exited
 	waitErr error         // the program's exit, once done
 	tail    *tailWriter   // the end of its standard error
+	box     *sandbox.Box  // the program's box, nil when unconfined
+	limit   sandbox.Reason
 
 	game     string
 	options  string
@@ -86,6 +100,10 @@ type session struct {
 // waits for its answer.
 func (p *ExecPlayer) Choose(ctx context.Context, g rules.Game, lim Limits) (rules.Move, Info, error) {
 	start := time.Now()
+	var cpu0 time.Duration
+	if p.sess != nil && p.sess.box != nil {
+		cpu0 = p.sess.box.CPU()
+	}
 	if p.sess != nil && (!p.sess.follows(g) || g.ToMove() != p.sess.side) {
 		p.stop() // another game: the program plays one game a run
 	}
@@ -149,7 +167,11 @@ func (p *ExecPlayer) Choose(ctx context.Context, g rules.Game, lim Limits) (rule
 				return p.fail(&ForfeitError{Reason: fmt.Sprintf("played an illegal move %q: %v", text, err)})
 			}
 			s.known = append(s.known, m)
-			return m, Info{Move: m, Elapsed: time.Since(start)}, nil
+			info := Info{Move: m, Elapsed: time.Since(start)}
+			if s.box != nil {
+				info.CPU = max(0, s.box.CPU()-cpu0)
+			}
+			return m, info, nil
 		default:
 			return p.fail(&ForfeitError{Reason: "printed garbage: " + quoteShort(line)})
 		}
@@ -160,9 +182,15 @@ func (p *ExecPlayer) Choose(ctx context.Context, g rules.Game, lim Limits) (rule
 // least 1 (the protocol has no "time 0").
 func protocolMS(d time.Duration) int64 { return max(1, d.Milliseconds()) }
 
-// fail stops the program and returns err as Choose's answer.
+// fail stops the program and returns err as Choose's answer; a program
+// that hit a limit of its box loses for that.
 func (p *ExecPlayer) fail(err error) (rules.Move, Info, error) {
+	s := p.sess
 	p.stop()
+	var fe *ForfeitError
+	if s != nil && s.limit != "" && errors.As(err, &fe) && !strings.HasPrefix(fe.Reason, string(s.limit)) {
+		fe.Reason = string(s.limit) + " (" + fe.Reason + ")"
+	}
 	return rules.NoMove, Info{Move: rules.NoMove}, err
 }
 
@@ -199,6 +227,13 @@ func (p *ExecPlayer) start(ctx context.Context, g rules.Game, moveTime time.Dura
 	cmd := p.command.command()
 	setProcessGroup(cmd)
 	cmd.WaitDelay = QuitTime
+	var box *sandbox.Box
+	if p.box != nil {
+		var err error
+		if box, err = p.box.Box(cmd, sandbox.Spec{Words: p.command.words()}); err != nil {
+			return &ForfeitError{Reason: fmt.Sprintf("could not start: %v", err)}
+		}
+	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return fmt.Errorf("start %q: %w", p.command, err)
@@ -213,10 +248,13 @@ func (p *ExecPlayer) start(ctx context.Context, g rules.Game, moveTime time.Dura
 		cmd.Stderr = io.MultiWriter(tail, p.stderr)
 	}
 	if err := cmd.Start(); err != nil {
+		if box != nil {
+			box.Close()
+		}
 		return &ForfeitError{Reason: fmt.Sprintf("could not start: %v", err)}
 	}
 	s := &session{
-		cmd: cmd, stdin: stdin, stdout: stdout, tail: tail,
+		cmd: cmd, stdin: stdin, stdout: stdout, tail: tail, box: box,
 		lines: make(chan string, 16), quit: make(chan struct{}), done: make(chan struct{}),
 		game: g.Name(), options: g.Options().String(), side: g.ToMove(), moveTime: moveTime,
 	}
@@ -302,6 +340,11 @@ func (s *session) exitReason(what string, wait time.Duration) error {
 	if s.waitErr != nil {
 		reason = "crashed (" + s.waitErr.Error() + ")"
 	}
+	if s.box != nil {
+		if s.limit = s.box.Reason(s.waitErr); s.limit != "" {
+			reason = string(s.limit)
+		}
+	}
 	if t := s.tail.lastLine(); t != "" {
 		reason += ": " + quoteShort(t)
 	}
@@ -337,7 +380,14 @@ func (p *ExecPlayer) stop() {
 	p.sess = nil
 	close(s.quit)
 	_ = s.stdin.Close()
-	killProcessGroup(s.cmd)
+	if s.box != nil && s.limit == "" {
+		s.limit = s.box.Reason(nil) // a limit hit while it runs (memory, processes)
+	}
+	if s.box != nil {
+		s.box.Kill()
+	} else {
+		killProcessGroup(s.cmd)
+	}
 	timer := time.NewTimer(QuitTime)
 	defer timer.Stop()
 	select {
@@ -345,6 +395,9 @@ func (p *ExecPlayer) stop() {
 	case <-timer.C:
 		_ = s.stdout.Close() // ends the reader; cmd.WaitDelay bounds the rest
 		<-s.done
+	}
+	if s.box != nil {
+		s.box.Close()
 	}
 }
 

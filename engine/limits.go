@@ -42,6 +42,7 @@ type Info struct {
 	Depth   int           // the last iteration completed
 	Nodes   uint64        // positions visited, quiescence included
 	Elapsed time.Duration // wall time of the search
+	CPU     time.Duration // processor time of an outside program's move, 0 when unknown
 	PV      []rules.Move  // the expected line, starting with Move
 }
 

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"arbiter/sandbox"
 	"context"
 	"errors"
 	"fmt"
@@ -33,6 +34,9 @@ type MatchConfig struct {
 	// NewPlayer, when set, makes the players from their specs (default
 	// NewPlayer), for specs beyond the engine's own (class programs).
 	NewPlayer func(spec string, opt PlayerOptions) (Player, error)
+	// Sandboxes are the boxes P1's and P2's programs run in (nil: the
+	// default box).
+	Sandboxes [2]*sandbox.Sandbox
 	// FromStart, when set, reports the specs whose players cannot be told
 	// an opening: games with them start at the start position.
 	FromStart func(spec string) bool
@@ -107,7 +111,7 @@ func RunMatch(ctx context.Context, cfg MatchConfig, report func(GameRecord)) (Ma
 	noOpening := cfg.FromStart != nil && (cfg.FromStart(cfg.P1) || cfg.FromStart(cfg.P2))
 	var players [2]Player
 	for i, spec := range []string{cfg.P1, cfg.P2} {
-		p, err := newPlayer(spec, PlayerOptions{Registry: cfg.Registry, Seed: cfg.Seed*4 + uint64(i) + 1, Stderr: cfg.Stderr, Grace: cfg.Grace})
+		p, err := newPlayer(spec, PlayerOptions{Registry: cfg.Registry, Seed: cfg.Seed*4 + uint64(i) + 1, Stderr: cfg.Stderr, Grace: cfg.Grace, Sandbox: cfg.Sandboxes[i]})
 		if err != nil {
 			return res, err
 		}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"arbiter/sandbox"
 	"context"
 	"errors"
 	"fmt"
@@ -53,6 +54,18 @@ type PlayerOptions struct {
 	// Grace is the time an outside program may take beyond its move time
 	// before it loses on time (DefaultGrace when 0).
 	Grace time.Duration
+	// Sandbox is the box an outside program runs in (nil: a box with the
+	// default policy, see package sandbox).
+	Sandbox *sandbox.Sandbox
+}
+
+// Box returns the sandbox a player of these options runs its program in:
+// Sandbox, or the default one.
+func (o PlayerOptions) Box() *sandbox.Sandbox {
+	if o.Sandbox != nil {
+		return o.Sandbox
+	}
+	return sandbox.New(sandbox.Policy{})
 }
 
 // Specs describes the player specs NewPlayer reads, for help texts.
@@ -65,7 +78,8 @@ const Specs = "arbiter[:LEVEL] (LEVEL 1..5, default 5), random, greedy, alphabet
 //	greedy           the move with the best evaluation one move ahead
 //	alphabeta:N      plain fixed-depth alpha-beta over Material, N plies
 //	exec:COMMAND     an outside program speaking the engine protocol
-//	                 (COMMAND runs under /bin/sh -c; cmd.exe /c on Windows)
+//	                 (COMMAND runs under /bin/sh -c; cmd.exe /c on Windows),
+//	                 in opt's sandbox
 func NewPlayer(spec string, opt PlayerOptions) (Player, error) {
 	spec = strings.TrimSpace(spec)
 	kind, arg, hasArg := strings.Cut(spec, ":")
@@ -100,7 +114,7 @@ func NewPlayer(spec string, opt PlayerOptions) (Player, error) {
 		if strings.TrimSpace(arg) == "" {
 			return nil, fmt.Errorf("player %q: write exec:COMMAND, e.g. exec:\"./myprog --fast\"", spec)
 		}
-		return NewExecPlayer(opt.Registry, arg, opt.Stderr, opt.Grace), nil
+		return NewExecPlayer(opt.Registry, arg, opt.Stderr, opt.Grace).InBox(opt.Box()), nil
 	}
 	return nil, fmt.Errorf("unknown player %q: a player is %s", spec, Specs)
 }

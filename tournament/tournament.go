@@ -1,6 +1,7 @@
 package tournament
 
 import (
+	"arbiter/sandbox"
 	"context"
 	"errors"
 	"fmt"
@@ -65,6 +66,11 @@ type Config struct {
 	OnEvent func(Event) `json:"-"`
 	// Stderr receives outside programs' standard error, when set.
 	Stderr io.Writer `json:"-"`
+	// Sandbox is the box the players' programs run in (nil: the default
+	// box); Sandboxes, by player name, the boxes of players with their own
+	// limits or variables.
+	Sandbox   *sandbox.Sandbox            `json:"-"`
+	Sandboxes map[string]*sandbox.Sandbox `json:"-"`
 }
 
 // EventKind says what happened.
@@ -419,6 +425,14 @@ feed:
 	return err
 }
 
+// sandboxOf returns the box of a player's programs.
+func (r *runner) sandboxOf(name string) *sandbox.Sandbox {
+	if sb := r.cfg.Sandboxes[name]; sb != nil {
+		return sb
+	}
+	return r.cfg.Sandbox
+}
+
 // playOne plays one game and records it.
 func (r *runner) playOne(ctx context.Context, j job) error {
 	names := [2]string{r.cfg.Players[j.first].Name, r.cfg.Players[j.second].Name}
@@ -432,7 +446,7 @@ func (r *runner) playOne(ctx context.Context, j job) error {
 	for side, who := range []int{j.first, j.second} {
 		p, err := r.cfg.NewPlayer(r.cfg.Players[who].Spec, engine.PlayerOptions{
 			Registry: r.cfg.Registry, Seed: hash(strconv.FormatUint(r.cfg.Seed, 10) + "/" + j.id + "/" + strconv.Itoa(side)),
-			TableMB: 8, Stderr: r.cfg.Stderr})
+			TableMB: 8, Stderr: r.cfg.Stderr, Sandbox: r.sandboxOf(r.cfg.Players[who].Name)})
 		if err != nil {
 			return fmt.Errorf("player %s: %w", r.cfg.Players[who].Name, err)
 		}
