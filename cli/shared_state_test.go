@@ -33,7 +33,9 @@ const fakeDiscordEnv = "ARBITER_TEST_DISCORD"
 // there, whatever its URL's host.
 func mainAgainst(ctx context.Context, addr string, args []string) int {
 	d := &net.Dialer{Timeout: 5 * time.Second}
-	dial := func(ctx context.Context, network, _ string) (net.Conn, error) { return d.DialContext(ctx, network, addr) }
+	dial := func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return d.DialContext(ctx, network, addr)
+	}
 	at := discordAt{
 		client: &http.Client{Timeout: 20 * time.Second, Transport: rewriteTransport{addr: addr, base: &http.Transport{DialContext: dial}}},
 		dialer: &websocket.Dialer{NetDialContext: dial, HandshakeTimeout: 5 * time.Second},
