@@ -53,7 +53,7 @@ type analysisResult struct {
 
 // analysisJob is one game being analysed.
 type analysisJob struct {
-	key      string   // guild/id
+	key      string // guild/id
 	guild    string
 	asker    string   // the person who put it in line; "" for the wall
 	channels []string // where the result is posted: each channel that asked, once; guarded by analyses.mu
