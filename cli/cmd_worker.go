@@ -17,6 +17,11 @@ import (
 // needs no gateway. SIGINT or SIGTERM stops it (exit 0): a turn being
 // thought about is left in the queue, taken up again by the next worker.
 func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return runWorkerAt(ctx, args, stderr, discordAt{})
+}
+
+// runWorkerAt is runWorker reaching Discord through at.
+func runWorkerAt(ctx context.Context, args []string, stderr io.Writer, at discordAt) int {
 	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	name := fs.String("name", "", "this worker's name in the bot-turn queue; keep it across restarts (default worker-HOSTNAME)")
@@ -64,7 +69,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 1
 	}
 	defer closeStore(ctx, st, stderr, "arbiter worker")
-	session, err := bot.NewSession(bot.Config{Token: cfg.DiscordToken}) // REST only: never opened
+	session, err := bot.NewSession(bot.Config{Token: cfg.DiscordToken, HTTPClient: at.client}) // REST only: never opened
 	if err != nil {
 		fmt.Fprintf(stderr, "arbiter worker: %v\n", err)
 		return 2

@@ -45,7 +45,12 @@ func buildArbiter(t *testing.T) string {
 func TestMain(m *testing.M) {
 	if os.Getenv("ARBITER_TEST_AS_MAIN") == "1" {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		code := Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
+		var code int
+		if addr := os.Getenv(fakeDiscordEnv); addr != "" {
+			code = mainAgainst(ctx, addr, os.Args[1:])
+		} else {
+			code = Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
+		}
 		stop()
 		os.Exit(code)
 	}

@@ -21,6 +21,7 @@ import (
 // Defaults of the analyses /analyse queues.
 const (
 	defaultAnalysisQueue    = 8           // games waiting or being analysed
+	defaultPersonShare      = 2           // of them put in line by one person
 	defaultAnalysisMoveTime = time.Second // a position
 	analysisCached          = 64          // finished analyses kept
 	analysisPoll            = 50 * time.Millisecond
@@ -35,6 +36,8 @@ const (
 type analyses struct {
 	mu      sync.Mutex
 	limit   int                       // the most games waiting or being analysed
+	server  int                       // the most of them of one server
+	person  int                       // the most of them put in line by one person
 	queue   []*analysisJob            // oldest first
 	results map[string]analysisResult // by game key
 	order   []string                  // the keys of results, oldest first
@@ -50,7 +53,9 @@ type analysisResult struct {
 
 // analysisJob is one game being analysed.
 type analysisJob struct {
-	key      string   // guild/id
+	key      string // guild/id
+	guild    string
+	asker    string   // the person who put it in line; "" for the wall
 	channels []string // where the result is posted: each channel that asked, once; guarded by analyses.mu
 	posted   int      // channels[:posted] are posted or being posted; guarded by analyses.mu
 	gameID   string
@@ -63,15 +68,26 @@ type analysisJob struct {
 	began    time.Time
 }
 
-func newAnalyses(limit int) *analyses {
+func newAnalyses(limit, server, person int) *analyses {
 	if limit <= 0 {
 		limit = defaultAnalysisQueue
 	}
-	return &analyses{limit: limit, results: map[string]analysisResult{}, wake: make(chan struct{}, 1)}
+	if server <= 0 {
+		server = max(1, limit/2)
+	}
+	if person <= 0 {
+		person = defaultPersonShare
+	}
+	return &analyses{limit: limit, server: min(server, limit), person: min(person, limit), results: map[string]analysisResult{}, wake: make(chan struct{}, 1)}
 }
 
-// errAnalysisBusy is enqueue's answer when the queue is full.
-var errAnalysisBusy = errors.New("analysis queue full")
+// Enqueue's answers when the queue is full, or the asker's server or
+// the asker has their share of it in line.
+var (
+	errAnalysisBusy        = errors.New("analysis queue full")
+	errAnalysisServerShare = errors.New("the server's share of the analysis queue is in line")
+	errAnalysisPersonShare = errors.New("the person's share of the analysis queue is in line")
+)
 
 // enqueue puts a game in line (once: asking again gives its place) and
 // returns its place, from 1. A game whose analysis is kept is not queued
@@ -93,6 +109,21 @@ func (a *analyses) enqueue(job *analysisJob) (int, bool, *analysisResult, error)
 	}
 	if len(a.queue) >= a.limit {
 		return len(a.queue), false, nil, errAnalysisBusy
+	}
+	ofServer, ofPerson := 0, 0
+	for _, j := range a.queue {
+		if j.guild == job.guild {
+			ofServer++
+		}
+		if job.asker != "" && j.asker == job.asker {
+			ofPerson++
+		}
+	}
+	if ofServer >= a.server {
+		return a.server, false, nil, errAnalysisServerShare
+	}
+	if job.asker != "" && ofPerson >= a.person {
+		return a.person, false, nil, errAnalysisPersonShare
 	}
 	job.verdicts = make([]analysis.Verdict, job.plan.Positions())
 	job.taken = make([]bool, job.plan.Positions())
@@ -386,12 +417,17 @@ func (s *Service) analyse(ctx context.Context, inv Invocation) Reply {
 	if err != nil {
 		return refuse("game #%s cannot be analysed: %v", g.ID, err)
 	}
+	job.asker = inv.User.ID
 	place, added, kept, err := s.analyses.enqueue(job)
 	switch {
 	case kept != nil:
 		return Reply{Message: kept.msg, Private: elsewhere}
 	case errors.Is(err, errAnalysisBusy):
 		return refuse("busy: %d analyses are in line, the most Arbiter keeps; try again in a few minutes", place)
+	case errors.Is(err, errAnalysisServerShare):
+		return refuse("busy: this server has %d analyses in line, its share of the queue; try again when one is posted", place)
+	case errors.Is(err, errAnalysisPersonShare):
+		return refuse("you have %d analyses in line, the most one person may; ask again when one is posted", place)
 	case !added:
 		return refuse("game #%s is already in line for analysis: position %d in line. %s", g.ID, place, when)
 	}
@@ -419,7 +455,7 @@ func (s *Service) analysisJob(g *store.Game, channel string) (*analysisJob, erro
 	if channel != "" {
 		channels = []string{channel}
 	}
-	return &analysisJob{key: g.Guild + "/" + g.ID, channels: channels, gameID: g.ID, title: title, plan: plan, began: time.Now(),
+	return &analysisJob{key: g.Guild + "/" + g.ID, guild: g.Guild, channels: channels, gameID: g.ID, title: title, plan: plan, began: time.Now(),
 		review: review.Game{Start: start, Moves: append([]rules.Move(nil), g.State.History()...), Players: names, Result: result}}, nil
 }
 

@@ -9,7 +9,7 @@ import (
 // its asker looked in the kept results is answered from them, not queued
 // again (enqueue looks under the queue's own lock).
 func TestAnalysisKeptIsNotQueuedAgain(t *testing.T) {
-	a := newAnalyses(8)
+	a := newAnalyses(8, 0, 0)
 	a.complete(&analysisJob{key: "g/1"}, &analysisResult{msg: Message{Text: "the analysis"}})
 	place, added, kept, err := a.enqueue(&analysisJob{key: "g/1"})
 	if err != nil || added || kept == nil || kept.msg.Text != "the analysis" {
@@ -25,7 +25,7 @@ func TestAnalysisKeptIsNotQueuedAgain(t *testing.T) {
 // one that asks while it is being posted; the wall's ask (no channel)
 // posts nothing; only when no channel is left is it kept and out of line.
 func TestAnalysisPostedInEveryChannelThatAsked(t *testing.T) {
-	a := newAnalyses(8)
+	a := newAnalyses(8, 0, 0)
 	job := &analysisJob{key: "g/1", channels: []string{"c1"}}
 	a.queue = append(a.queue, job) // as enqueue leaves it
 	for _, ask := range []*analysisJob{{key: "g/1"}, {key: "g/1", channels: []string{"c2"}}, {key: "g/1", channels: []string{"c1"}}} {

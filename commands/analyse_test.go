@@ -145,7 +145,7 @@ func TestAnalysisOfAnotherChannelsGameIsShownOnlyToWhoAsked(t *testing.T) {
 func TestAnalyseQueueIsBounded(t *testing.T) {
 	// Searches far longer than the test: what is queued stays queued.
 	e := newEnvWith(t, true, func(c *commands.Config) {
-		c.AnalysisQueue, c.AnalysisLimits = 2, engine.Limits{MoveTime: time.Hour}
+		c.AnalysisQueue, c.AnalysisServerShare, c.AnalysisLimits = 2, 2, engine.Limits{MoveTime: time.Hour}
 	})
 	rng := rand.New(rand.NewPCG(2, 27))
 	for i := range 3 {
@@ -264,5 +264,34 @@ func TestAnalyseWaitsForTheTournamentRound(t *testing.T) {
 	e.ok(e.seatUser(chans[1], -1, dan), chans[1], "/resign")
 	if r := e.ok(ann, chans[0], "/analyse game:"+first); !strings.Contains(r.Text, "position 1 in line") {
 		t.Errorf("after the round: %q", r.Text)
+	}
+}
+
+// TestAnalyseQueueShares: one person may have two analyses in line, one
+// server half the queue; another server is still served when one
+// server has its share.
+func TestAnalyseQueueShares(t *testing.T) {
+	e := newEnvWith(t, true, func(c *commands.Config) { c.AnalysisLimits = engine.Limits{MoveTime: time.Hour} })
+	rng := rand.New(rand.NewPCG(4, 27))
+	for i := range 5 {
+		e.playStudents(t, fmt.Sprintf("s%d", i), "sixes", 2, rng)
+	}
+	dan, eve := commands.User{ID: "400", Name: "dan"}, commands.User{ID: "500", Name: "eve"}
+	e.ok(ann, "s0", "/analyse")
+	e.ok(ann, "s1", "/analyse")
+	e.refused(ann, "s2", "/analyse", "you have 2 analyses in line, the most one person may")
+	e.ok(bob, "s2", "/analyse")
+	e.ok(dan, "s3", "/analyse")
+	e.refused(eve, "s4", "/analyse", "this server has 4 analyses in line, its share of the queue")
+
+	// Another server's game, asked for by a person of that server.
+	e.doIn("guild2", ann, "o1", "/play game:sixes opponent:@bob")
+	e.doIn("guild2", bob, "o1", "/accept")
+	if r := e.doIn("guild2", ann, "o1", "/resign"); r.Private {
+		t.Fatalf("resign in guild2: %q", r.Text)
+	}
+	waitFor(t, "o1 archived", func() bool { return e.going("o1") == nil })
+	if r := e.doIn("guild2", eve, "o1", "/analyse"); r.Private || !strings.Contains(r.Text, "position 5 in line") {
+		t.Errorf("another server's /analyse with one server at its share: %q", r.Text)
 	}
 }

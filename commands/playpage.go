@@ -65,6 +65,11 @@ func (s *Service) Act(ctx context.Context, inv Invocation) Reply {
 	return r
 }
 
+// PlayCredentials returns where the play page keeps its one-time links
+// and sessions: the store, so that every process serving the page shares
+// them and they outlive a restart.
+func (s *Service) PlayCredentials() store.PlayCredentials { return s.store }
+
 // GameIn returns the game going on in channel; store.ErrNotFound when
 // there is none.
 func (s *Service) GameIn(ctx context.Context, channel string) (*store.Game, error) {

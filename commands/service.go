@@ -75,6 +75,12 @@ type Config struct {
 	// AnalysisQueue is the most games waiting for /analyse or being
 	// analysed; default 8.
 	AnalysisQueue int
+	// AnalysisServerShare is the most of them one server may have in
+	// line; default half of AnalysisQueue (at least 1).
+	AnalysisServerShare int
+	// AnalysisPersonShare is the most of them one person may have put in
+	// line; default 2.
+	AnalysisPersonShare int
 }
 
 // Service runs the game flow over a store. It is safe for concurrent use.
@@ -151,7 +157,7 @@ func New(cfg Config, st store.Store, reg *rules.Registry, notify Notifier, log *
 	}
 	cached := newGameCache(cfg.CachedGames)
 	s := &Service{store: forgetfulStore{Store: st, games: cached}, reg: reg, notify: notify, cfg: cfg, log: log, now: now,
-		replays: newReplays(), cached: cached, analyses: newAnalyses(cfg.AnalysisQueue)}
+		replays: newReplays(), cached: cached, analyses: newAnalyses(cfg.AnalysisQueue, cfg.AnalysisServerShare, cfg.AnalysisPersonShare)}
 	if now == nil {
 		s.now = s.storeNow
 	}

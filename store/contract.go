@@ -120,6 +120,9 @@ type Store interface {
 	// DeadLetters lists them, newest first.
 	AddDeadLetter(ctx context.Context, d DeadLetter) error
 	DeadLetters(ctx context.Context, limit int) ([]DeadLetter, error)
+
+	// The play page's one-time links and sessions (playpage.go).
+	PlayCredentials
 }
 
 // Lock is held by one process at a time, such as the one that keeps a

@@ -30,6 +30,9 @@
 //	tokens               token hash -> its owner (JSON)
 //	tokenusers           user -> the hash of their current token
 //	tokenissued          user -> when they were last given a token (8 bytes, Unix ms)
+//	playlinks            secret's hash -> a play page one-time link (store.PlayGrant, JSON)
+//	playsessions         secret's hash -> a play page session (store.PlayGrant, JSON)
+//	playexpiry           expiry (8 bytes, Unix ms) + bucket + "/" + hash -> empty: swept at each keeping
 //	guilds/<guild>       a guild ("count" -> its archived games); its sequence gives archive ids, with buckets:
 //	  archive            archive id -> game record
 //	  archived           finish time (8 bytes) + archive id -> empty: newest last

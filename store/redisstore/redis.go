@@ -40,6 +40,8 @@
 //	{tok:H}:owner             a program token's owner (JSON), by the token's SHA-256 hash
 //	{tokuser:U}:hash          the hash of a person's current token
 //	{tokuser:U}:issued        when a person was last given a token
+//	{play:H}:link             a play page one-time link (store.PlayGrant, JSON), expiring, by its secret's hash
+//	{play:H}:session          a play page session (store.PlayGrant, JSON), expiring, by its secret's hash
 //
 // # Versions
 //

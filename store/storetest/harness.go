@@ -14,6 +14,7 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -121,7 +122,7 @@ var tests = []struct {
 
 // Run runs the contract suite against b, each test in a subtest of t.
 func Run(t *testing.T, b Backend) {
-	for _, tc := range tests {
+	for _, tc := range slices.Concat(tests, playTests) {
 		if b.Cluster && !tc.cluster {
 			continue
 		}
