@@ -20,7 +20,7 @@ func TestPublicServersAreBounded(t *testing.T) {
 	d := httplimit.Defaults()
 	for name, srv := range map[string]*http.Server{
 		"API_ADDR":     apiServer(config{APIAddr: ":0"}, svc, log),
-		"interactions": interactionServer(http.NotFoundHandler(), log),
+		"interactions": interactionServer(http.NotFoundHandler(), nil, log),
 		"METRICS_ADDR": metricsServer(http.NotFoundHandler(), log),
 	} {
 		if srv.ReadHeaderTimeout != d.ReadHeader || srv.ReadTimeout != d.Read || srv.WriteTimeout != d.Write ||
