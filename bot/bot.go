@@ -123,6 +123,9 @@ type Bot struct {
 	// connections (every one after the first is a reconnect).
 	connected atomic.Bool
 	connects  atomic.Int64
+	// unverified bounds the HTTP bodies read before their signature is
+	// checked (http.go).
+	unverified unverified
 }
 
 // Gateway returns whether the gateway connection is up now and how often

@@ -52,5 +52,5 @@ func apiServer(cfg config, svc *commands.Service, log *slog.Logger) *http.Server
 	a := api.New(svc, api.Options{Log: log, PublicURL: public, Activity: api.ActivityConfig{
 		ClientID: cfg.DiscordAppID, ClientSecret: cfg.ClientSecret, BotToken: cfg.DiscordToken}})
 	svc.SetPlayPage(commands.PlayPage{Links: a, Activity: cfg.Activity})
-	return httplimit.Server(a.Handler(), httplimit.Limits{MaxBody: api.MaxMessage}, log)
+	return httplimit.Server(a.Handler(), httplimit.Limits{MaxBody: api.MaxMessage, TrustedProxies: cfg.TrustedProxies}, log)
 }

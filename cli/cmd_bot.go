@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"sync/atomic"
 	"time"
@@ -133,7 +134,7 @@ func runBotAt(ctx context.Context, args []string, stderr io.Writer, at discordAt
 	wait := runLoops(loopCtx, svc, n > 0)
 	defer serveAPI(loopCtx, cfg, svc, log)()
 	if *httpAddr != "" {
-		err = serveInteractions(ctx, *httpAddr, b, log, &listening)
+		err = serveInteractions(ctx, *httpAddr, b, cfg.TrustedProxies, log, &listening)
 	} else {
 		log.Info("connecting to Discord's gateway", "shard", cfg.ShardID, "shards", cfg.ShardCount, "workers", n)
 		err = b.Run(ctx)
@@ -171,20 +172,21 @@ func gameFlow(cfg config, st store.Store, reg *rules.Registry, session *discordg
 // interactionServer is the HTTP server of the interactions endpoint,
 // within httplimit's bounds: Discord sends every interaction from its own
 // few addresses, so the cap per address is high; the signature check turns
-// anyone else away.
-func interactionServer(h http.Handler, log *slog.Logger) *http.Server {
-	return httplimit.Server(h, httplimit.Limits{PerAddress: 1024}, log)
+// anyone else away. Behind a proxy in proxies, the address is the one it
+// forwards for.
+func interactionServer(h http.Handler, proxies []netip.Prefix, log *slog.Logger) *http.Server {
+	return httplimit.Server(h, httplimit.Limits{PerAddress: 1024, TrustedProxies: proxies}, log)
 }
 
 // serveInteractions serves the HTTP interactions endpoint at addr until
 // ctx ends, then stops taking requests and waits for the answers under
 // way. listening holds while it takes requests.
-func serveInteractions(ctx context.Context, addr string, b *bot.Bot, log *slog.Logger, listening *atomic.Bool) error {
+func serveInteractions(ctx context.Context, addr string, b *bot.Bot, proxies []netip.Prefix, log *slog.Logger, listening *atomic.Bool) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("interactions endpoint: %w", err)
 	}
-	srv := interactionServer(b, log)
+	srv := interactionServer(b, proxies, log)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	log.Info("serving Discord's interactions", "addr", ln.Addr().String())

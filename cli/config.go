@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"net/netip"
 	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"arbiter/commands"
+	"arbiter/internal/httplimit"
 
 	"github.com/joho/godotenv"
 )
@@ -36,6 +38,7 @@ type config struct {
 	TurnTime         time.Duration   // TURN_TIME: a person's default time per move, default 48h
 	APIAddr          string          // API_ADDR: serve the programs' API and the live wall here; unset: off
 	MetricsAddr      string          // METRICS_ADDR: serve /metrics and /healthz here; unset: off
+	TrustedProxies   []netip.Prefix  // TRUSTED_PROXIES: the reverse proxies whose X-Forwarded-For names the client (default loopback)
 	PublicURL        string          // PUBLIC_URL: where people reach API_ADDR (behind the HTTPS proxy), for /wall's and the play page's links
 	Activity         bool            // ACTIVITY=on: the application has a Discord Activity showing the play page
 	ClientSecret     string          // DISCORD_CLIENT_SECRET: the application's OAuth2 secret, for the Activity
@@ -121,6 +124,14 @@ func loadConfig() (config, error) {
 	durVar("BOT_MOVE_TIME", &c.BotMoveTime)
 	durVar("TURN_TIME", &c.TurnTime)
 	durVar("STORE_BACKUP_EVERY", &c.StoreBackupEvery)
+	c.TrustedProxies = httplimit.Loopback()
+	if v := os.Getenv("TRUSTED_PROXIES"); strings.TrimSpace(v) != "" {
+		p, err := parseProxies(v)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("TRUSTED_PROXIES=%q: %w", v, err))
+		}
+		c.TrustedProxies = p
+	}
 	if v := os.Getenv("LOG_LEVEL"); v != "" {
 		if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {
 			errs = append(errs, fmt.Errorf("LOG_LEVEL=%q: give debug, info, warn or error", v))
@@ -130,6 +141,27 @@ func loadConfig() (config, error) {
 		errs = append(errs, fmt.Errorf("SHARD_ID %d must be below SHARD_COUNT %d", c.ShardID, c.ShardCount))
 	}
 	return c, errors.Join(errs...)
+}
+
+// parseProxies reads TRUSTED_PROXIES: addresses and networks (CIDR)
+// separated by commas or spaces; "none" trusts no proxy.
+func parseProxies(v string) ([]netip.Prefix, error) {
+	out := []netip.Prefix{}
+	for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
+		if strings.EqualFold(f, "none") {
+			continue
+		}
+		if p, err := netip.ParsePrefix(f); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(f)
+		if err != nil {
+			return nil, fmt.Errorf("%q is neither an address nor a network such as 172.30.0.0/24; separate them by commas", f)
+		}
+		out = append(out, netip.PrefixFrom(a, a.BitLen()))
+	}
+	return out, nil
 }
 
 // defaultBackupKeep is STORE_BACKUP_KEEP's default: a day of hourly

@@ -7,10 +7,16 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"time"
 
+	"arbiter/internal/httplimit"
 	"arbiter/metrics"
 )
+
+// metricsServer is the HTTP server of METRICS_ADDR, within httplimit's
+// bounds: a scraper sends no body, and a few requests at a time.
+func metricsServer(h http.Handler, log *slog.Logger) *http.Server {
+	return httplimit.Server(h, httplimit.Limits{MaxBody: 1 << 10, PerAddress: 8}, log)
+}
 
 // serveMetrics serves m's /metrics and /healthz at addr (METRICS_ADDR)
 // until ctx ends; nothing when addr is empty. The function it returns
@@ -23,7 +29,7 @@ func serveMetrics(ctx context.Context, addr string, m *metrics.Metrics, log *slo
 	if err != nil {
 		return nil, fmt.Errorf("METRICS_ADDR %s: %w", addr, err)
 	}
-	srv := &http.Server{Handler: m.Handler(), ReadHeaderTimeout: 5 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	srv := metricsServer(m.Handler(), log)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

@@ -1,8 +1,11 @@
 // Package httplimit bounds what one client can hold of an HTTP server on
 // the open internet: every server Arbiter listens with (Discord's
-// interactions endpoint, the programs' API and the live wall) is made by
-// Server, with read-header, read and idle timeouts, a header and a body
-// cap, and a cap on the requests one address has in flight at once.
+// interactions endpoint, the programs' API and the live wall, metrics) is
+// made by Server, with read-header, read and idle timeouts, a header and a
+// body cap, a cap on the connections (idle ones included) one address and
+// all addresses hold at once, and a cap on the requests one address has in
+// flight at once. Behind a reverse proxy the address is the one the proxy
+// names, if the proxy is one of Limits.TrustedProxies.
 //
 // Invariants a change must keep: no request is served without the
 // timeouts and caps; a long-lived stream (server-sent events, a
@@ -11,6 +14,8 @@
 package httplimit
 
 import (
+	"context"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -35,14 +40,29 @@ type Limits struct {
 	// PerAddress caps the requests (streams included) one client address
 	// has in flight at once.
 	PerAddress int
+	// ConnsPerAddress caps the connections, idle or not, one peer address
+	// holds at once (a trusted proxy's are counted only in MaxConns);
+	// MaxConns caps all connections at once. A connection over either
+	// cap is answered 503 and closed.
+	ConnsPerAddress, MaxConns int
+	// TrustedProxies are the peers whose X-Forwarded-For names the client
+	// (TRUSTED_PROXIES); nil trusts loopback only (a proxy on this
+	// machine). An empty non-nil list trusts none.
+	TrustedProxies []netip.Prefix
+}
+
+// Loopback is the trusted proxies by default: a proxy on this machine.
+func Loopback() []netip.Prefix {
+	return []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
 }
 
 // Defaults are bounds no class reaches: 5 s for headers, 10 s for a
 // request, 30 s to write an answer, 2 min idle, 16 KiB of headers, 1 MiB of
-// body, 64 requests in flight per address.
+// body, 64 requests in flight per address, 256 connections per address
+// and 8192 in all (far below the open files a process may have).
 func Defaults() Limits {
 	return Limits{ReadHeader: 5 * time.Second, Read: 10 * time.Second, Write: 30 * time.Second, Idle: 2 * time.Minute,
-		MaxHeader: 16 << 10, MaxBody: 1 << 20, PerAddress: 64}
+		MaxHeader: 16 << 10, MaxBody: 1 << 20, PerAddress: 64, ConnsPerAddress: 256, MaxConns: 8192}
 }
 
 // withDefaults fills l's zero fields.
@@ -55,6 +75,11 @@ func (l Limits) withDefaults() Limits {
 	orDefault(&l.MaxHeader, d.MaxHeader)
 	orDefault(&l.MaxBody, d.MaxBody)
 	orDefault(&l.PerAddress, d.PerAddress)
+	orDefault(&l.ConnsPerAddress, d.ConnsPerAddress)
+	orDefault(&l.MaxConns, d.MaxConns)
+	if l.TrustedProxies == nil {
+		l.TrustedProxies = Loopback()
+	}
 	return l
 }
 
@@ -72,6 +97,7 @@ func Server(h http.Handler, l Limits, log *slog.Logger) *http.Server {
 		log = slog.Default()
 	}
 	l = l.withDefaults()
+	conns := &connCount{limits: l, byAddr: map[netip.Addr]int{}, counted: map[net.Conn]netip.Addr{}}
 	return &http.Server{
 		Handler:           Handler(h, l),
 		ReadHeaderTimeout: l.ReadHeader,
@@ -79,8 +105,78 @@ func Server(h http.Handler, l Limits, log *slog.Logger) *http.Server {
 		WriteTimeout:      l.Write,
 		IdleTimeout:       l.Idle,
 		MaxHeaderBytes:    l.MaxHeader,
+		ConnState:         conns.track,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
+}
+
+// connCount counts a server's open connections, in all and by peer.
+type connCount struct {
+	limits  Limits
+	mu      sync.Mutex
+	total   int
+	byAddr  map[netip.Addr]int
+	counted map[net.Conn]netip.Addr
+}
+
+// tooManyConns is the whole answer to a connection over a cap.
+const tooManyConns = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\nRetry-After: 10\r\n\r\n" +
+	"too many connections at once: close some pages or bridges, then try again\n"
+
+// track is the server's ConnState hook: a new connection over a cap is
+// answered 503 and closed before it is served; a closed or hijacked one
+// frees its place (a hijacked one, a websocket, stays counted as a
+// request in flight by Handler).
+func (c *connCount) track(conn net.Conn, state http.ConnState) {
+	switch state {
+	case http.StateNew:
+		addr := peerAddr(conn.RemoteAddr())
+		proxy := trusted(addr, c.limits.TrustedProxies)
+		c.mu.Lock()
+		if c.total >= c.limits.MaxConns || (!proxy && c.byAddr[addr] >= c.limits.ConnsPerAddress) {
+			c.mu.Unlock()
+			// A new connection's send buffer is empty: this write does not
+			// wait on the client; the deadline is a guard.
+			_ = conn.SetWriteDeadline(time.Now().Add(time.Second))
+			_, _ = io.WriteString(conn, tooManyConns)
+			_ = conn.Close()
+			return
+		}
+		c.total++
+		c.byAddr[addr]++
+		c.counted[conn] = addr
+		c.mu.Unlock()
+	case http.StateClosed, http.StateHijacked:
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		addr, ok := c.counted[conn]
+		if !ok {
+			return
+		}
+		delete(c.counted, conn)
+		c.total--
+		if c.byAddr[addr]--; c.byAddr[addr] <= 0 {
+			delete(c.byAddr, addr)
+		}
+	}
+}
+
+// peerAddr is the IP of a connection's peer (unmapped from IPv4-in-IPv6).
+func peerAddr(a net.Addr) netip.Addr {
+	if ap, err := netip.ParseAddrPort(a.String()); err == nil {
+		return ap.Addr().Unmap()
+	}
+	return netip.Addr{}
+}
+
+// trusted reports whether ip is in one of proxies.
+func trusted(ip netip.Addr, proxies []netip.Prefix) bool {
+	for _, p := range proxies {
+		if ip.IsValid() && p.Contains(ip.Unmap()) {
+			return true
+		}
+	}
+	return false
 }
 
 // Handler wraps h with l's body cap and per-address cap; a request over
@@ -90,7 +186,8 @@ func Handler(h http.Handler, l Limits) http.Handler {
 	var mu sync.Mutex
 	inFlight := map[string]int{}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		addr := ClientAddress(r)
+		addr := clientAddress(r, l.TrustedProxies)
+		r = r.WithContext(context.WithValue(r.Context(), clientKey{}, addr))
 		mu.Lock()
 		if inFlight[addr] >= l.PerAddress {
 			mu.Unlock()
@@ -123,25 +220,46 @@ func Unbounded(w http.ResponseWriter) {
 	_ = rc.SetWriteDeadline(time.Time{})
 }
 
-// ClientAddress is the address a request comes from: its peer's IP, or,
-// when the peer is a proxy on this machine (loopback) that says whom it
-// forwards for (X-Forwarded-For), the last address that proxy added.
+// clientKey keys the client's address in a request's context.
+type clientKey struct{}
+
+// ClientAddress is the address a request served by Handler comes from:
+// its peer's IP or, when the peer is a trusted proxy, the address that
+// proxy forwards for (see Limits.TrustedProxies).
 func ClientAddress(r *http.Request) string {
+	if a, ok := r.Context().Value(clientKey{}).(string); ok {
+		return a
+	}
+	return clientAddress(r, Loopback())
+}
+
+// clientAddress is the address a request comes from: its peer's IP, or,
+// when the peer is one of proxies, the rightmost address in its
+// X-Forwarded-For that is not itself one of proxies (each proxy appends
+// the peer it heard from; what a client wrote itself is further left).
+func clientAddress(r *http.Request, proxies []netip.Prefix) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		host = r.RemoteAddr
 	}
 	ip, err := netip.ParseAddr(host)
-	if err != nil || !ip.IsLoopback() {
+	if err != nil || !trusted(ip, proxies) {
 		return host
 	}
-	fwd := r.Header.Values("X-Forwarded-For")
-	if len(fwd) == 0 {
-		return host
+	var hops []string
+	for _, v := range r.Header.Values("X-Forwarded-For") {
+		hops = append(hops, strings.Split(v, ",")...)
 	}
-	parts := strings.Split(fwd[len(fwd)-1], ",")
-	if last, err := netip.ParseAddr(strings.TrimSpace(parts[len(parts)-1])); err == nil {
-		return last.String()
+	client := ip.Unmap().String()
+	for i := len(hops) - 1; i >= 0; i-- {
+		hop, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+		if err != nil {
+			break // garbage: what the last good hop says stands
+		}
+		client = hop.Unmap().String()
+		if !trusted(hop, proxies) {
+			break
+		}
 	}
-	return host
+	return client
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -195,6 +196,112 @@ func TestClientAddressBehindLoopbackProxy(t *testing.T) {
 		}
 		if got := httplimit.ClientAddress(r); got != c.want {
 			t.Errorf("%s forwarding %q: %q, want %q", c.remote, c.fwd, got, c.want)
+		}
+	}
+}
+
+// idle opens a connection from local (nil: any) to addr, has one request
+// answered on it, and leaves it open and idle; it returns the
+// connection and the answer's status line.
+func idle(t *testing.T, addr string, local net.Addr) (net.Conn, string) {
+	t.Helper()
+	d := net.Dialer{LocalAddr: local}
+	conn, err := d.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	fmt.Fprint(conn, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		return conn, "no answer: " + err.Error()
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	return conn, resp.Status + " " + string(body)
+}
+
+// TestIdleConnectionsAreCounted: with the default bounds, one address
+// (not a trusted proxy) holds at most 256 connections, idle kept-alive
+// ones included; the next is answered 503 saying why, and another address
+// is still served. Once one closes, the address gets a connection again.
+func TestIdleConnectionsAreCounted(t *testing.T) {
+	addr := serve(t, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}), httplimit.Limits{TrustedProxies: []netip.Prefix{}})
+	var open []net.Conn
+	for i := range 256 {
+		conn, status := idle(t, addr, nil)
+		if !strings.HasPrefix(status, "200") {
+			t.Fatalf("idle connection %d: %s", i+1, status)
+		}
+		open = append(open, conn)
+	}
+	if _, status := idle(t, addr, nil); !strings.HasPrefix(status, "503") || !strings.Contains(status, "too many connections") {
+		t.Errorf("a 257th connection from one address: %q; want 503", status)
+	}
+	other := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 2)}
+	if _, status := idle(t, addr, other); !strings.HasPrefix(status, "200") {
+		t.Errorf("another address beside a full one: %q", status)
+	}
+	open[0].Close()
+	for end := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		conn, status := idle(t, addr, nil)
+		if strings.HasPrefix(status, "200") {
+			break
+		}
+		conn.Close()
+		if time.Now().After(end) {
+			t.Fatalf("a connection closed gave no place back: %q", status)
+		}
+	}
+}
+
+// TestConnectionsCappedInAll: MaxConns bounds the connections of every
+// address together, a trusted proxy's included, which ConnsPerAddress
+// leaves alone.
+func TestConnectionsCappedInAll(t *testing.T) {
+	addr := serve(t, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}),
+		httplimit.Limits{ConnsPerAddress: 2, MaxConns: 6, TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.3/32")}})
+	from := func(last byte) net.Addr { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, last)} }
+	for i := range 4 { // a trusted proxy: past the per-address cap
+		if _, status := idle(t, addr, from(3)); !strings.HasPrefix(status, "200") {
+			t.Fatalf("the proxy's connection %d: %q", i+1, status)
+		}
+	}
+	for i := range 2 {
+		if _, status := idle(t, addr, from(4)); !strings.HasPrefix(status, "200") {
+			t.Fatalf("a client's connection %d: %q", i+1, status)
+		}
+	}
+	if _, status := idle(t, addr, from(5)); !strings.HasPrefix(status, "503") {
+		t.Errorf("a 7th connection of 6 in all: %q; want 503", status)
+	}
+}
+
+// TestClientAddressFromTrustedProxies: X-Forwarded-For names the client
+// only when the peer is a trusted proxy (a container bridge's gateway,
+// say), skipping further trusted hops from the right; a client's own
+// header, left of what the proxies added, is not believed.
+func TestClientAddressFromTrustedProxies(t *testing.T) {
+	seen := make(chan string, 1)
+	addr := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { seen <- httplimit.ClientAddress(r) }),
+		httplimit.Limits{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("172.30.0.0/16")}})
+	for _, c := range []struct{ fwd, want string }{
+		{"6.6.6.6, 203.0.113.9", "203.0.113.9"},
+		{"203.0.113.9, 172.30.0.5", "203.0.113.9"},
+		{"", "127.0.0.1"},
+	} {
+		req, _ := http.NewRequest("GET", "http://"+addr+"/", nil)
+		if c.fwd != "" {
+			req.Header.Set("X-Forwarded-For", c.fwd)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if got := <-seen; got != c.want {
+			t.Errorf("through a trusted proxy forwarding %q: %q, want %q", c.fwd, got, c.want)
 		}
 	}
 }
