@@ -197,6 +197,12 @@ type console struct {
 	busy        bool               // a command is being answered: posts wait
 	held        []commands.Message // posts that came while busy, shown after the answer
 	prompting   bool               // the prompt is on screen, waiting for a line
+	// apiURL is where the console serves the programs' API (API_ADDR),
+	// empty when it does not.
+	apiURL string
+	// programNoted is the channel and move count of the last turn the
+	// console said no program was connected for.
+	programNoted string
 }
 
 // as switches the local user.
@@ -261,6 +267,7 @@ func (c *console) step(ctx context.Context, signals <-chan os.Signal, do func(co
 		do(ctx)
 		c.hold(false)
 		c.waitForBot(wait)
+		c.noteProgram(ctx)
 	}()
 	for {
 		select {
@@ -465,6 +472,36 @@ func (c *console) waitForBot(ctx context.Context) {
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
+}
+
+// noteProgram says, once a turn, that the game here waits for a program
+// whose bridge is not connected, how to connect one and how to end the
+// game; the prompt stays the typist's meanwhile.
+func (c *console) noteProgram(ctx context.Context) {
+	c.mu.Lock()
+	ch := c.channel
+	c.mu.Unlock()
+	st, err := c.svc.Status(ctx, ch)
+	if err != nil || st.ProgramToMove == "" || st.ProgramOnline {
+		return
+	}
+	key := fmt.Sprintf("%s/%d", ch, st.Moves)
+	c.mu.Lock()
+	noted := c.programNoted == key
+	c.programNoted = key
+	api := c.apiURL
+	c.mu.Unlock()
+	if noted {
+		return
+	}
+	connect := "To connect one, start the console with API_ADDR=localhost:8080, give /token new here, and run in another terminal:\n" +
+		"  ARBITER_TOKEN=TOKEN arbiter bridge --server http://localhost:8080 -- ./yourprogram"
+	if api != "" {
+		connect = "To connect one, give /token new here and run in another terminal:\n" +
+			"  ARBITER_TOKEN=TOKEN arbiter bridge --server " + api + " -- ./yourprogram"
+	}
+	c.printf("No program is connected to play %s: the game waits for its move, and the prompt stays yours meanwhile.\n%s\n"+
+		"(docs/tutorials/first-program.md shows the whole way.) /resign gives the game up; /referee abort ends it unrated.\n", st.ProgramToMove, connect)
 }
 
 // isTerminal reports whether f is a terminal.
