@@ -77,6 +77,17 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	defer closeStore(ctx, st, stderr, "arbiter console")
 	defer serveAdmin(ctx, st, cfg.DataDir, log)()
+	apiLn, cfg, err := listenAPI(cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "arbiter console: %v\n", err)
+		return 1
+	}
+	if apiLn != nil {
+		defer apiLn.Close()
+		if cfg.PublicURL == "" {
+			cfg.PublicURL = publicURL(cfg)
+		}
+	}
 	con := &console{out: stdout, users: map[string]string{}, filesDir: filepath.Join(cfg.DataDir, "files"),
 		mention: regexp.MustCompile(`<[@#]([^>]+)>`), interactive: isTerminal(os.Stdin)}
 	svc := commands.New(commands.Config{
@@ -90,8 +101,13 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		TakesCommands: true,
 		CachedGames:   cfg.CachedGames,
 		Limits:        cfg.Limits,
+		PublicURL:     cfg.PublicURL,
 	}, st, reg, con, log, nil)
 	con.svc, con.specs = svc, commands.CommandSet(reg.Names())
+	if apiLn != nil {
+		con.apiURL = cfg.PublicURL
+	}
+	defer serveAPI(ctx, apiLn, cfg, svc, log)()
 	defer runLoops(ctx, svc, true)()
 	defer cancel()
 
@@ -99,6 +115,9 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if con.interactive {
 		con.printf("Arbiter console: you are %s. Try /play game:sixes level:2, then /move a1 c1 (or just a1 c1).\n"+
 			"/help lists the commands, /as NAME switches player, /quit or Ctrl-C twice leaves; games are saved as you play.\n", *name)
+	}
+	if con.apiURL != "" {
+		con.printf("Serving the play page, the programs' API and the live wall at %s: /board link:true opens your board in a browser, /token new gives a token for arbiter bridge, /wall on shows the wall.\n", con.apiURL)
 	}
 	lines := readLines(os.Stdin, stderr)
 	first := func(ctx context.Context) {
