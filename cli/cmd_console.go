@@ -69,7 +69,8 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	// itself what an interrupt means, from the signals above.
 	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
-	log := newLogger(stderr, max(cfg.LogLevel, slog.LevelWarn))
+	log, _, closeLog := consoleLogger(stderr, cfg.DataDir, max(cfg.LogLevel, slog.LevelWarn))
+	defer closeLog()
 	st, reg, err := openStore(ctx, cfg, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "arbiter console: %v\n", err)
@@ -89,7 +90,8 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		}
 	}
 	con := &console{out: stdout, users: map[string]string{}, filesDir: filepath.Join(cfg.DataDir, "files"),
-		mention: regexp.MustCompile(`<[@#]([^>]+)>`), interactive: isTerminal(os.Stdin)}
+		mention: regexp.MustCompile(`<[@#]([^>]+)>`), interactive: isTerminal(os.Stdin),
+		width: terminalWidth(os.Stdout), command: commandLine(os.Args, executableOnPath)}
 	svc := commands.New(commands.Config{
 		RefereeRole: "referee",
 		TurnTime:    cfg.TurnTime,
@@ -222,6 +224,10 @@ type console struct {
 	// programNoted is the channel and move count of the last turn the
 	// console said no program was connected for.
 	programNoted string
+	// width is the terminal's width, to wrap long lines at; 0 wraps none.
+	width int
+	// command is how the console was started, for the goodbye.
+	command string
 }
 
 // as switches the local user.
@@ -309,7 +315,7 @@ func (c *console) step(ctx context.Context, signals <-chan os.Signal, do func(co
 // status.
 func (c *console) leave(ctx context.Context) int {
 	if st, err := c.svc.Status(ctx, c.channel); err == nil && st.Game && c.interactive {
-		c.printf("\nYour game is saved; run arbiter console again to go on with it.\n")
+		c.printf("\nYour game is saved; run %s again to go on with it.\n", c.command)
 	}
 	return 0
 }
@@ -332,6 +338,7 @@ func (c *console) run(ctx context.Context, line string) {
 	}
 	inv.Guild, inv.Channel, inv.User = "console", c.channel, c.user
 	inv.Roles = []string{"referee"} // at one keyboard everyone referees
+	inv.Typed = true
 	inv.Users = map[string]commands.User{}
 	for _, key := range []string{"opponent", "p1", "p2", "user"} {
 		if v, ok := inv.Options[key]; ok {
@@ -450,10 +457,9 @@ func (c *console) showLocked(msg commands.Message, private bool) {
 	text = strings.ReplaceAll(text, "```ansi\n", "")
 	text = strings.ReplaceAll(text, "```\n", "")
 	text = strings.ReplaceAll(text, "```", "")
-	if private {
-		text = "(only you) " + text
-	}
-	fmt.Fprintln(c.out, strings.TrimRight(text, "\n"))
+	// A private reply is the typist's like any other at one keyboard.
+	_ = private
+	fmt.Fprintln(c.out, wrapText(strings.TrimRight(text, "\n"), c.width))
 	for _, f := range msg.Files {
 		path := filepath.Join(c.filesDir, f.Name)
 		if err := os.MkdirAll(c.filesDir, 0o755); err == nil {
