@@ -3,31 +3,46 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
-	"strings"
 
 	"arbiter/api"
 	"arbiter/commands"
 	"arbiter/internal/httplimit"
 )
 
-// serveAPI serves the programs' API, the live wall and the play page at
-// cfg.APIAddr (API_ADDR) until ctx ends; nothing when it is empty. The
-// function it returns waits until the server stopped.
-func serveAPI(ctx context.Context, cfg config, svc *commands.Service, log *slog.Logger) (wait func()) {
-	addr := cfg.APIAddr
-	if addr == "" {
+// listenAPI opens the address of the programs' API, the live wall and
+// the play page (API_ADDR), for the bot and the console alike: nil when
+// it is empty; an error when it cannot listen there. The cfg it returns
+// has the address listened on (the port chosen for ":0").
+func listenAPI(cfg config) (net.Listener, config, error) {
+	if cfg.APIAddr == "" {
+		return nil, cfg, nil
+	}
+	ln, err := net.Listen("tcp", cfg.APIAddr)
+	if err != nil {
+		return nil, cfg, fmt.Errorf("API_ADDR: the programs' API cannot listen at %s: %w", cfg.APIAddr, err)
+	}
+	cfg.APIAddr = ln.Addr().String()
+	return ln, cfg, nil
+}
+
+// serveAPI serves the programs' API, the live wall and the play page on
+// ln (from listenAPI) until ctx ends; nothing when ln is nil. The function
+// it returns waits until the server stopped.
+func serveAPI(ctx context.Context, ln net.Listener, cfg config, svc *commands.Service, log *slog.Logger) (wait func()) {
+	if ln == nil {
 		return func() {}
 	}
 	srv := apiServer(cfg, svc, log)
-	srv.Addr = addr
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		log.Info("serving the programs' API, the live wall and the play page", "addr", addr)
-		if err := srv.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			log.Error("API server stopped", "addr", addr, "err", err)
+		log.Info("serving the programs' API, the live wall and the play page", "addr", cfg.APIAddr)
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("API server stopped", "addr", cfg.APIAddr, "err", err)
 		}
 	}()
 	go func() {
@@ -42,15 +57,24 @@ func serveAPI(ctx context.Context, cfg config, svc *commands.Service, log *slog.
 // that it serves the play page: its one-time links name PUBLIC_URL (or,
 // unset, API_ADDR on this host).
 func apiServer(cfg config, svc *commands.Service, log *slog.Logger) *http.Server {
-	public := cfg.PublicURL
-	if public == "" {
-		public = "http://" + cfg.APIAddr
-		if strings.HasPrefix(cfg.APIAddr, ":") {
-			public = "http://localhost" + cfg.APIAddr
-		}
-	}
-	a := api.New(svc, api.Options{Log: log, PublicURL: public, Activity: api.ActivityConfig{
+	a := api.New(svc, api.Options{Log: log, PublicURL: publicURL(cfg), Activity: api.ActivityConfig{
 		ClientID: cfg.DiscordAppID, ClientSecret: cfg.ClientSecret, BotToken: cfg.DiscordToken}})
 	svc.SetPlayPage(commands.PlayPage{Links: a, Activity: cfg.Activity})
 	return httplimit.Server(a.Handler(), httplimit.Limits{MaxBody: api.MaxMessage, TrustedProxies: cfg.TrustedProxies}, log)
+}
+
+// publicURL is where players reach the API server: PUBLIC_URL, else
+// API_ADDR on this host ("localhost" for an address of every interface).
+func publicURL(cfg config) string {
+	if cfg.PublicURL != "" {
+		return cfg.PublicURL
+	}
+	host, port, err := net.SplitHostPort(cfg.APIAddr)
+	if err != nil {
+		return "http://" + cfg.APIAddr
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }

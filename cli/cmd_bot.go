@@ -84,6 +84,14 @@ func runBotAt(ctx context.Context, args []string, stderr io.Writer, at discordAt
 	}
 	defer closeStore(ctx, st, stderr, "arbiter bot")
 	defer serveAdmin(ctx, st, cfg.DataDir, log)()
+	apiLn, cfg, err := listenAPI(cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "arbiter bot: %v\n", err)
+		return 1
+	}
+	if apiLn != nil {
+		defer apiLn.Close()
+	}
 
 	bcfg := bot.Config{
 		Token:      cfg.DiscordToken,
@@ -131,8 +139,8 @@ func runBotAt(ctx context.Context, args []string, stderr io.Writer, at discordAt
 		return 1
 	}
 	defer waitMetrics()
+	defer serveAPI(loopCtx, apiLn, cfg, svc, log)()
 	wait := runLoops(loopCtx, svc, n > 0)
-	defer serveAPI(loopCtx, cfg, svc, log)()
 	if *httpAddr != "" {
 		err = serveInteractions(ctx, *httpAddr, b, cfg.TrustedProxies, log, &listening)
 	} else {

@@ -69,7 +69,8 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	// itself what an interrupt means, from the signals above.
 	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
-	log := newLogger(stderr, max(cfg.LogLevel, slog.LevelWarn))
+	log, _, closeLog := consoleLogger(stderr, cfg.DataDir, max(cfg.LogLevel, slog.LevelWarn))
+	defer closeLog()
 	st, reg, err := openStore(ctx, cfg, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "arbiter console: %v\n", err)
@@ -77,8 +78,20 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	defer closeStore(ctx, st, stderr, "arbiter console")
 	defer serveAdmin(ctx, st, cfg.DataDir, log)()
+	apiLn, cfg, err := listenAPI(cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "arbiter console: %v\n", err)
+		return 1
+	}
+	if apiLn != nil {
+		defer apiLn.Close()
+		if cfg.PublicURL == "" {
+			cfg.PublicURL = publicURL(cfg)
+		}
+	}
 	con := &console{out: stdout, users: map[string]string{}, filesDir: filepath.Join(cfg.DataDir, "files"),
-		mention: regexp.MustCompile(`<[@#]([^>]+)>`), interactive: isTerminal(os.Stdin)}
+		mention: regexp.MustCompile(`<[@#]([^>]+)>`), interactive: isTerminal(os.Stdin),
+		width: terminalWidth(os.Stdout), command: commandLine(os.Args, executableOnPath)}
 	svc := commands.New(commands.Config{
 		RefereeRole: "referee",
 		TurnTime:    cfg.TurnTime,
@@ -90,8 +103,13 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		TakesCommands: true,
 		CachedGames:   cfg.CachedGames,
 		Limits:        cfg.Limits,
+		PublicURL:     cfg.PublicURL,
 	}, st, reg, con, log, nil)
 	con.svc, con.specs = svc, commands.CommandSet(reg.Names())
+	if apiLn != nil {
+		con.apiURL = cfg.PublicURL
+	}
+	defer serveAPI(ctx, apiLn, cfg, svc, log)()
 	defer runLoops(ctx, svc, true)()
 	defer cancel()
 
@@ -99,6 +117,9 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if con.interactive {
 		con.printf("Arbiter console: you are %s. Try /play game:sixes level:2, then /move a1 c1 (or just a1 c1).\n"+
 			"/help lists the commands, /as NAME switches player, /quit or Ctrl-C twice leaves; games are saved as you play.\n", *name)
+	}
+	if con.apiURL != "" {
+		con.printf("Serving the play page, the programs' API and the live wall at %s: /board link:true opens your board in a browser, /token new gives a token for arbiter bridge, /wall on shows the wall.\n", con.apiURL)
 	}
 	lines := readLines(os.Stdin, stderr)
 	first := func(ctx context.Context) {
@@ -197,6 +218,16 @@ type console struct {
 	busy        bool               // a command is being answered: posts wait
 	held        []commands.Message // posts that came while busy, shown after the answer
 	prompting   bool               // the prompt is on screen, waiting for a line
+	// apiURL is where the console serves the programs' API (API_ADDR),
+	// empty when it does not.
+	apiURL string
+	// programNoted is the channel and move count of the last turn the
+	// console said no program was connected for.
+	programNoted string
+	// width is the terminal's width, to wrap long lines at; 0 wraps none.
+	width int
+	// command is how the console was started, for the goodbye.
+	command string
 }
 
 // as switches the local user.
@@ -261,6 +292,7 @@ func (c *console) step(ctx context.Context, signals <-chan os.Signal, do func(co
 		do(ctx)
 		c.hold(false)
 		c.waitForBot(wait)
+		c.noteProgram(ctx)
 	}()
 	for {
 		select {
@@ -283,7 +315,7 @@ func (c *console) step(ctx context.Context, signals <-chan os.Signal, do func(co
 // status.
 func (c *console) leave(ctx context.Context) int {
 	if st, err := c.svc.Status(ctx, c.channel); err == nil && st.Game && c.interactive {
-		c.printf("\nYour game is saved; run arbiter console again to go on with it.\n")
+		c.printf("\nYour game is saved; run %s again to go on with it.\n", c.command)
 	}
 	return 0
 }
@@ -306,6 +338,7 @@ func (c *console) run(ctx context.Context, line string) {
 	}
 	inv.Guild, inv.Channel, inv.User = "console", c.channel, c.user
 	inv.Roles = []string{"referee"} // at one keyboard everyone referees
+	inv.Typed = true
 	inv.Users = map[string]commands.User{}
 	for _, key := range []string{"opponent", "p1", "p2", "user"} {
 		if v, ok := inv.Options[key]; ok {
@@ -424,10 +457,9 @@ func (c *console) showLocked(msg commands.Message, private bool) {
 	text = strings.ReplaceAll(text, "```ansi\n", "")
 	text = strings.ReplaceAll(text, "```\n", "")
 	text = strings.ReplaceAll(text, "```", "")
-	if private {
-		text = "(only you) " + text
-	}
-	fmt.Fprintln(c.out, strings.TrimRight(text, "\n"))
+	// A private reply is the typist's like any other at one keyboard.
+	_ = private
+	fmt.Fprintln(c.out, wrapText(strings.TrimRight(text, "\n"), c.width))
 	for _, f := range msg.Files {
 		path := filepath.Join(c.filesDir, f.Name)
 		if err := os.MkdirAll(c.filesDir, 0o755); err == nil {
@@ -465,6 +497,36 @@ func (c *console) waitForBot(ctx context.Context) {
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
+}
+
+// noteProgram says, once a turn, that the game here waits for a program
+// whose bridge is not connected, how to connect one and how to end the
+// game; the prompt stays the typist's meanwhile.
+func (c *console) noteProgram(ctx context.Context) {
+	c.mu.Lock()
+	ch := c.channel
+	c.mu.Unlock()
+	st, err := c.svc.Status(ctx, ch)
+	if err != nil || st.ProgramToMove == "" || st.ProgramOnline {
+		return
+	}
+	key := fmt.Sprintf("%s/%d", ch, st.Moves)
+	c.mu.Lock()
+	noted := c.programNoted == key
+	c.programNoted = key
+	api := c.apiURL
+	c.mu.Unlock()
+	if noted {
+		return
+	}
+	connect := "To connect one, start the console with API_ADDR=localhost:8080, give /token new here, and run in another terminal:\n" +
+		"  ARBITER_TOKEN=TOKEN arbiter bridge --server http://localhost:8080 -- ./yourprogram"
+	if api != "" {
+		connect = "To connect one, give /token new here and run in another terminal:\n" +
+			"  ARBITER_TOKEN=TOKEN arbiter bridge --server " + api + " -- ./yourprogram"
+	}
+	c.printf("No program is connected to play %s: the game waits for its move, and the prompt stays yours meanwhile.\n%s\n"+
+		"(docs/tutorials/first-program.md shows the whole way.) /resign gives the game up; /referee abort ends it unrated.\n", st.ProgramToMove, connect)
 }
 
 // isTerminal reports whether f is a terminal.

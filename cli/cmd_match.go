@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -115,7 +116,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if mt == 0 {
 		mt = def.MoveTime
 	}
-	fmt.Fprintf(stdout, "%s: %s vs %s, %d games at %v a move, seed %d\n", def.Title, *p1, *p2, *n, mt, s)
+	fmt.Fprintf(stdout, "%s: %s vs %s, %s at %v a move, seed %d\n", def.Title, *p1, *p2, countOf(*n, "game", "games"), mt, s)
 	res, err := engine.RunMatch(ctx, cfg, func(r engine.GameRecord) {
 		verdict := "draw"
 		if w, ok := r.Result.Winner(); ok {
@@ -131,8 +132,9 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return 1
 		}
 	}
-	fmt.Fprintf(stdout, "%s vs %s: %d games, %d wins, %d draws, %d losses; score %.1f%%; Elo %+.0f ± %.0f (95%%)\n",
-		res.P1, res.P2, res.Games, res.Wins, res.Draws, res.Losses, 100*res.Score, res.Elo, res.EloError)
+	fmt.Fprintf(stdout, "%s vs %s: %s, %s, %s, %s; score %.1f%%; %s\n",
+		res.P1, res.P2, countOf(res.Games, "game", "games"), countOf(res.Wins, "win", "wins"), countOf(res.Draws, "draw", "draws"),
+		countOf(res.Losses, "loss", "losses"), 100*res.Score, eloText(res.Elo, res.EloError, res.Wins, res.Draws, res.Losses))
 	fmt.Fprintf(stdout, "longest move: %s %v, %s %v\n", res.P1, res.LongestMove[0].Round(time.Millisecond),
 		res.P2, res.LongestMove[1].Round(time.Millisecond))
 	if *asJSON {
@@ -192,4 +194,26 @@ func (d *durationFlag) Set(s string) error {
 	}
 	*d = durationFlag(v)
 	return nil
+}
+
+// countOf is n and the word for one or for many: "1 game", "2 games".
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// eloText is the Elo estimate with its 95% margin, "Elo +35 ± 20 (95%)",
+// never "-0"; when every game had one result (all wins, all draws or all
+// losses) no margin can be told from the games, and it says so.
+func eloText(elo, margin float64, wins, draws, losses int) string {
+	if n := wins + draws + losses; n == 0 || wins == n || draws == n || losses == n {
+		return fmt.Sprintf("Elo not estimated: every game had the same result (%s)", countOf(n, "game", "games"))
+	}
+	r := math.Round(elo)
+	if r == 0 {
+		r = 0 // not -0
+	}
+	return fmt.Sprintf("Elo %+.0f ± %.0f (95%%)", r, margin)
 }

@@ -73,3 +73,20 @@ func TestRunMatchSPRTEndsWithTheDecision(t *testing.T) {
 		t.Errorf("a bad --sprt: exit %d", code)
 	}
 }
+
+// TestMatchSummaryWords: "1 game", not "1 games"; an estimate of nearly
+// nothing is "+0", not "-0"; a match of one result has no estimate.
+func TestMatchSummaryWords(t *testing.T) {
+	if got := countOf(1, "game", "games") + ", " + countOf(2, "loss", "losses") + ", " + countOf(0, "draw", "draws"); got != "1 game, 2 losses, 0 draws" {
+		t.Errorf("counts: %q", got)
+	}
+	if got := eloText(-0.3, 12, 3, 2, 3); got != "Elo +0 ± 12 (95%)" {
+		t.Errorf("a near-zero estimate: %q", got)
+	}
+	if got := eloText(0, 0, 0, 1, 0); got != "Elo not estimated: every game had the same result (1 game)" {
+		t.Errorf("one drawn game: %q", got)
+	}
+	if got := eloText(35.4, 20.2, 6, 2, 2); got != "Elo +35 ± 20 (95%)" {
+		t.Errorf("an estimate: %q", got)
+	}
+}

@@ -188,3 +188,50 @@ func TestConsoleInTmux(t *testing.T) {
 		t.Fatalf("the restart's board is not the saved game:\n%s", s)
 	}
 }
+
+// TestConsoleProgramGameWithoutBridge starts a game for the typist's
+// program with no bridge connected, in a real terminal (tmux): the console
+// says no program is connected and how to connect one, the prompt answers
+// other commands at once, and after a restart it still does; the starter
+// resigns the waiting game.
+func TestConsoleProgramGameWithoutBridge(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is not installed; .ci/run installs it")
+		}
+		t.Skip("tmux is not installed")
+	}
+	bin := buildArbiter(t)
+	dir := t.TempDir()
+	env := []string{"DISCORD_TOKEN=", "REDIS_URL=", "API_ADDR=", "DATA_DIR=" + filepath.Join(dir, "data"), "ENGINE_WORKERS=1", "TERM=dumb", "NO_COLOR=1"}
+	c := startTmuxConsole(t, bin, dir, "program", env...)
+	c.waitFor("the greeting and prompt", func(s string) bool { return strings.HasSuffix(s, "alice>") })
+
+	c.typeLine("/play game:sixes program:true")
+	s := c.waitFor("the note that no program is connected, and a prompt", func(s string) bool {
+		return strings.Contains(s, "No program is connected to play alice (program)") && strings.HasSuffix(s, "alice>")
+	})
+	for _, want := range []string{"API_ADDR=localhost:8080", "/token new", "arbiter bridge --server", "/resign"} {
+		if !strings.Contains(after(s, "No program is connected"), want) {
+			t.Errorf("the note does not say %q:\n%s", want, s)
+		}
+	}
+	// The prompt answers while the game waits for the program.
+	c.typeLine("/rules")
+	c.waitFor("/rules answered", func(s string) bool { return strings.Contains(after(s, "alice> /rules"), "\nalice>") })
+	c.typeLine("/quit")
+	c.waitFor("the console to leave", func(s string) bool { return strings.Contains(s, "EXITED 0") })
+
+	// After a restart the game still waits for the program, and the prompt
+	// answers; the starter resigns it.
+	c2 := startTmuxConsole(t, bin, dir, "restarted", env...)
+	c2.waitFor("the saved game, the note and a prompt", func(s string) bool {
+		return strings.Contains(s, "Your game goes on") && strings.Contains(s, "No program is connected") && strings.HasSuffix(s, "alice>")
+	})
+	c2.typeLine("/resign")
+	s = c2.waitFor("the answer to /resign", func(s string) bool { return strings.Contains(after(s, "alice> /resign"), "\nalice>") })
+	if !strings.Contains(after(s, "alice> /resign"), "resigns.") {
+		t.Fatalf("the starter could not resign the program's game:\n%s", s)
+	}
+}

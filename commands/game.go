@@ -107,7 +107,11 @@ func (s *Service) renderOptions(g *store.Game, view render.View) render.Options 
 	for i, p := range g.Players {
 		// A text board is a code block, where Markdown is not rendered but
 		// a backtick could end the block.
-		opt.Players[i] = strings.ReplaceAll(rawName(p), "`", "'")
+		name := rawName(p)
+		if p.Kind == store.Bot { // "O (Arbiter, level 2)", as seatTitle has it
+			name = fmt.Sprintf("Arbiter, level %d", p.Level)
+		}
+		opt.Players[i] = strings.ReplaceAll(name, "`", "'")
 	}
 	if g.Status == store.Finished {
 		out := rules.Outcome{Result: g.Result, Reason: g.Reason}

@@ -152,7 +152,7 @@ func (s *Service) rules(_ context.Context, inv Invocation) Reply {
 }
 
 // help is /help.
-func (s *Service) help(_ context.Context, _ Invocation) Reply {
+func (s *Service) help(_ context.Context, inv Invocation) Reply {
 	var titles []string
 	for _, d := range s.reg.Definitions() {
 		titles = append(titles, d.Title)
@@ -167,10 +167,14 @@ func (s *Service) help(_ context.Context, _ Invocation) Reply {
 	if n := len(titles); n > 1 {
 		games = strings.Join(titles[:n-1], ", ") + " and " + titles[n-1]
 	}
+	moveHelp := "/move move:c4 d4: play a move in the game's notation (the list autocompletes), or press Pick a move under the board; /moves [from:square] lists the legal ones."
+	if inv.Typed {
+		moveHelp = "/move c4 d4, or just c4 d4: play a move in the game's notation; /moves [from:square] lists the legal ones."
+	}
 	return Reply{Private: true, Message: Message{Text: strings.Join([]string{
 		"**Arbiter** referees " + games + ", and plays them too (/rules game:... gives each game's rules).",
 		"/play game:sixes: play the bot (level:1-5, side:first|second|random); add opponent:@someone to challenge a person, who can /accept or /decline.",
-		"/move move:c4 d4: play a move in the game's notation (the list autocompletes), or press Pick a move under the board; /moves [from:square] lists the legal ones.",
+		moveHelp,
 		"/premove line:\"their move, your answer; ...\" (conditional premoves), /vacation start|end|status (your clocks stop while away), /notify dm:on|off digest:HH:MM tz:Zone (your turns by DM).",
 		"/board [style:text|emoji|image] [view:mine|first|second], /resign, /draw (offer or accept), /undo (with the opponent's consent; against the bot, unrated games only), /rematch.",
 		"/history [game:id], /analyse [game:id] (the engine's review of a finished game), /games, /stats [user], /leaderboard game:..., /rules game:..., /help (this).",

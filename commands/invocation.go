@@ -46,6 +46,9 @@ type Invocation struct {
 	// A button of another game, or older than the game, is refused.
 	Game    string
 	Version int64
+	// Typed says the front end has typed commands only, with no buttons
+	// and no autocomplete (the console): replies say what to type.
+	Typed bool
 }
 
 // Button is an action offered under a message.

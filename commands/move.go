@@ -182,7 +182,7 @@ func (s *Service) resignNow(ctx context.Context, inv Invocation) Reply {
 	if r := resignable(g, inv); r != nil {
 		return *r
 	}
-	seat, _ := seatOf(g, inv.User.ID)
+	seat, _ := resignSeat(g, inv.User.ID)
 	s.finish(g, rules.Win(seat.Other()), g.State.PlayerName(seat)+" resigned")
 	if err := s.saveAndFollow(ctx, g); err != nil {
 		return s.storeRefusal(inv, err)
@@ -190,10 +190,24 @@ func (s *Service) resignNow(ctx context.Context, inv Invocation) Reply {
 	return Reply{Message: s.moveMessage(g, fmt.Sprintf("%s resigns.", seatTitle(g, seat)), nil)}
 }
 
+// resignSeat is the seat userID may resign: their own, or that of their
+// program (whose bridge may never connect); a person's own seat first.
+func resignSeat(g *store.Game, userID string) (rules.Player, bool) {
+	if seat, ok := seatOf(g, userID); ok {
+		return seat, true
+	}
+	for _, seat := range []rules.Player{g.State.ToMove(), g.State.ToMove().Other()} {
+		if p := g.Players[seat]; p.Kind == store.Program && p.UserID == userID {
+			return seat, true
+		}
+	}
+	return rules.P1, false
+}
+
 // resignable says why the invoker may not resign g, or nil.
 func resignable(g *store.Game, inv Invocation) *Reply {
 	var r Reply
-	if _, ok := seatOf(g, inv.User.ID); !ok {
+	if _, ok := resignSeat(g, inv.User.ID); !ok {
 		r = refuse("you are not playing in this game; only its players can resign")
 	} else if flow(g).Challenge {
 		r = refuse("the challenge has not been accepted; /decline withdraws it")

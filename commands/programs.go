@@ -142,7 +142,7 @@ func (s *Service) token(ctx context.Context, inv Invocation) Reply {
 		return s.storeRefusal(inv, err)
 	}
 	text := fmt.Sprintf("Your program token for this server (shown this once; it replaces your earlier one here, not those of other servers, and /token revoke ends it):\n`%s`\n"+
-		"Run your program with: `arbiter bridge --server URL --token TOKEN -- ./yourprogram`. Keep the token secret: it plays for you.", tok)
+		"Run your program with: `ARBITER_TOKEN=TOKEN arbiter bridge --server URL -- ./yourprogram` (the variable keeps the token out of the process list; on Windows set it first). Keep the token secret: it plays for you.", tok)
 	return Reply{Message: Message{Text: text}, Private: true}
 }
 

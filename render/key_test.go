@@ -9,7 +9,8 @@ import (
 
 // TestEveryStyleKeysAndMarks: in text and emoji, every game's board marks
 // both ends of the last move and the squares where something was removed,
-// and says what the marks (and Hi-Ya!'s letters) mean.
+// and says what the marks (and Hi-Ya!'s letters) mean; the text key shows
+// the marks as they look on the board: "[O] to", the piece that moved.
 func TestEveryStyleKeysAndMarks(t *testing.T) {
 	reg := registry()
 	for _, tg := range testGames() {
@@ -29,7 +30,7 @@ func TestEveryStyleKeysAndMarks(t *testing.T) {
 			text, emoji := Text(g, Options{View: FromP1}), Emoji(g, Options{View: FromP2})
 			if marks[fromMark] && marks[toMark] && !sawMove {
 				sawMove = true
-				if !strings.Contains(text, "(") || !strings.Contains(text, "[") || !strings.Contains(text, "Marks: (.) from, [X] to") {
+				if !strings.Contains(text, "(") || !strings.Contains(text, "[") || !strings.Contains(text, "Marks: (.) from, ["+markedGlyph(s, toMark)+"] to") || markedGlyph(s, toMark) == "" {
 					t.Errorf("%s: the text board does not mark and key both ends:\n%s", tg.name, text)
 				}
 				if !strings.Contains(emoji, s.palette.fromEmoji) || !strings.Contains(emoji, emojiToRow) || !strings.Contains(emoji, emojiToCol) ||
@@ -39,7 +40,7 @@ func TestEveryStyleKeysAndMarks(t *testing.T) {
 			}
 			if marks[hitMark] && !sawRemoval {
 				sawRemoval = true
-				if !strings.Contains(text, "*") || !strings.Contains(text, "*X* removed") {
+				if !strings.Contains(text, "*") || !strings.Contains(text, "*"+markedGlyph(s, hitMark)+"* removed") {
 					t.Errorf("%s: the text board does not mark a removal:\n%s", tg.name, text)
 				}
 				if !strings.Contains(emoji, s.palette.hitEmoji+" removed") {

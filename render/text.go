@@ -171,7 +171,7 @@ func writeText(w *textWriter, s *scene, opt Options) {
 		w.end()
 	}
 	marks := len(w.buf)
-	if w.buf = appendMarksKey(w.buf, s, "(.)", "[X]", "*X*"); len(w.buf) > marks {
+	if w.buf = appendMarksKey(w.buf, s, "(.)", "["+markedGlyph(s, toMark)+"]", "*"+markedGlyph(s, hitMark)+"*"); len(w.buf) > marks {
 		w.end()
 	}
 	if s.status.last != "" {
@@ -181,6 +181,24 @@ func writeText(w *textWriter, s *scene, opt Options) {
 	w.puts("", s.title, ": ")
 	w.buf = appendStateLine(w.buf, s, opt.Players)
 	w.end()
+}
+
+// markedGlyph is the text glyph in the first cell with mark m, as the
+// board shows it there, so that the key names the marks as they look.
+func markedGlyph(s *scene, m mark) string {
+	if s.marks[m] == 0 {
+		return ""
+	}
+	for i := range s.cells {
+		if c := &s.cells[i]; c.mark == m {
+			glyph := s.palette.emptyText[c.kind]
+			if c.piece != 0 {
+				glyph = s.pieces[c.piece].text
+			}
+			return strings.TrimSpace(glyph)
+		}
+	}
+	return ""
 }
 
 // writeColourCell writes one cell with colour: its glyph with the room
