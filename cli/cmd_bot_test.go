@@ -120,7 +120,7 @@ func TestBotStopsCleanly(t *testing.T) {
 		default:
 		}
 		if time.Now().After(end) {
-			t.Fatalf("not serving after 30 s: %s", stderr.String())
+			t.Fatalf("not serving after %v: %s", hangBound, stderr.String())
 		}
 	}
 	body := []byte(`{"id":"1","type":1,"token":"t","application_id":"2"}`)
