@@ -22,17 +22,17 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// browser and within are testkit's, named short for these tests.
+// browser and browse are testkit's, named short for these tests.
 func browser(t *testing.T) context.Context { return testkit.Browser(t) }
 
-func within(t *testing.T, ctx context.Context, limit time.Duration, what string, actions ...chromedp.Action) {
+func browse(t *testing.T, ctx context.Context, what string, actions ...chromedp.Action) {
 	t.Helper()
-	testkit.Within(t, ctx, limit, what, actions...)
+	testkit.Browse(t, ctx, what, actions...)
 }
 
 // TestWallShowsMovesLive: the guild's wall loads in a real browser with
 // the games going on, and a move made through the commands appears on it
-// within a second, with no reload.
+// with no reload.
 func TestWallShowsMovesLive(t *testing.T) {
 	e := newEnv(t)
 	if r := e.do(bob, "c1", "play", "", "game", "sixes", "opponent", carol.ID); r.Private {
@@ -46,27 +46,27 @@ func TestWallShowsMovesLive(t *testing.T) {
 	key := e.wall("on", "display")
 	ctx := browser(t)
 	card := fmt.Sprintf("#game-%s", g.ID)
-	within(t, ctx, 20*time.Second, "the wall loads with both games",
+	browse(t, ctx, "the wall loads with both games",
 		chromedp.Navigate(e.http.URL+"/wall/"+key),
 		chromedp.WaitVisible(card+` img`, chromedp.ByQuery),
 		chromedp.WaitVisible(fmt.Sprintf("#game-%s", e.load("c2").ID), chromedp.ByQuery),
 		chromedp.WaitVisible(`//span[@id="status" and text()="live"]`, chromedp.BySearch))
 	var text string
-	within(t, ctx, 5*time.Second, "read the card", chromedp.Text(card, &text, chromedp.ByQuery))
+	browse(t, ctx, "read the card", chromedp.Text(card, &text, chromedp.ByQuery))
 	if !strings.Contains(text, "bob") || !strings.Contains(text, "carol") || !strings.Contains(text, "no move yet") {
 		t.Errorf("the card says %q", text)
 	}
 	if r := e.do(bob, "c1", "move", "", "move", "a2 a3"); r.Private {
 		t.Fatal(r.Text)
 	}
-	within(t, ctx, time.Second, "the move appears on the wall",
+	browse(t, ctx, "the move appears on the wall",
 		chromedp.WaitVisible(card+`[data-ply="1"] img`, chromedp.ByQuery))
-	within(t, ctx, 5*time.Second, "read the card", chromedp.Text(card, &text, chromedp.ByQuery))
+	browse(t, ctx, "read the card", chromedp.Text(card, &text, chromedp.ByQuery))
 	if !strings.Contains(text, "a2 a3") || !strings.Contains(text, "move 1") {
 		t.Errorf("after the move the card says %q", text)
 	}
 	var shown string
-	within(t, ctx, 5*time.Second, "read the page", chromedp.Text("body", &shown, chromedp.ByQuery))
+	browse(t, ctx, "read the page", chromedp.Text("body", &shown, chromedp.ByQuery))
 	for _, private := range []string{alice.ID, bob.ID, carol.ID, "c1", "c2"} {
 		if strings.Contains(shown, private) {
 			t.Errorf("the wall shows the id %q:\n%s", private, shown)
@@ -142,7 +142,7 @@ func TestTournamentWallScreenshot(t *testing.T) {
 	hs := httptest.NewServer(api.TournamentWall(wctx, src, nil))
 	t.Cleanup(func() { hs.CloseClientConnections(); hs.Close() }) // after the browser closes
 	ctx := browser(t)
-	within(t, ctx, 20*time.Second, "the tournament page loads",
+	browse(t, ctx, "the tournament page loads",
 		chromedp.Navigate(hs.URL+"/"),
 		chromedp.WaitVisible(`#game-1 img`, chromedp.ByQuery),
 		chromedp.WaitVisible(`#game-2 img`, chromedp.ByQuery),
@@ -155,7 +155,7 @@ func TestTournamentWallScreenshot(t *testing.T) {
 	box := func(sel string) string {
 		return `(() => { const r = document.querySelector(` + "`" + sel + "`" + `).getBoundingClientRect(); return {X: r.x, Y: r.y, W: r.width, H: r.height}; })()`
 	}
-	within(t, ctx, 10*time.Second, "measure and screenshot",
+	browse(t, ctx, "measure and screenshot",
 		chromedp.Evaluate(`[...document.querySelectorAll(".game img")].map(i => { const r = i.getBoundingClientRect(); return {X: r.x, Y: r.y, W: r.width, H: r.height}; })`, &boards),
 		chromedp.Evaluate(box("#standings"), &standings),
 		chromedp.Evaluate(box("#cross"), &cross),
@@ -199,7 +199,7 @@ func TestTournamentWallScreenshot(t *testing.T) {
 	// A move in the tournament reaches the page through its EventSource.
 	before := src.t.Games[0].Version
 	src.play(0)
-	within(t, ctx, time.Second, "the tournament move appears",
+	browse(t, ctx, "the tournament move appears",
 		chromedp.WaitVisible(fmt.Sprintf(`#game-1[data-version="%d"] img`, before+1), chromedp.ByQuery))
 }
 
@@ -229,14 +229,14 @@ func TestWallPageClearsWhenTurnedOff(t *testing.T) {
 	key := e.wall("on", "")
 	ctx := browser(t)
 	card := fmt.Sprintf("#game-%s", e.load("c1").ID)
-	within(t, ctx, 20*time.Second, "the wall loads with the game",
+	browse(t, ctx, "the wall loads with the game",
 		chromedp.Navigate(e.http.URL+"/wall/"+key+"/"),
 		chromedp.WaitVisible(card+" img", chromedp.ByQuery))
 	e.svc.Handle(context.Background(), commands.Invocation{Guild: guild, Channel: "staff", User: carol, ManageServer: true, Command: "wall", Sub: "off"})
-	within(t, ctx, 10*time.Second, "the page says the wall is off",
+	browse(t, ctx, "the page says the wall is off",
 		chromedp.WaitVisible(`//p[@id="empty" and text()="This wall is off."]`, chromedp.BySearch))
 	var cards int
-	within(t, ctx, 5*time.Second, "count the cards", chromedp.Evaluate(`document.querySelectorAll(".game").length`, &cards))
+	browse(t, ctx, "count the cards", chromedp.Evaluate(`document.querySelectorAll(".game").length`, &cards))
 	if cards != 0 {
 		t.Errorf("%d games still shown after the wall was turned off", cards)
 	}

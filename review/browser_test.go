@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -31,7 +30,7 @@ func TestPageStepsThroughTheGameInABrowser(t *testing.T) {
 	var shown []string
 	visible := `[...document.querySelectorAll("pre.board")].filter(p => !p.hidden).map(p => p.id)`
 	var graphWidth int
-	testkit.Within(t, ctx, 10*time.Second, "load the page",
+	testkit.Browse(t, ctx, "load the page",
 		chromedp.Navigate(hs.URL),
 		chromedp.WaitVisible(`#board0`, chromedp.ByQuery),
 		chromedp.Poll(`document.images[0].complete && document.images[0].naturalWidth > 0`, nil),
@@ -40,7 +39,7 @@ func TestPageStepsThroughTheGameInABrowser(t *testing.T) {
 	if len(shown) != 1 || shown[0] != "board0" || graphWidth < 300 {
 		t.Fatalf("at the start: boards %v shown, graph %d px wide", shown, graphWidth)
 	}
-	testkit.Within(t, ctx, 5*time.Second, "step twice",
+	testkit.Browse(t, ctx, "step twice",
 		chromedp.KeyEvent(kb.ArrowRight),
 		chromedp.KeyEvent(kb.ArrowRight),
 		chromedp.Evaluate(visible, &shown))
@@ -48,7 +47,7 @@ func TestPageStepsThroughTheGameInABrowser(t *testing.T) {
 		t.Errorf("after two steps: boards %v shown, want board2", shown)
 	}
 	var current string
-	testkit.Within(t, ctx, 5*time.Second, "click move 5",
+	testkit.Browse(t, ctx, "click move 5",
 		chromedp.Click(`tr.move[data-ply="5"]`, chromedp.ByQuery),
 		chromedp.Evaluate(visible, &shown),
 		chromedp.Evaluate(`document.querySelector("tr.current").dataset.ply`, &current))
