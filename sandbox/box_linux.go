@@ -82,6 +82,13 @@ func (s *Sandbox) Probe(ctx context.Context) error {
 	return nil
 }
 
+// BoundsProcesses reports whether the process limit holds here: a pids
+// cgroup, or rlimits for a user other than root (the kernel exempts root
+// from its process count).
+func (s *Sandbox) BoundsProcesses() bool {
+	return cgroupParent("pids") != "" || os.Geteuid() != 0
+}
+
 // enforcement says how the limits are enforced here.
 func (s *Sandbox) enforcement() string {
 	var cg []string
@@ -501,7 +508,7 @@ func treeCPU(pid int) time.Duration {
 
 func (b *Box) reason(exit error) Reason {
 	l, c := b.limits, b.confine
-	if d := c.cgroupDir("memory"); d != "" && counter(d, "memory.oom_control", "oom_kill") > 0 {
+	if d := c.cgroupDir("memory"); d != "" && (counter(d, "memory.oom_control", "oom_kill") > 0 || atLimit(d, l.Memory)) {
 		return memoryReason(l)
 	}
 	if d := c.cgroupDir("pids"); d != "" && counter(d, "pids.events", "max") > 0 {
@@ -528,6 +535,21 @@ func (b *Box) reason(exit error) Reason {
 		}
 	}
 	return ""
+}
+
+// atLimit reports whether a memory cgroup has reached its limit and holds
+// nearly all of it: a program stuck there reclaiming is over its memory
+// even before the kernel kills it.
+func atLimit(dir string, limit int64) bool {
+	read := func(file string) int64 {
+		b, err := os.ReadFile(filepath.Join(dir, file))
+		if err != nil {
+			return 0
+		}
+		n, _ := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+		return n
+	}
+	return read("memory.failcnt") > 0 && read("memory.usage_in_bytes") >= limit/10*9
 }
 
 func (b *Box) kill() {

@@ -24,6 +24,10 @@ func New(p Policy) *Sandbox {
 
 func (s *Sandbox) enforcement() string { return "nothing" }
 
+// BoundsProcesses reports whether the process limit holds here: never,
+// without a box.
+func (s *Sandbox) BoundsProcesses() bool { return false }
+
 // Box prepares cmd (already set up as the program would run unconfined) to
 // run in a box: here only unconfined, when the mode is Off.
 func (s *Sandbox) Box(cmd *exec.Cmd, spec Spec) (*Box, error) {
