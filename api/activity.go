@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"arbiter/commands"
+	"arbiter/internal/httplimit"
 	"arbiter/store"
 )
 
@@ -63,6 +64,30 @@ type activityInstance struct {
 	Users []string `json:"users"`
 }
 
+// How often the token exchange may be asked for, a minute: each asks
+// Discord with the client secret, so a client address gets a few (an
+// Activity opened again and again) and all together a class's worth.
+const (
+	activityPerAddress = 10
+	activityInAll      = 120
+)
+
+// wellFormedID reports whether s looks like an OAuth2 authorization code
+// or an Activity instance id: 1 to 128 letters, digits, '-' and '_'
+// (Discord's codes are 30 letters and digits, topics/oauth2.mdx). Anything
+// else is refused without asking Discord.
+func wellFormedID(s string) bool {
+	if len(s) == 0 || len(s) > 128 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
 // activityToken exchanges the Activity's OAuth2 code for the user, checks
 // that the user is in the Activity instance, and starts a session for
 // the game of the instance's channel. Every refusal changes nothing.
@@ -75,8 +100,13 @@ func (s *Server) activityToken(w http.ResponseWriter, r *http.Request) {
 	var req activityRequest
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4<<10))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil || req.Code == "" || req.Instance == "" {
+	if err := dec.Decode(&req); err != nil || !wellFormedID(req.Code) || !wellFormedID(req.Instance) {
 		writeError(w, http.StatusBadRequest, "bad_request", `send {"code": the SDK's authorize code, "instance": the SDK's instanceId}`)
+		return
+	}
+	if !s.activityRate.take(httplimit.ClientAddress(r), s.now()) {
+		w.Header().Set("Retry-After", "60")
+		writeError(w, http.StatusTooManyRequests, "too_many", "too many sign-ins at once; close the Activity and open it again in a minute")
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 15*time.Second)

@@ -52,7 +52,7 @@ func (s *Server) analysisFile(w http.ResponseWriter, r *http.Request, contentTyp
 		w.Header().Set("Retry-After", "60")
 		http.Error(w, "the analysis of this game is being made; reload in a minute", http.StatusAccepted)
 	case errors.Is(err, store.ErrNotFound):
-		http.Error(w, "no finished game with that id here, or its tournament round is still being played", http.StatusNotFound)
+		noWall(w) // the wall's one 404: nothing is learnt of which games exist
 	default:
 		eid := commands.ErrorID()
 		s.log.Warn("wall: analysis not made", "error_id", eid, "game", id, "err", err)

@@ -144,7 +144,7 @@ func (s *Server) BoardLink(_ context.Context, user commands.User, g *store.Game)
 // playRoutes adds the play page's routes to mux.
 func (s *Server) playRoutes(mux *http.ServeMux) {
 	assets, _ := fs.Sub(playFiles, "play/assets")
-	mux.Handle("GET /play/assets/", http.StripPrefix("/play/assets/", noStore(http.FileServerFS(assets))))
+	mux.Handle("GET /play/assets/", http.StripPrefix("/play/assets/", noStore(noListing(http.FileServerFS(assets)))))
 	mux.HandleFunc("GET /play/link/{token}", s.linkPage)
 	mux.HandleFunc("POST /play/link/{token}", s.useLink)
 	mux.HandleFunc("GET /play/game/{game}/", s.playPage)
@@ -163,6 +163,18 @@ func (s *Server) playRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /wall/{key}/game/{game}/{$}", s.watchPage)
 	mux.HandleFunc("GET /wall/{key}/game/{game}/state", s.watchState)
 	mux.HandleFunc("GET /wall/{key}/game/{game}/events", s.watchEvents)
+}
+
+// noListing has h serve files only: a folder's address (one ending in
+// "/", or the empty one) is 404, not a list of its files.
+func noListing(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "" || strings.HasSuffix(r.URL.Path, "/") {
+			http.NotFound(w, r)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // noStore has h's answers not kept by caches: a new version of Arbiter

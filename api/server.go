@@ -60,7 +60,9 @@ type Server struct {
 	auth      *playAuth
 	publicURL string
 	activity  ActivityConfig
-	now       func() time.Time
+	// activityRate bounds the token exchanges, each a request to Discord.
+	activityRate *rateLimit
+	now          func() time.Time
 }
 
 // New returns the API over svc and registers it with svc.
@@ -91,7 +93,7 @@ func New(svc *commands.Service, opt Options) *Server {
 	}
 	s := &Server{svc: svc, log: opt.Log, poll: opt.Poll, maxWalls: opt.MaxWalls, maxViewers: opt.MaxViewers, streams: map[string]*stream{}, walls: map[string]*live{},
 		watchers: map[string]map[chan struct{}]struct{}{}, auth: newPlayAuth(), publicURL: strings.TrimSuffix(opt.PublicURL, "/"),
-		activity: opt.Activity, now: opt.Now}
+		activity: opt.Activity, activityRate: newRateLimit(activityPerAddress, activityInAll), now: opt.Now}
 	svc.AddObserver(s)
 	svc.SetPresence(s)
 	return s
@@ -147,11 +149,26 @@ func (s *Server) recovering(h http.Handler) http.Handler {
 				panic(p)
 			}
 			id := commands.ErrorID()
-			s.log.Error("API request panicked", "error_id", id, "path", r.URL.Path, "panic", p, "stack", string(debug.Stack()))
+			s.log.Error("API request panicked", "error_id", id, "path", redactPath(r.URL.Path), "panic", p, "stack", string(debug.Stack()))
 			writeError(w, http.StatusInternalServerError, "failed", "something went wrong on the server (error id "+id+")")
 		}()
 		h.ServeHTTP(w, r)
 	})
+}
+
+// redactPath is path as logs may keep it: a wall key (/wall/KEY/...) and
+// a one-time link's token (/play/link/TOKEN) are secrets, shown as "…".
+func redactPath(path string) string {
+	for _, prefix := range []string{"/wall/", "/play/link/"} {
+		if rest, ok := strings.CutPrefix(path, prefix); ok {
+			_, tail, found := strings.Cut(rest, "/")
+			if found {
+				tail = "/" + tail
+			}
+			return prefix + "…" + tail
+		}
+	}
+	return path
 }
 
 // Online reports whether user's program is connected with its token of

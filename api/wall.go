@@ -32,6 +32,8 @@ type WallGame struct {
 	Status  string    `json:"status"`  // "active", "challenge" or "finished"
 	Result  string    `json:"result"`  // how it ended, in words
 	Board   string    `json:"board"`   // the board as a data: URL (PNG)
+
+	src *store.Game // the game as saved, for its spectators' pages
 }
 
 // maxFinished is how many finished games a wall keeps showing.
@@ -51,6 +53,9 @@ type wall struct {
 	done  []string // ids of finished games, oldest first
 	table *Table
 	subs  map[chan event]struct{}
+	// spectators are the pages watching one game of the wall (watch.go),
+	// by the id of their game; they count as the wall's pages.
+	spectators map[chan struct{}]string
 	// saved holds games saved but not yet drawn: drawing a board is kept
 	// off the path of the command that saved it.
 	saved chan *store.Game
@@ -87,6 +92,7 @@ func (wl *wall) forget(shown map[string]bool) {
 		if g.Status != "finished" && !shown[id] {
 			delete(wl.games, id)
 			wl.broadcast("gone", map[string]string{"id": id})
+			wl.wakeSpectators(id)
 		}
 	}
 }
@@ -98,7 +104,8 @@ type event struct {
 }
 
 func newWall(title string) *wall {
-	return &wall{title: title, games: map[string]WallGame{}, subs: map[chan event]struct{}{}, maxViewers: DefaultMaxViewers}
+	return &wall{title: title, games: map[string]WallGame{}, subs: map[chan event]struct{}{}, spectators: map[chan struct{}]string{},
+		maxViewers: DefaultMaxViewers}
 }
 
 // queue has g drawn and shown by the wall's drawing loop; when the loop
@@ -124,11 +131,54 @@ func (wl *wall) update(g WallGame) {
 		for len(wl.done) > maxFinished {
 			delete(wl.games, wl.done[0])
 			wl.broadcast("gone", map[string]string{"id": wl.done[0]})
+			wl.wakeSpectators(wl.done[0])
 			wl.done = wl.done[1:]
 		}
 	}
 	wl.games[g.ID] = g
 	wl.broadcast("game", g)
+	wl.wakeSpectators(g.ID)
+}
+
+// wakeSpectators tells the spectators of the game with id that it
+// changed or left the wall. Called with mu held.
+func (wl *wall) wakeSpectators(id string) {
+	for ch, game := range wl.spectators {
+		if game == id {
+			select {
+			case ch <- struct{}{}:
+			default:
+			}
+		}
+	}
+}
+
+// spectate returns a channel told of every change of the game with id,
+// counted as one of the wall's pages; nil when the wall has as many pages
+// as it takes, or does not show the game.
+func (wl *wall) spectate(id string) chan struct{} {
+	wl.mu.Lock()
+	defer wl.mu.Unlock()
+	if _, ok := wl.games[id]; !ok || len(wl.subs)+len(wl.spectators) >= wl.maxViewers {
+		return nil
+	}
+	ch := make(chan struct{}, 1)
+	wl.spectators[ch] = id
+	return ch
+}
+
+func (wl *wall) unspectate(ch chan struct{}) {
+	wl.mu.Lock()
+	defer wl.mu.Unlock()
+	delete(wl.spectators, ch)
+}
+
+// source returns the game with id as last saved, if the wall shows it.
+func (wl *wall) source(id string) (*store.Game, bool) {
+	wl.mu.Lock()
+	defer wl.mu.Unlock()
+	g, ok := wl.games[id]
+	return g.src, ok && g.src != nil
 }
 
 // setTable shows a tournament's table.
@@ -159,7 +209,7 @@ func (wl *wall) broadcast(name string, v any) {
 func (wl *wall) subscribe() chan event {
 	wl.mu.Lock()
 	defer wl.mu.Unlock()
-	if len(wl.subs) >= wl.maxViewers {
+	if len(wl.subs)+len(wl.spectators) >= wl.maxViewers {
 		return nil
 	}
 	ch := make(chan event, 256)
@@ -192,7 +242,7 @@ func (wl *wall) unsubscribe(ch chan event) {
 func (wl *wall) viewers() int {
 	wl.mu.Lock()
 	defer wl.mu.Unlock()
-	return len(wl.subs)
+	return len(wl.subs) + len(wl.spectators)
 }
 
 // serveEvents streams the wall's events to one page until it closes.
@@ -512,7 +562,7 @@ func (s *Server) wallError(w http.ResponseWriter, err error) {
 // wallGame is g as a wall naming players by names shows it.
 func (s *Server) wallGame(g *store.Game, names string) WallGame {
 	wg := WallGame{ID: g.ID, Title: s.svc.Title(g.Name), Version: g.Version, Ply: len(g.Moves), Status: "active",
-		Players: commands.WallNames(g, names)}
+		Players: commands.WallNames(g, names), src: g}
 	for _, m := range g.Moves[max(0, len(g.Moves)-lastMoves):] {
 		wg.Last = append(wg.Last, m.Text)
 	}

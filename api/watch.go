@@ -2,8 +2,11 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
+	"time"
 
 	"arbiter/commands"
 	"arbiter/store"
@@ -69,13 +72,73 @@ func (s *Server) watchState(w http.ResponseWriter, r *http.Request) {
 	http.Error(w, "The game cannot be shown right now; reload in a moment.", http.StatusServiceUnavailable)
 }
 
-// watchEvents streams the game to a wall's spectator.
+// watchEvents streams the game to a wall's spectator, as a page of the
+// wall: counted against its pages, fed by the wall's own reading of the
+// store (no read of its own), and ended with the wall, so that a key
+// turned off, replaced or set to other names ends it within a poll.
 func (s *Server) watchEvents(w http.ResponseWriter, r *http.Request) {
-	a, load, ok := s.wallGameOf(w, r)
+	a, ok := s.access(w, r)
 	if !ok {
 		return
 	}
-	s.streamGame(w, r, r.PathValue("game"), load, func(g *store.Game) (commands.PlayView, error) {
-		return s.svc.WallPlayView(g, commands.WallNames(g, a.Names))
-	})
+	key, id := r.PathValue("key"), r.PathValue("game")
+	lw, err := s.liveWall(r.Context(), key, key, "", a)
+	if err != nil {
+		s.wallError(w, err)
+		return
+	}
+	if !lw.shows(id) {
+		noWall(w) // as for any address the wall does not serve
+		return
+	}
+	changed := lw.spectate(id)
+	if changed == nil {
+		http.Error(w, "This wall is open on too many screens at once; close one and reload.", http.StatusServiceUnavailable)
+		return
+	}
+	defer lw.unspectate(changed)
+	flusher, ok := startEvents(w)
+	if !ok {
+		return
+	}
+	keepAlive := time.NewTicker(15 * time.Second)
+	defer keepAlive.Stop()
+	var sent int64 = -1
+	send := func() bool { // drawn only when the game changed
+		g, ok := lw.source(id)
+		if !ok {
+			return false // off the wall: its channel made private, or pushed out
+		}
+		if g.Version == sent {
+			return true
+		}
+		v, err := s.svc.WallPlayView(g, commands.WallNames(g, a.Names))
+		if err != nil {
+			s.log.Warn("wall: spectator's board not drawn", "game", id, "err", err)
+			return true
+		}
+		sent = v.Version
+		data, _ := json.Marshal(v)
+		fmt.Fprintf(w, "event: game\ndata: %s\n\n", data)
+		return true
+	}
+	if !send() {
+		return
+	}
+	flusher.Flush()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-lw.closed:
+			return
+		case <-changed:
+			if !send() {
+				return
+			}
+		case <-keepAlive.C:
+			fmt.Fprint(w, ": keep-alive\n\n")
+		}
+		flusher.Flush()
+	}
 }

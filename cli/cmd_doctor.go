@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -118,9 +119,33 @@ func doctorChecks(ctx context.Context, cfg config, loadErr error, httpAddr strin
 			continue
 		}
 		_ = ln.Close()
+		if allInterfaces(a.addr) {
+			add(checkNote, a.name, a.addr+" listens on every network interface: anyone who reaches this machine reaches it, past the proxy",
+				"listen on 127.0.0.1 (e.g. 127.0.0.1"+portOf(a.addr)+") behind the HTTPS proxy, or firewall the port; in a container, publish it on 127.0.0.1 only")
+			continue
+		}
 		add(checkOK, a.name, a.addr+" is free", "")
 	}
 	return out
+}
+
+// allInterfaces reports whether a listen address takes every network
+// interface: no host (":8080"), 0.0.0.0 or [::].
+func allInterfaces(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	ip, err := netip.ParseAddr(host)
+	return host == "" || (err == nil && ip.IsUnspecified())
+}
+
+// portOf is addr's ":PORT", or "" when it has none.
+func portOf(addr string) string {
+	if _, port, err := net.SplitHostPort(addr); err == nil {
+		return ":" + port
+	}
+	return ""
 }
 
 // discordChecks checks the bot's token, application id and public key.

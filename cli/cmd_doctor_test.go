@@ -190,3 +190,20 @@ func FuzzDiscordChecks(f *testing.F) {
 		}
 	})
 }
+
+// TestDoctorWarnsOfEveryInterface: API_ADDR, METRICS_ADDR and --http
+// listening on every interface (no host, 0.0.0.0, [::]) are each a note
+// saying what to do; on 127.0.0.1 they are ok.
+func TestDoctorWarnsOfEveryInterface(t *testing.T) {
+	doctorEnv(t, map[string]string{"DISCORD_PUBLIC_KEY": strings.Repeat("ab", 32), "API_ADDR": ":0", "METRICS_ADDR": "0.0.0.0:0"})
+	_, out, _ := runArgs(t, "doctor", "--http", "[::]:0")
+	for _, name := range []string{"API_ADDR", "METRICS_ADDR", "--http"} {
+		if !strings.Contains(out, "note    "+name+": ") || !strings.Contains(out, "listens on every network interface") {
+			t.Errorf("%s on every interface: no note in\n%s", name, out)
+		}
+	}
+	doctorEnv(t, map[string]string{"API_ADDR": "127.0.0.1:0"})
+	if _, out, _ := runArgs(t, "doctor"); strings.Contains(out, "every network interface") {
+		t.Errorf("API_ADDR on 127.0.0.1 noted:\n%s", out)
+	}
+}
