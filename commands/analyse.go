@@ -330,6 +330,9 @@ func (s *Service) analyseWhileIdle(ctx context.Context) {
 			continue
 		}
 		if s.analyses.finish(job, i, v) {
+			// Every position is searched: this worker alone holds the
+			// verdicts now, and searches again those that disagree.
+			job.plan.Recheck(ctx, eng, job.verdicts)
 			s.postAnalysis(context.WithoutCancel(ctx), job)
 		}
 	}

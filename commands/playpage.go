@@ -144,6 +144,8 @@ type PlayView struct {
 	DrawOffer int  `json:"drawOffer"`
 	UndoOffer int  `json:"undoOffer"`
 	Drawable  bool `json:"drawable"` // the game has draws
+	// Undoable says the viewer has a move of their own to take back.
+	Undoable bool `json:"undoable"`
 	// SVG is the board from the viewer's side (render.SVG); Moves the
 	// viewer's legal moves as its cells, when it is their turn.
 	SVG   string             `json:"svg"`
@@ -208,6 +210,7 @@ func (s *Service) playView(g *store.Game, user string, names *[2]string) (PlayVi
 		return PlayView{}, fmt.Errorf("play view of game %s: %w", g.ID, err)
 	}
 	v.SVG = string(svg)
+	v.Undoable = v.Status == "active" && v.You > 0 && (v.Ply >= 2 || v.Ply == 1 && v.ToMove != v.You)
 	if v.Status == "active" && v.You == v.ToMove {
 		if v.Moves, err = render.BoardMoves(g.State, opt); err != nil {
 			return PlayView{}, fmt.Errorf("play view of game %s: %w", g.ID, err)

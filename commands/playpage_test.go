@@ -69,3 +69,30 @@ func TestBoardLinkAndPlayButton(t *testing.T) {
 		t.Errorf("the button with an Activity: %q; want the Activity launched", r.Text)
 	}
 }
+
+// TestPlayViewOffersTakebackAfterOwnMove: the play page offers "Take back"
+// only once the viewer has a move of their own to take back.
+func TestPlayViewOffersTakebackAfterOwnMove(t *testing.T) {
+	e := newEnv(t, false)
+	e.ok(ann, "c1", "/play game:sixes opponent:@bob")
+	e.ok(bob, "c1", "/accept")
+	undoable := func(who commands.User) bool {
+		t.Helper()
+		g, err := e.svc.GameIn(context.Background(), "c1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := e.svc.PlayView(g, who.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v.Undoable
+	}
+	if undoable(ann) || undoable(bob) {
+		t.Error("Take back is offered before any move")
+	}
+	e.ok(ann, "c1", "/move a1 c1")
+	if !undoable(ann) || undoable(bob) {
+		t.Errorf("after ann's first move: ann %v, bob %v; want only ann", undoable(ann), undoable(bob))
+	}
+}

@@ -102,7 +102,7 @@ func Page(w io.Writer, g Game, rep *analysis.Report) error {
 }
 
 const pageTemplate = `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>{{.Title}}</title>
 <style>
 body{font-family:sans-serif;margin:1em;max-width:1100px}

@@ -64,6 +64,9 @@ func Graph(rep *analysis.Report, width, height vg.Length) ([]byte, error) {
 	}
 	l.Width = vg.Points(1.5)
 	p.Add(l)
+	legend := plot.NewLegend()
+	legend.Top = true
+	entries := 0
 	for _, c := range []struct {
 		class  analysis.Class
 		colour color.Color
@@ -82,14 +85,26 @@ func Graph(rep *analysis.Report, width, height vg.Length) ([]byte, error) {
 		}
 		s.GlyphStyle = draw.GlyphStyle{Color: c.colour, Radius: vg.Points(4), Shape: c.shape}
 		p.Add(s)
-		p.Legend.Add(string(c.class), s)
+		legend.Add(string(c.class), s)
+		entries++
 	}
-	p.Legend.Top = true
 	img := vgimg.PngCanvas{Canvas: vgimg.New(width, height)}
-	p.Draw(draw.New(img))
+	dc := draw.New(img)
+	// The legend has a strip of its own above the plot, off the data.
+	strip := vg.Length(0)
+	if entries > 0 {
+		strip = vg.Length(entries)*legend.TextStyle.Height("M") + 2*legendPad // a row each
+	}
+	p.Draw(draw.Crop(dc, 0, 0, 0, -strip))
+	if strip > 0 {
+		legend.Draw(draw.Crop(dc, 0, -legendPad, dc.Max.Y-dc.Min.Y-strip, -legendPad/2))
+	}
 	var buf bytes.Buffer
 	if _, err := img.WriteTo(&buf); err != nil {
 		return nil, fmt.Errorf("graph: %w", err)
 	}
 	return buf.Bytes(), nil
 }
+
+// legendPad is the room around the graph's legend strip.
+const legendPad = vg.Length(4)

@@ -83,3 +83,16 @@ func TestPageHasEveryMoveAndBoard(t *testing.T) {
 		t.Error("a page of one move with an analysis of many: no error")
 	}
 }
+
+// TestPageFitsAPhone: the review page tells a phone's browser to lay it out
+// at the phone's width.
+func TestPageFitsAPhone(t *testing.T) {
+	g, rep := randomGame(t, "sixes")
+	var b strings.Builder
+	if err := Page(&b, g, rep); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `<meta name="viewport" content="width=device-width,initial-scale=1">`) {
+		t.Error("the review page has no viewport for phones")
+	}
+}

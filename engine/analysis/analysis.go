@@ -183,6 +183,91 @@ func (p *Plan) Search(ctx context.Context, eng *engine.Engine, i int) Verdict {
 	return judge(ctx, eng, p.positions[i], p.lim, &list)
 }
 
+// Recheck searches again the positions before the moves whose verdicts
+// disagree: the search after a move found a forced loss for its mover
+// where the search before it did not (a search of limited depth may choose
+// a move whose loss only the search after it, a move deeper, sees). Each
+// such position is searched on eng after the position the move led to,
+// without clearing the engine in between, so that the search before knows
+// what the search after found: if a move that does not lose exists, it
+// finds it, and the move played is a blunder. It corrects verdicts in place
+// and returns how many positions it searched again; with ctx ended early
+// the verdicts it had not reached are left as they were.
+func (p *Plan) Recheck(ctx context.Context, eng *engine.Engine, verdicts []Verdict) int {
+	if len(verdicts) != len(p.positions) {
+		return 0
+	}
+	n := 0
+	var list rules.MoveList
+	for i := range p.moves {
+		if ctx.Err() != nil || !p.disagree(verdicts, i) {
+			continue
+		}
+		eng.Reset()
+		eng.Search(ctx, p.positions[i+1], p.lim)
+		info := eng.Search(ctx, p.positions[i], p.lim)
+		if ctx.Err() != nil {
+			break
+		}
+		p.positions[i].Moves(&list)
+		verdicts[i] = Verdict{Best: info.Move, Score: info.Score, Moves: list.N}
+		if p.disagree(verdicts, i) { // the table did not carry it: try each other move
+			verdicts[i] = p.alternatives(ctx, eng, i, verdicts[i+1].Score, &list)
+		}
+		n++
+	}
+	return n
+}
+
+// alternatives is the verdict on the position before move i from a search
+// of the position after each of its legal moves: the best of them for the
+// mover, the move played counting afterScore (the score after it, for the
+// player to move then). A move time is shared among the moves.
+func (p *Plan) alternatives(ctx context.Context, eng *engine.Engine, i int, afterScore int, list *rules.MoveList) Verdict {
+	before := p.positions[i]
+	lim := p.lim
+	if lim.MoveTime > 0 {
+		lim.MoveTime = max(lim.MoveTime/time.Duration(max(list.N, 1)), 10*time.Millisecond)
+	}
+	played := p.moves[i]
+	if p.positions[i+1].ToMove() != before.ToMove() {
+		afterScore = -afterScore
+	}
+	best := Verdict{Best: played, Score: afterScore, Moves: list.N}
+	g := before.Clone()
+	for _, m := range list.Slice() {
+		if m == played || ctx.Err() != nil {
+			continue
+		}
+		g.Play(m)
+		var score int
+		if g.Status() != rules.Ongoing {
+			score = judge(ctx, eng, g, lim, &rules.MoveList{}).Score
+		} else {
+			eng.Reset()
+			score = eng.Search(ctx, g, lim).Score
+		}
+		if g.ToMove() != before.ToMove() {
+			score = -score
+		}
+		g.Undo()
+		if score > best.Score {
+			best.Best, best.Score = m, score
+		}
+	}
+	return best
+}
+
+// disagree reports whether the verdicts around move i disagree: the
+// position after it is lost by force for the mover, the one before was not,
+// and the mover had a choice.
+func (p *Plan) disagree(verdicts []Verdict, i int) bool {
+	before, after := p.positions[i], p.positions[i+1]
+	mover := before.ToMove()
+	return verdicts[i].Moves > 1 && lostFor(forP1(verdicts[i+1].Score, after.ToMove()), mover) &&
+		!lostFor(forP1(verdicts[i].Score, mover), mover)
+}
+
 // Report assembles the review from the verdicts of every position, in
 // order, taking elapsed as the analysis's time.
 func (p *Plan) Report(verdicts []Verdict, elapsed time.Duration) (*Report, error) {
@@ -245,6 +330,10 @@ func Analyse(ctx context.Context, start rules.Game, moves []rules.Move, names [2
 	if err != nil {
 		return nil, err
 	}
+	p.Recheck(ctx, engine.NewEngine(tableMB(opt)), verdicts)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("analysis: %w", err)
+	}
 	return p.Report(verdicts, time.Since(began))
 }
 
@@ -257,10 +346,7 @@ func searchAll(ctx context.Context, p *Plan, opt Options) ([]Verdict, error) {
 		workers = runtime.NumCPU()
 	}
 	workers = min(workers, len(positions))
-	tableMB := opt.TableMB
-	if tableMB <= 0 {
-		tableMB = 8
-	}
+	tableMB := tableMB(opt)
 	out := make([]Verdict, len(positions))
 	jobs := make(chan int)
 	done := make(chan int)
@@ -301,6 +387,14 @@ func searchAll(ctx context.Context, p *Plan, opt Options) ([]Verdict, error) {
 		return nil, errors.New("analysis: not every position was searched")
 	}
 	return out, nil
+}
+
+// tableMB is the transposition table of each of opt's workers.
+func tableMB(opt Options) int {
+	if opt.TableMB <= 0 {
+		return 8
+	}
+	return opt.TableMB
 }
 
 // judge searches one position from a cleared engine.

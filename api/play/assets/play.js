@@ -153,7 +153,9 @@ function showActions() {
   $("actions").hidden = !playing;
   $("draw").hidden = !st.drawable;
   $("draw").textContent = st.drawOffer && st.drawOffer !== st.you ? "Accept draw" : "Offer draw";
-  $("undo").textContent = st.undoOffer && st.undoOffer !== st.you ? "Allow takeback" : "Take back";
+  const asked = st.undoOffer && st.undoOffer !== st.you;
+  $("undo").textContent = asked ? "Allow takeback" : "Take back";
+  $("undo").hidden = !asked && !st.undoable; // nothing of yours to take back yet
 }
 
 // choose handles a press on cell i: select a piece, or play to a target.
