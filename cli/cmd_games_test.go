@@ -35,6 +35,8 @@ func TestGamesCheckShipped(t *testing.T) {
 		"../games/breakthrough.yaml": "perft 1 22\nperft 2 484\nperft 3 11132\n",
 		"../games/othello.yaml":      "perft 1 4\nperft 2 12\nperft 3 56\n",
 		"../games/connect4.yaml":     "perft 1 7\nperft 2 49\nperft 3 343\n",
+		"../games/tictactoe.yaml":    "perft 1 9\nperft 2 72\nperft 3 504\n",
+		"../games/konane.yaml":       "perft 1 4\nperft 2 12\nperft 3 28\n",
 	} {
 		code, out, errs := run(t, "games", "check", file)
 		if code != 0 || !strings.Contains(out, perft) || !strings.Contains(out, "random game (seed 1): ") {
@@ -72,14 +74,14 @@ func TestGamesCheckRefuses(t *testing.T) {
 // legal moves than a move list holds is refused.
 func TestGamesCheckRefusesTooManyMoves(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "wide.yaml")
-	text := "name: wide\nplayers: [{name: A}, {name: B}]\nrules: r\nboard: {columns: 16, rows: 16}\n" +
-		"pieces: [{name: a}, {name: b}]\nstart: []\nmoves: [{kind: place, piece: a}, {kind: drop, piece: b}]\n" +
+	text := "name: wide\nplayers: [{name: A}, {name: B}]\nrules: r\nboard: {columns: 19, rows: 19}\n" +
+		"pieces: [{name: a}, {name: b}]\nstart: []\nmoves: [{kind: place, piece: a}, {kind: place, piece: b}]\n" +
 		"end: [{when: board-full, result: draw}]\n"
 	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errs := run(t, "games", "check", file)
-	if code != 1 || !strings.Contains(errs, "more than 256 legal moves") {
+	if code != 1 || !strings.Contains(errs, "more than 512 legal moves") {
 		t.Errorf("games check: exit %d, stderr %q\n%s", code, errs, out)
 	}
 }

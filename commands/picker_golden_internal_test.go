@@ -41,6 +41,11 @@ func TestPickerGolden(t *testing.T) {
 			for range 9 {
 				state.Moves(&list)
 				state.Play(list.Moves[rng.IntN(list.N)])
+				if state.Status() != rules.Ongoing {
+					// A short game: show the position before its last move.
+					state.Undo()
+					break
+				}
 			}
 			g := &store.Game{ID: "42", Version: 10, Name: name, State: state, Status: store.Active,
 				Players: [2]store.Player{{Kind: store.Human, UserID: "1", Name: "ann"}, {Kind: store.Human, UserID: "2", Name: "bob"}}}

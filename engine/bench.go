@@ -51,6 +51,9 @@ func Bench(ctx context.Context, start rules.Game, cfg BenchConfig) (BenchRow, er
 		t0 := time.Now()
 		n := rules.Perft(start.Clone(), depth)
 		el := time.Since(t0)
+		if n == 0 {
+			break // every game ends before this depth (tic-tac-toe): keep the last that counted
+		}
 		row.PerftNPS, row.PerftDepth = math.Round(float64(n)/el.Seconds()), depth
 		if el >= cfg.PerftTime || ctx.Err() != nil {
 			break

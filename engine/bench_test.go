@@ -95,3 +95,17 @@ func BenchmarkTimeToDepth(b *testing.B) {
 		})
 	}
 }
+
+// TestBenchPerftOfAShortGame: a game that always ends before perft's
+// deepest depth (tic-tac-toe, nine plies) is measured at its last depth
+// with moves, not at a depth of no nodes.
+func TestBenchPerftOfAShortGame(t *testing.T) {
+	cfg := BenchConfig{SearchTime: 5 * time.Millisecond, PerftTime: time.Hour, MiddlePlies: 2, ShortSearches: 1, ShortTime: time.Millisecond}
+	row, err := Bench(context.Background(), startOf(t, "tictactoe"), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if row.PerftDepth != 9 || row.PerftNPS <= 0 {
+		t.Fatalf("perft measured at depth %d, %v nodes/s; want depth 9 and a rate", row.PerftDepth, row.PerftNPS)
+	}
+}

@@ -43,7 +43,7 @@ type Move uint32
 const NoMove Move = 0xFFFFFFFF
 
 // MaxMoves bounds the number of legal moves in any position of any game.
-const MaxMoves = 256
+const MaxMoves = 512
 
 // MoveList is a fixed-capacity list of moves that move generation fills
 // without allocating. Reuse one per search ply.

@@ -57,6 +57,18 @@ func variants() []variant {
 		vs = append(vs, variant{"connect4", rules.Options{"columns": fmt.Sprint(c[0]), "rows": fmt.Sprint(c[1]), "connect": fmt.Sprint(c[2])},
 			func() refGame { return newConnect4(c[0], c[1], c[2]) }, 6})
 	}
+	for _, c := range [][4]int{{3, 3, 3, 9}, {4, 4, 3, 6}, {5, 4, 4, 5}} {
+		vs = append(vs, variant{"tictactoe", rules.Options{"columns": fmt.Sprint(c[0]), "rows": fmt.Sprint(c[1]), "connect": fmt.Sprint(c[2])},
+			func() refGame { return newMNK(c[0], c[1], c[2]) }, c[3]})
+	}
+	for _, c := range [][4]int{{15, 15, 5, 3}, {19, 19, 7, 3}, {6, 5, 3, 5}} {
+		vs = append(vs, variant{"gomoku", rules.Options{"columns": fmt.Sprint(c[0]), "rows": fmt.Sprint(c[1]), "connect": fmt.Sprint(c[2])},
+			func() refGame { return newMNK(c[0], c[1], c[2]) }, c[3]})
+	}
+	for _, size := range []int{4, 6, 8} {
+		vs = append(vs, variant{"konane", rules.Options{"size": fmt.Sprint(size)},
+			func() refGame { return newKonane(size) }, map[int]int{4: 12, 6: 8, 8: 7}[size]})
+	}
 	return vs
 }
 
@@ -71,6 +83,10 @@ func TestPerftTables(t *testing.T) {
 		{"breakthrough", nil, []uint64{22, 484, 11132, 256036}},
 		{"othello", nil, []uint64{4, 12, 56, 244, 1396, 8200, 55092}},
 		{"connect4", nil, []uint64{7, 49, 343, 2401, 16807, 117649}},
+		{"tictactoe", nil, []uint64{9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872}},
+		// Every placement of every player: n, n(n-1), n(n-1)(n-2) until a line can be made.
+		{"gomoku", nil, []uint64{225, 50400, 11239200}},
+		{"gomoku", rules.Options{"columns": "19", "rows": "19"}, []uint64{361, 129960, 46655640}},
 	} {
 		g := newDescribed(t, tc.game, tc.opts)
 		for d, want := range tc.want {

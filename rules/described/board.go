@@ -76,7 +76,7 @@ func (g *Game) MoveSquares(m rules.Move) (fromCol, fromRow, toCol, toRow int, ha
 		return 0, 0, 0, 0, false, false
 	}
 	from, to, rule := unpack(m)
-	if m >= 1<<22 || rule >= len(g.c.gens[0]) || to >= g.c.n || from >= g.c.n {
+	if m&^moveBits != 0 || rule >= len(g.c.gens[0]) || to >= g.c.n || from >= g.c.n {
 		return 0, 0, 0, 0, false, false
 	}
 	if from >= 0 {

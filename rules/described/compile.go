@@ -12,10 +12,10 @@ type compiled struct {
 	w, h, n int // columns, rows, squares (n = w*h); square = row*w + col, row 0 at the top
 	words   int // 64-bit words of a square set
 
-	nb    [8][maxCells]int16  // the neighbour in each direction, -1 off the board
-	rowOf [maxCells]int16     // each square's row index (square / w, without dividing)
-	mask  [4]uint64           // the board's squares
-	adj   [maxCells][4]uint64 // the squares next to each square
+	nb    [8][maxCells]int16         // the neighbour in each direction, -1 off the board
+	rowOf [maxCells]int16            // each square's row index (square / w, without dividing)
+	mask  [maxWords]uint64           // the board's squares
+	adj   [maxCells][maxWords]uint64 // the squares next to each square
 	// On boards of at most 64 squares, shifting a square set by
 	// shiftBy[d] (left if positive) and masking it with shiftMask[d]
 	// moves every square one step in direction d.
@@ -35,6 +35,13 @@ type compiled struct {
 	hasPlace bool     // some rule places (notation: a square)
 	hasDrop  bool     // some rule drops (notation: a column)
 	moveOK   bool     // some rule moves a piece (notation: two squares)
+	remove   bool     // some rule removes a piece (notation: a square)
+	// turnRules[p] has bit t set when some rule of player p is for p's
+	// turn t alone: on that turn only those rules apply.
+	turnRules [2]uint64
+	// openingPlies is the plies during which turn rules may apply; the
+	// hash tells those plies apart.
+	openingPlies int
 
 	reach      []reachEnd
 	inARow     int // 0 for none
@@ -51,7 +58,7 @@ type compiled struct {
 	mobility, advance, centre, corners int
 	adv                                [2][maxCells]int16 // rows from the player's own edge
 	centrality                         [maxCells]int16
-	corner                             [4]uint64
+	corner                             [maxWords]uint64
 }
 
 // gen is one move rule for one player.
@@ -68,6 +75,12 @@ type gen struct {
 	dirs       []dir // absolute, for this player
 	promoteRow int   // row index, -1 for none
 	promoteTo  uint8 // cell value (with the owner) of the promoted piece
+	off        bool  // the rule is the other player's
+	turn       int   // the player's turn the rule is for, 0 for every turn
+	// remove: the squares allowed (every square when the rule names
+	// none), and whether the piece must be next to an empty square.
+	onMask [maxWords]uint64
+	nextTo bool
 }
 
 // reachEnd is a reach ending: a player's piece arriving on a row.
@@ -159,6 +172,9 @@ func build(s *Spec, env map[string]int) (*compiled, error) {
 	if c.turns > 0 {
 		c.startHash ^= c.turnKey(0)
 	}
+	if c.openingPlies > 0 {
+		c.startHash ^= c.openingKey(0)
+	}
 	c.buildEval(s)
 	return c, nil
 }
@@ -237,13 +253,35 @@ func (c *compiled) buildStart(s *Spec, eval func(*expr, string) (int, error)) er
 // turnKey is the hash key of n moves played, for games with a turn limit.
 func (c *compiled) turnKey(n int) uint64 { return rules.Mix64(c.side + uint64(n)) }
 
+// openingKey is the hash key of n moves played (n at most openingPlies),
+// for games with rules for certain turns.
+func (c *compiled) openingKey(n int) uint64 { return rules.Mix64(c.side ^ 0x0E1A_0000 + uint64(n)) }
+
 func (c *compiled) buildGens(s *Spec, eval func(*expr, string) (int, error)) error {
 	for i, r := range s.rules {
 		for p := range 2 {
 			g := gen{rule: uint8(i), kind: r.kind, piece: int8(r.piece), to: r.to, over: r.over,
 				capture: r.capture, chain: r.chain, outflank: r.outflank, must: r.mustOutflank,
-				promoteRow: -1}
+				promoteRow: -1, off: r.player != 0 && r.player != p+1, nextTo: r.nextTo}
 			g.dirs = resolveDirs(r.dirs, s.players[p].forward)
+			if r.turn != nil {
+				v, err := eval(r.turn, "turn")
+				if err != nil {
+					return err
+				}
+				if v < 1 || v > 63 {
+					return fmt.Errorf("turn %d: a rule's turn is from 1 to 63", v)
+				}
+				g.turn = v
+				if !g.off {
+					c.turnRules[p] |= 1 << v
+					c.openingPlies = max(c.openingPlies, 2*v)
+				}
+			}
+			g.onMask = c.mask
+			if len(r.on) > 0 {
+				g.onMask = c.squareSet(r.on)
+			}
 			if r.rangeE != nil {
 				v, err := eval(r.rangeE, "range")
 				if err != nil {
@@ -270,11 +308,29 @@ func (c *compiled) buildGens(s *Spec, eval func(*expr, string) (int, error)) err
 			c.hasPlace = true
 		case kindDrop:
 			c.hasDrop = true
+		case kindRemove:
+			c.remove = true
 		default:
 			c.moveOK = true
 		}
 	}
 	return nil
+}
+
+// squareSet returns the squares of the named sets (squareSetNames).
+func (c *compiled) squareSet(names []string) [maxWords]uint64 {
+	var set [maxWords]uint64
+	for sq := range c.n {
+		col, row := sq%c.w, sq/c.w
+		edgeCol, edgeRow := col == 0 || col == c.w-1, row == 0 || row == c.h-1
+		centre := (col == (c.w-1)/2 || col == c.w/2) && (row == (c.h-1)/2 || row == c.h/2)
+		for _, name := range names {
+			if name == "corners" && edgeCol && edgeRow || name == "edges" && (edgeCol || edgeRow) || name == "centre" && centre {
+				set[sq/64] |= 1 << (sq % 64)
+			}
+		}
+	}
+	return set
 }
 
 // farRow is the row index a player moving towards fw moves towards: the

@@ -7,7 +7,8 @@ import (
 )
 
 // Move packing: bits 0-8 hold the from square plus one (0 for a move that
-// puts a new piece on the board), bits 9-16 the to square, bits 17-21 the
+// puts a new piece on the board), bits 9-16 the to square's low eight bits
+// and bit 24 its ninth (boards of more than 256 squares), bits 17-21 the
 // index of the move rule in the description. A pass is movePass. Stored
 // games keep moves packed, so a description that reorders its moves
 // changes what its stored games mean.
@@ -16,14 +17,17 @@ const (
 	fromMask             = 0x1FF
 	toShift              = 9
 	ruleShift            = 17
+	toHighBit            = 24
+	// moveBits are the bits a move other than a pass may use.
+	moveBits rules.Move = 1<<22 - 1 | 1<<toHighBit
 )
 
 func pack(from, to int, rule uint8) rules.Move {
-	return rules.Move(uint32(from+1) | uint32(to)<<toShift | uint32(rule)<<ruleShift)
+	return rules.Move(uint32(from+1) | uint32(to&0xFF)<<toShift | uint32(to>>8)<<toHighBit | uint32(rule)<<ruleShift)
 }
 
 func unpack(m rules.Move) (from, to int, rule int) {
-	return int(m&fromMask) - 1, int(m >> toShift & 0xFF), int(m >> ruleShift & 31)
+	return int(m&fromMask) - 1, int(m>>toShift&0xFF | m>>toHighBit&1<<8), int(m >> ruleShift & 31)
 }
 
 // Why a game ended, for Outcome's reason.
@@ -62,7 +66,7 @@ type Game struct {
 	opts rules.FixedOptions
 
 	cells   [maxCells]uint8
-	occ     [2][4]uint64
+	occ     [2][maxWords]uint64
 	count   [2][maxKinds]int16
 	total   [2]int16
 	empties int
@@ -184,6 +188,9 @@ func (g *Game) Play(m rules.Move) {
 	if c.turns > 0 {
 		g.hash ^= c.turnKey(len(g.hist)-1) ^ c.turnKey(len(g.hist))
 	}
+	if n := len(g.hist); n <= c.openingPlies {
+		g.hash ^= c.openingKey(n-1) ^ c.openingKey(n)
+	}
 	if m == movePass {
 		g.end = g.endAfter(p, -1)
 		return
@@ -192,6 +199,10 @@ func (g *Game) Play(m rules.Move) {
 	gn := &c.gens[p][rule]
 	var v uint8
 	switch gn.kind {
+	case kindRemove:
+		g.set(to, 0)
+		g.end = g.endAfter(p, -1)
+		return
 	case kindPlace, kindDrop:
 		v = cellValue(int(gn.piece), p)
 	case kindJump:
@@ -530,9 +541,21 @@ func (g *Game) Moves(list *rules.MoveList) {
 func (g *Game) generate(p rules.Player, list *rules.MoveList, first bool) {
 	list.N = 0
 	c := g.c
+	turn := 0 // p's turn number, when some rules are for certain turns
+	if c.turnRules[p] != 0 {
+		// p's turns so far: player 1 has had the odd plies, player 2 the even.
+		if t := (len(g.hist)+1-int(p))/2 + 1; t < 64 && c.turnRules[p]>>t&1 != 0 {
+			turn = t
+		}
+	}
 	for i := range c.gens[p] {
 		gn := &c.gens[p][i]
+		if gn.off || gn.turn != turn {
+			continue
+		}
 		switch gn.kind {
+		case kindRemove:
+			g.genRemove(gn, p, list)
 		case kindPlace:
 			g.genPlace(gn, p, list)
 		case kindDrop:
@@ -581,6 +604,35 @@ func (g *Game) genPlace(gn *gen, p rules.Player, list *rules.MoveList) {
 			g.add(list, pack(-1, sq, gn.rule))
 		}
 	}
+}
+
+// genRemove adds the removals of p's own pieces that gn allows.
+func (g *Game) genRemove(gn *gen, p rules.Player, list *rules.MoveList) {
+	c := g.c
+	for w := range c.words {
+		own := g.occ[p][w] & gn.onMask[w]
+		for own != 0 {
+			sq := w<<6 | bits.TrailingZeros64(own)
+			own &= own - 1
+			if gn.piece >= 0 && int8((g.cells[sq]-1)>>1) != gn.piece {
+				continue
+			}
+			if gn.nextTo && !g.nextToEmpty(sq, gn.dirs) {
+				continue
+			}
+			g.add(list, pack(-1, sq, gn.rule))
+		}
+	}
+}
+
+// nextToEmpty reports whether a neighbour of sq in one of dirs is empty.
+func (g *Game) nextToEmpty(sq int, dirs []dir) bool {
+	for _, d := range dirs {
+		if t := g.c.nb[d][sq]; t >= 0 && g.cells[t] == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func (g *Game) genDrop(gn *gen, list *rules.MoveList) {

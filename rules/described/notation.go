@@ -35,7 +35,7 @@ func (g *Game) FormatMove(m rules.Move) string {
 		return "pass"
 	}
 	from, to, rule := unpack(m)
-	if m >= 1<<22 || rule >= len(g.c.gens[0]) || to >= g.c.n || from >= g.c.n {
+	if m&^moveBits != 0 || rule >= len(g.c.gens[0]) || to >= g.c.n || from >= g.c.n {
 		return fmt.Sprintf("invalid move %d", uint32(m))
 	}
 	switch {
@@ -55,6 +55,9 @@ func (g *Game) howToWrite() string {
 	}
 	if g.c.hasPlace {
 		forms = append(forms, "a square such as "+g.squareName(g.c.n/2))
+	}
+	if g.c.remove {
+		forms = append(forms, "the square of a piece of yours to remove, when the rules ask for one, such as "+g.squareName(0))
 	}
 	if g.c.moveOK {
 		forms = append(forms, "the square of your piece and the square it goes to, such as "+g.squareName(g.c.n-g.c.w)+" "+g.squareName(g.c.n-2*g.c.w))
@@ -153,7 +156,7 @@ func (g *Game) ParseMove(text string) (rules.Move, error) {
 	switch {
 	case len(items) == 1 && items[0].row == 0 && g.c.hasDrop:
 		return g.parseDrop(items[0], &list)
-	case len(items) == 1 && items[0].row > 0 && g.c.hasPlace:
+	case len(items) == 1 && items[0].row > 0 && (g.c.hasPlace || g.c.remove):
 		return g.parsePlace(items[0], &list)
 	case len(items) == 1 && items[0].row > 0 && g.c.hasDrop:
 		// A square for a drop: read as its column, checked against where
@@ -184,12 +187,29 @@ func (g *Game) parseDrop(it item, list *rules.MoveList) (rules.Move, error) {
 	return rules.NoMove, illegal("column %s is full", g.ColumnLabel(it.col))
 }
 
+// parsePlace reads a move written as one square: a placement or a
+// removal.
 func (g *Game) parsePlace(it item, list *rules.MoveList) (rules.Move, error) {
 	sq := g.sq(it)
+	var removals []string
 	for _, m := range list.Slice() {
-		if _, to, rule := unpack(m); to == sq && g.c.gens[g.toMove][rule].kind == kindPlace {
+		from, to, rule := unpack(m)
+		if from >= 0 {
+			continue
+		}
+		kind := g.c.gens[g.toMove][rule].kind
+		if to == sq && (kind == kindPlace || kind == kindRemove) {
 			return m, nil
 		}
+		if kind == kindRemove {
+			removals = append(removals, g.squareName(to))
+		}
+	}
+	if len(removals) > 0 {
+		return rules.NoMove, illegal("%s is not a piece you may remove now; you may remove the piece on %s", it.text, strings.Join(removals, ", "))
+	}
+	if !g.c.hasPlace {
+		return rules.NoMove, illegal("a move is not written as one square now: %s", g.howToWrite())
 	}
 	if g.cells[sq] != 0 {
 		return rules.NoMove, illegal("%s is taken", it.text)

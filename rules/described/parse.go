@@ -574,7 +574,7 @@ func (r *reader) moves(s *Spec, n *yaml.Node, names map[string]bool) {
 	}
 	for _, item := range items {
 		f := r.fields(item, "a move", "kind", "piece", "directions", "to", "over", "capture", "chain",
-			"range", "outflank", "must-outflank", "promote")
+			"range", "outflank", "must-outflank", "promote", "player", "turn", "on", "next-to")
 		r.require(item, f, "a move", "kind")
 		if r.err != nil {
 			return
@@ -582,7 +582,23 @@ func (r *reader) moves(s *Spec, n *yaml.Node, names map[string]bool) {
 		m := ruleDef{}
 		m.kind = kindOf(r.word(f["kind"].value, "kind", kindNames[:]...))
 		m.piece = r.piece(s, f["piece"].value)
-		if m.kind == kindPlace || m.kind == kindDrop {
+		if pl, ok := f["player"]; ok {
+			m.player = r.player(pl.value) + 1
+		}
+		if t, ok := f["turn"]; ok {
+			m.turn = r.known(t.value, "turn", names)
+		}
+		if m.kind != kindRemove {
+			for _, k := range []string{"on", "next-to"} {
+				if x, has := f[k]; has {
+					r.fail(x.key, "%s belongs to remove moves, not %s moves", k, kindNames[m.kind])
+				}
+			}
+		}
+		switch {
+		case m.kind == kindRemove:
+			r.removeMove(f, &m)
+		case m.kind == kindPlace || m.kind == kindDrop:
 			if m.piece < 0 && r.err == nil {
 				r.fail(item, "a %s move with more than one kind of piece needs piece:", kindNames[m.kind])
 			}
@@ -592,7 +608,7 @@ func (r *reader) moves(s *Spec, n *yaml.Node, names map[string]bool) {
 				}
 			}
 			m.to = toEmpty
-		} else {
+		default:
 			r.require(item, f, "a "+kindNames[m.kind]+" move", "directions")
 			for _, d := range r.list(f["directions"].value, "directions") {
 				w := r.word(d, "direction", dirWords()...)
@@ -668,6 +684,36 @@ func (r *reader) moves(s *Spec, n *yaml.Node, names map[string]bool) {
 			m.promoteTo = r.piece(s, pf["to"].value)
 		}
 		s.rules = append(s.rules, m)
+	}
+}
+
+// removeMove reads what a remove move allows: on (named sets of squares)
+// and next-to (only a piece beside an empty square, in directions,
+// orthogonal by default).
+func (r *reader) removeMove(f map[string]field, m *ruleDef) {
+	for _, k := range []string{"to", "over", "capture", "chain", "range", "promote", "outflank", "must-outflank"} {
+		if x, has := f[k]; has {
+			r.fail(x.key, "a remove move has no %s: it takes one of the mover's own pieces off the board", k)
+		}
+	}
+	if on, ok := f["on"]; ok {
+		for _, x := range r.list(on.value, "on") {
+			m.on = append(m.on, r.word(x, "on", squareSetNames...))
+		}
+	}
+	if nt, ok := f["next-to"]; ok {
+		r.word(nt.value, "next-to", "empty")
+		m.nextTo = true
+	}
+	m.dirs = []string{"orthogonal"}
+	if d, ok := f["directions"]; ok {
+		if !m.nextTo {
+			r.fail(d.key, "a remove move's directions say where next-to looks: add next-to: empty")
+		}
+		m.dirs = nil
+		for _, x := range r.list(d.value, "directions") {
+			m.dirs = append(m.dirs, r.word(x, "direction", dirWords()...))
+		}
 	}
 }
 

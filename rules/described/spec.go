@@ -23,10 +23,11 @@ import (
 
 // Limits of a description.
 const (
-	maxSide  = 16 // columns and rows
+	maxSide  = 19 // columns and rows
 	maxCells = maxSide * maxSide
-	maxKinds = 7  // kinds of piece: a cell holds 1+2*kind+owner in 4 bits
-	maxRules = 31 // move rules: a move holds its rule's index in 5 bits
+	maxWords = (maxCells + 63) / 64 // 64-bit words of a square set
+	maxKinds = 7                    // kinds of piece: a cell holds 1+2*kind+owner in 4 bits
+	maxRules = 31                   // move rules: a move holds its rule's index in 5 bits
 )
 
 // dir is one of the eight directions on the board as drawn, clockwise from
@@ -92,14 +93,18 @@ func resolveDirs(words []string, fw dir) []dir {
 type moveKind uint8
 
 const (
-	kindPlace moveKind = iota // a new piece on an empty square
-	kindDrop                  // a new piece into a column, falling to its lowest empty square
-	kindStep                  // a piece one square in a direction
-	kindSlide                 // a piece any number of empty squares in a direction
-	kindJump                  // a piece over a neighbour to the empty square behind
+	kindPlace  moveKind = iota // a new piece on an empty square
+	kindDrop                   // a new piece into a column, falling to its lowest empty square
+	kindStep                   // a piece one square in a direction
+	kindSlide                  // a piece any number of empty squares in a direction
+	kindJump                   // a piece over a neighbour to the empty square behind
+	kindRemove                 // one of the mover's own pieces taken off the board
 )
 
-var kindNames = [...]string{"place", "drop", "step", "slide", "jump"}
+var kindNames = [...]string{"place", "drop", "step", "slide", "jump", "remove"}
+
+// Named sets of squares a remove move may be limited to (on:).
+var squareSetNames = []string{"corners", "centre", "edges"}
 
 func kindOf(s string) moveKind { return moveKind(max(0, slices.Index(kindNames[:], s))) }
 
@@ -234,6 +239,10 @@ type ruleDef struct {
 	promote      bool
 	promoteRow   *expr // nil: the far row
 	promoteTo    int
+	player       int      // 0: both players; 1 or 2: that player's rule only
+	turn         *expr    // nil: every turn; else only on that turn of its player
+	on           []string // remove: the squares allowed, by squareSetNames; nil for all
+	nextTo       bool     // remove: only a piece next to an empty square (in dirs, default orthogonal)
 }
 
 type endDef struct {

@@ -33,8 +33,9 @@ func builtIn() []rules.Definition {
 	}
 }
 
-// Shipped returns the described games Arbiter ships: Breakthrough,
-// Othello and Connect Four. The files are embedded and tested, so an
+// Shipped returns the described games Arbiter ships, one for each file of
+// games/*.yaml (Breakthrough, Othello, Connect Four, Gomoku, Tic-tac-toe,
+// ...). The files are embedded and tested, so an
 // error here is a defect of the build; it panics.
 func Shipped() []*described.Spec {
 	specs, errs := described.LoadFS(shipped.Files)

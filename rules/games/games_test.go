@@ -29,7 +29,7 @@ func playRandom(g rules.Game, rng *rand.Rand, n int) rules.Game {
 
 func TestRegistryLookup(t *testing.T) {
 	reg := games.Registry()
-	if got := strings.Join(reg.Names(), ","); got != "hique,upthrust,hiya,sixes,breakthrough,connect4,othello" {
+	if got := strings.Join(reg.Names(), ","); got != "hique,upthrust,hiya,sixes,breakthrough,connect4,gomoku,konane,othello,tictactoe" {
 		t.Fatalf("Names() = %s", got)
 	}
 	for _, name := range []string{"hique", "HiQUE", " Sixes ", "hi-ya!", "hiya"} {
@@ -38,7 +38,7 @@ func TestRegistryLookup(t *testing.T) {
 		}
 	}
 	_, err := reg.Lookup("chess")
-	if err == nil || !strings.Contains(err.Error(), "the games are hique, upthrust, hiya, sixes, breakthrough, connect4, othello") {
+	if err == nil || !strings.Contains(err.Error(), "the games are hique, upthrust, hiya, sixes, breakthrough, connect4, gomoku, konane, othello, tictactoe") {
 		t.Errorf("Lookup(chess) error = %v", err)
 	}
 	for _, d := range reg.Definitions() {
@@ -226,11 +226,11 @@ func TestScorers(t *testing.T) {
 // takes a game's name is refused, and every other game still loads.
 func TestWithDir(t *testing.T) {
 	dir := t.TempDir()
-	good := "name: tictactoe\nplayers: [{name: X}, {name: O}]\nrules: Three in a row wins.\nboard: {columns: 3, rows: 3}\npieces: [{name: mark}]\nstart: []\nmoves: [{kind: place}]\nend: [{when: in-a-row, length: 3, result: win}, {when: board-full, result: draw}]\n"
+	good := "name: noughts\nplayers: [{name: X}, {name: O}]\nrules: Three in a row wins.\nboard: {columns: 3, rows: 3}\npieces: [{name: mark}]\nstart: []\nmoves: [{kind: place}]\nend: [{when: in-a-row, length: 3, result: win}, {when: board-full, result: draw}]\n"
 	files := map[string]string{
-		"tictactoe.yaml": good,
-		"broken.yaml":    strings.Replace(good, "name: tictactoe", "name: broken", 1) + "evaluation: {mobility: lots}\n",
-		"sixes.yaml":     strings.Replace(good, "name: tictactoe", "name: sixes", 1),
+		"noughts.yaml": good,
+		"broken.yaml":  strings.Replace(good, "name: noughts", "name: broken", 1) + "evaluation: {mobility: lots}\n",
+		"sixes.yaml":   strings.Replace(good, "name: noughts", "name: sixes", 1),
 	}
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
@@ -238,7 +238,7 @@ func TestWithDir(t *testing.T) {
 		}
 	}
 	reg, errs := games.WithDir(dir)
-	if got := strings.Join(reg.Names(), ","); got != "hique,upthrust,hiya,sixes,breakthrough,connect4,othello,tictactoe" {
+	if got := strings.Join(reg.Names(), ","); got != "hique,upthrust,hiya,sixes,breakthrough,connect4,gomoku,konane,othello,tictactoe,noughts" {
 		t.Errorf("Names() = %s", got)
 	}
 	msgs := fmt.Sprint(errs)
@@ -253,7 +253,7 @@ func TestWithDir(t *testing.T) {
 	if !strings.Contains(msgs, dir+": broken.yaml") {
 		t.Errorf("errors %s do not name the folder of broken.yaml", msgs)
 	}
-	if _, err := reg.New("tictactoe", nil); err != nil {
+	if _, err := reg.New("noughts", nil); err != nil {
 		t.Error(err)
 	}
 }
