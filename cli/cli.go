@@ -12,10 +12,12 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 )
 
 // subcommand is one of arbiter's subcommands: it reads its own flags from
@@ -44,7 +46,7 @@ func subcommands() map[string]subcommand {
 		"loadtest":   {"drive the command path with many channels and measure it: loadtest [--channels N] [--bots B] [--clients C] [--duration D] [--bot-time D] [--workers N] [--store embedded|redis|cluster] [--plot FILE.png] [--cpuprofile FILE]", runLoadtest},
 		"worker":     {"think about bot turns for the bot, against its REDIS_URL: worker [--name NAME] [--workers N]", runWorker},
 		"doctor":     {"check the configuration before a start, saying what to do: doctor [--http ADDR]", runDoctor},
-		"version":    {"which Arbiter this is: module version, revision, Go version and store layout", runVersion},
+		"version":    {"which Arbiter this is, by module version, revision, Go version and store layout: version", runVersion},
 		"games":      {"the games Arbiter knows, and a check of a game description file: games list | games check FILE [--set k=v] [--seed S]", runGames},
 		"store":      {"move everything between stores, back up and restore: store export FILE | store import FILE (into an empty store) | store backup [FILE] | store restore FILE", runStore},
 	}
@@ -74,7 +76,60 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		usage(stderr, cmds)
 		return 2
 	}
+	if wantsHelp(args[1:]) {
+		return help(ctx, name, cmd, stdout)
+	}
 	return cmd.run(ctx, args[1:], stdout, stderr)
+}
+
+// wantsHelp reports whether args ask for help: -h, -help or --help before
+// any "--" (after which arguments belong to another program, as bridge's).
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help":
+			return true
+		}
+	}
+	return false
+}
+
+// help prints a subcommand's usage on w: its synopsis, what it does and
+// its flags, each with its meaning and default.
+func help(ctx context.Context, name string, cmd subcommand, w io.Writer) int {
+	what, synopsis, ok := strings.Cut(cmd.summary, ": ")
+	if !ok {
+		synopsis = name
+	}
+	fmt.Fprintf(w, "usage: arbiter %s\n\n%s.\n", synopsis, strings.ToUpper(what[:1])+what[1:])
+	if flags := flagDefaults(ctx, cmd); flags != "" {
+		fmt.Fprintf(w, "\n%s", flags)
+	}
+	return 0
+}
+
+// flagDefaults returns the flags of cmd as its flag set prints them (each
+// flag's line and the indented lines of its meaning): a subcommand reads
+// its flags before anything else and, asked -h, prints them and stops.
+func flagDefaults(ctx context.Context, cmd subcommand) string {
+	var out bytes.Buffer
+	cmd.run(ctx, []string{"-h"}, &out, &out)
+	var flags strings.Builder
+	inFlag := false
+	for _, line := range strings.SplitAfter(out.String(), "\n") {
+		switch {
+		case strings.HasPrefix(line, "  -"):
+			inFlag = true
+		case inFlag && strings.HasPrefix(line, "    "):
+		default:
+			inFlag = false
+			continue
+		}
+		flags.WriteString(line)
+	}
+	return flags.String()
 }
 
 func usage(w io.Writer, cmds map[string]subcommand) {

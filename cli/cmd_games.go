@@ -11,6 +11,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 
 	shipped "arbiter/games"
 	"arbiter/rules"
@@ -64,9 +65,12 @@ func runGames(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	return 2
 }
 
-// listGames prints one line a game: name, title, players, where it comes
-// from, options.
+// listGames prints a table, one line a game under a heading: name, title,
+// players, where it comes from, options ("-" for none), each column as
+// wide as its widest cell.
 func listGames(reg *rules.Registry, stdout io.Writer) int {
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "GAME\tTITLE\tPLAYERS\tFROM\tOPTIONS")
 	for _, d := range reg.Definitions() {
 		source := "built in"
 		if g, err := d.New(defaults(d)); err == nil {
@@ -78,11 +82,13 @@ func listGames(reg *rules.Registry, stdout io.Writer) int {
 		for _, o := range d.Options {
 			opts = append(opts, o.Key+"="+o.Default)
 		}
-		line := fmt.Sprintf("%-12s %-14s %s against %s; %s", d.Name, d.Title, d.Players[0], d.Players[1], source)
-		if len(opts) > 0 {
-			line += "; options " + strings.Join(opts, " ")
+		if len(opts) == 0 {
+			opts = []string{"-"}
 		}
-		fmt.Fprintln(stdout, line)
+		fmt.Fprintf(tw, "%s\t%s\t%s against %s\t%s\t%s\n", d.Name, d.Title, d.Players[0], d.Players[1], source, strings.Join(opts, " "))
+	}
+	if err := tw.Flush(); err != nil {
+		return 1
 	}
 	return 0
 }

@@ -16,8 +16,9 @@ import (
 
 // runPerft is `arbiter perft GAME DEPTH [--moves "M1;M2"] [--set k=v]...
 // [--divide] [--bench]`: the number of move sequences of length DEPTH after
-// the moves, as the last line.
-func runPerft(_ context.Context, args []string, stdout, stderr io.Writer) int {
+// the moves, as the last line. It stops, with status 1 and no count, when
+// ctx ends (Ctrl-C, SIGTERM).
+func runPerft(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("perft", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var pos positionFlags
@@ -54,13 +55,20 @@ func runPerft(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	start := time.Now()
 	var total uint64
 	if *divide && depth > 0 {
-		moves, counts := rules.Divide(g, depth)
+		moves, counts, err := rules.DivideContext(ctx, g, depth)
+		if err != nil {
+			fmt.Fprintf(stderr, "arbiter perft: stopped: %v\n", err)
+			return 1
+		}
 		for i, m := range moves {
 			fmt.Fprintf(stdout, "%s: %d\n", g.FormatMove(m), counts[i])
 			total += counts[i]
 		}
 	} else {
-		total = rules.Perft(g, depth)
+		if total, err = rules.PerftContext(ctx, g, depth); err != nil {
+			fmt.Fprintf(stderr, "arbiter perft: stopped: %v\n", err)
+			return 1
+		}
 	}
 	if *bench {
 		elapsed := time.Since(start)

@@ -12,6 +12,12 @@ import (
 	"arbiter/store"
 )
 
+// The release build (go run ./release) writes these at link time with
+// -ldflags "-X arbiter/cli.releaseVersion=v1.2.0 -X ...": the version, the
+// revision, its commit time and whether the checkout had changes. Nothing
+// else sets them; empty in any other build.
+var releaseVersion, releaseRevision, releaseTime, releaseModified string
+
 // buildInfo says which Arbiter this is: from the module information the Go
 // toolchain writes into the binary (debug.ReadBuildInfo).
 type buildInfo struct {
@@ -24,13 +30,32 @@ type buildInfo struct {
 	Layout   int    // the store layout this build writes (store.Layout)
 }
 
-// readBuildInfo returns this binary's buildInfo.
+// readBuildInfo returns this binary's buildInfo: the release stamp when
+// the release build wrote one, else what the Go toolchain recorded.
 func readBuildInfo() buildInfo {
 	b := buildInfo{Module: "arbiter", Version: "(unknown)", Go: "unknown", Layout: store.Layout}
 	bi, ok := debug.ReadBuildInfo()
-	if !ok {
+	if ok {
+		b = fromDebugBuildInfo(b, bi)
+	}
+	return withReleaseStamp(b, releaseVersion, releaseRevision, releaseTime, releaseModified)
+}
+
+// withReleaseStamp returns b with the release build's stamp over it: when
+// version is set, the stamp's version, revision, time and modified replace
+// what the toolchain recorded.
+func withReleaseStamp(b buildInfo, version, revision, time, modified string) buildInfo {
+	if version == "" {
 		return b
 	}
+	b.Version, b.Revision, b.Time = version, revision, time
+	b.Modified, _ = strconv.ParseBool(modified)
+	return b
+}
+
+// fromDebugBuildInfo fills b from the module information the toolchain
+// wrote into the binary.
+func fromDebugBuildInfo(b buildInfo, bi *debug.BuildInfo) buildInfo {
 	b.Module, b.Go = bi.Main.Path, bi.GoVersion
 	if bi.Main.Version != "" {
 		b.Version = bi.Main.Version

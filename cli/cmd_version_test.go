@@ -41,3 +41,16 @@ func TestBuildInfoString(t *testing.T) {
 		t.Errorf("readBuildInfo() = %+v", b)
 	}
 }
+
+// TestReleaseStamp: the release build's stamp replaces what the toolchain
+// recorded; without one, nothing changes.
+func TestReleaseStamp(t *testing.T) {
+	dev := buildInfo{Module: "arbiter", Version: "(devel)", Revision: "abc", Modified: true, Go: "go1.26.0", Layout: 2}
+	if got := withReleaseStamp(dev, "", "", "", ""); got != dev {
+		t.Errorf("no stamp: %+v", got)
+	}
+	got := withReleaseStamp(dev, "v1.2.0", "0123456789abcdef0123", "2026-11-25T12:00:00Z", "false")
+	if want := "arbiter v1.2.0 revision 0123456789ab (2026-11-25T12:00:00Z) go1.26.0 store layout 2"; got.String() != want {
+		t.Errorf("stamped: %q, want %q", got.String(), want)
+	}
+}

@@ -43,18 +43,19 @@ func checkGenerated(t *testing.T, path string, got []byte) {
 // flagLine is a flag's first line in a flag set's usage text.
 var flagLine = regexp.MustCompile(`^  -([a-z0-9-]+)`)
 
-// helpText is what `arbiter NAME -h` prints: the subcommand's flags, each
-// with its meaning and default (the usage line the flag package adds
-// before them left out).
+// helpText is the flags part of what `arbiter NAME -h` prints: each flag
+// with its meaning and default.
 func helpText(t *testing.T, name string) string {
 	t.Helper()
 	var out bytes.Buffer
 	Main(context.Background(), []string{name, "-h"}, &out, &out)
-	lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
-	if len(lines) > 0 && (strings.HasPrefix(lines[0], "Usage of ") || strings.HasPrefix(lines[0], "usage: ")) {
-		lines = lines[1:]
+	var flags []string
+	for _, line := range strings.Split(strings.TrimRight(out.String(), "\n"), "\n") {
+		if strings.HasPrefix(line, "  ") {
+			flags = append(flags, line)
+		}
 	}
-	return strings.Join(lines, "\n")
+	return strings.Join(flags, "\n")
 }
 
 // TestReferenceCLI: every subcommand's summary (arbiter help) names each

@@ -1,0 +1,52 @@
+package rules
+
+import "context"
+
+// perftLeafDepth is the depth below which PerftContext hands a subtree to
+// Perft without looking at ctx again: a few plies, whose count takes a
+// small fraction of a second in every game.
+const perftLeafDepth = 3
+
+// PerftContext is Perft that stops when ctx ends: it walks the plies above
+// the last perftLeafDepth itself, looking at ctx before each move, and
+// returns ctx's error (and no count) once ctx is done. g is left as it was.
+func PerftContext[G Game](ctx context.Context, g G, depth int) (uint64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	if depth <= perftLeafDepth {
+		return Perft(g, depth), nil
+	}
+	var list MoveList
+	g.Moves(&list)
+	moves := append([]Move(nil), list.Slice()...)
+	var n uint64
+	for _, m := range moves {
+		g.Play(m)
+		c, err := PerftContext(ctx, g, depth-1)
+		g.Undo()
+		if err != nil {
+			return 0, err
+		}
+		n += c
+	}
+	return n, nil
+}
+
+// DivideContext is Divide that stops when ctx ends, as PerftContext does.
+func DivideContext[G Game](ctx context.Context, g G, depth int) ([]Move, []uint64, error) {
+	var list MoveList
+	g.Moves(&list)
+	moves := append([]Move(nil), list.Slice()...)
+	counts := make([]uint64, len(moves))
+	for i, m := range moves {
+		g.Play(m)
+		c, err := PerftContext(ctx, g, depth-1)
+		g.Undo()
+		if err != nil {
+			return nil, nil, err
+		}
+		counts[i] = c
+	}
+	return moves, counts, nil
+}
