@@ -98,12 +98,12 @@ func TestConsoleServesThePlayPage(t *testing.T) {
 	c.send("/play game:sixes level:1 options:turns=8")
 	c.send("/board link:true")
 	link := c.waitMatch("the board's link", regexp.MustCompile(`(http://\S+/play/\S+)`))[1]
-	testkit.Within(t, ctx, time.Minute, "open the board", chromedp.Navigate(link),
+	testkit.Browse(t, ctx, "open the board", chromedp.Navigate(link),
 		chromedp.Click("#open", chromedp.ByQuery), chromedp.WaitVisible("#board svg", chromedp.ByQuery))
 
 	status := func() string {
 		var s string
-		testkit.Within(t, ctx, time.Minute, "the status", chromedp.Poll(
+		testkit.Browse(t, ctx, "the status", chromedp.Poll(
 			`(s => s.startsWith("Your move") || s.startsWith("Game over"))(document.getElementById("status").textContent)`,
 			nil, chromedp.WithPollingInterval(20*time.Millisecond)),
 			chromedp.Text("#status", &s, chromedp.ByQuery))
@@ -115,16 +115,16 @@ func TestConsoleServesThePlayPage(t *testing.T) {
 			t.Fatalf("the game goes on after %d moves clicked", clicks)
 		}
 		var version string
-		testkit.Within(t, ctx, time.Minute, "move "+fmt.Sprint(clicks),
+		testkit.Browse(t, ctx, "move "+fmt.Sprint(clicks),
 			chromedp.AttributeValue("#board", "data-version", &version, nil, chromedp.ByQuery),
 			chromedp.Click("#board rect.cell.movable", chromedp.ByQuery),
 			chromedp.Click("#board rect.cell.target", chromedp.ByQuery))
 		var choices int
-		testkit.Within(t, ctx, time.Minute, "choices", chromedp.Evaluate(`document.querySelectorAll("#choices:not([hidden]) button").length`, &choices))
+		testkit.Browse(t, ctx, "choices", chromedp.Evaluate(`document.querySelectorAll("#choices:not([hidden]) button").length`, &choices))
 		if choices > 0 {
-			testkit.Within(t, ctx, time.Minute, "choose", chromedp.Click("#choices button", chromedp.ByQuery))
+			testkit.Browse(t, ctx, "choose", chromedp.Click("#choices button", chromedp.ByQuery))
 		}
-		testkit.Within(t, ctx, time.Minute, "the move taken", chromedp.Poll(
+		testkit.Browse(t, ctx, "the move taken", chromedp.Poll(
 			fmt.Sprintf(`document.getElementById("board").dataset.version !== %q`, version), nil, chromedp.WithPollingInterval(20*time.Millisecond)))
 		clicks++
 	}
@@ -137,9 +137,9 @@ func TestConsoleServesThePlayPage(t *testing.T) {
 	// /wall on: the wall is served at the link it gives.
 	c.send("/wall on")
 	wall := c.waitMatch("the wall's link", regexp.MustCompile(`(http://\S+/wall/[^/\s]+/)`))[1]
-	testkit.Within(t, ctx, time.Minute, "open the wall", chromedp.Navigate(wall), chromedp.WaitReady("body", chromedp.ByQuery))
+	testkit.Browse(t, ctx, "open the wall", chromedp.Navigate(wall), chromedp.WaitReady("body", chromedp.ByQuery))
 	var title string
-	testkit.Within(t, ctx, time.Minute, "the wall's title", chromedp.Title(&title))
+	testkit.Browse(t, ctx, "the wall's title", chromedp.Title(&title))
 	if !strings.Contains(title, "Arbiter") {
 		t.Errorf("the wall's link shows %q", title)
 	}
