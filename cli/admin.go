@@ -38,7 +38,7 @@ func tightenDataDir(dir string, log *slog.Logger) error {
 	if err := os.Chmod(dir, perm&0o700); err != nil {
 		return fmt.Errorf("DATA_DIR %s has mode %#o, open to other users, and cannot be made 0700: %w", dir, perm, err)
 	}
-	log.Warn("DATA_DIR was open to other users: made its owner's alone", "dir", dir, "was", fmt.Sprintf("%#o", perm), "now", fmt.Sprintf("%#o", perm&0o700))
+	log.Info("DATA_DIR was open to other users: made its owner's alone", "dir", dir, "was", fmt.Sprintf("%#o", perm), "now", fmt.Sprintf("%#o", perm&0o700))
 	return nil
 }
 
