@@ -135,7 +135,7 @@ func (s *Server) activityToken(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusForbidden, "not_in_instance", "this Activity is not in the game's server")
 		return
 	}
-	tok, _, err := s.auth.newSession(grant{user: user, guild: g.Guild, channel: g.Channel, game: g.ID}, s.now())
+	tok, _, err := s.newSession(r.Context(), grant{user: user, guild: g.Guild, channel: g.Channel, game: g.ID})
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, "failed", "the session could not be made; try again")
 		return

@@ -15,7 +15,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"arbiter/commands"
@@ -67,16 +66,15 @@ type grant struct {
 	csrf    string // sessions only: the token each action must carry
 }
 
-// playAuth keeps the one-time links and the sessions, by the SHA-256 of
-// their secret (a leaked memory dump gives no usable secret).
-type playAuth struct {
-	mu       sync.Mutex
-	links    map[string]grant
-	sessions map[string]grant
+// stored is gr as the store keeps it.
+func (gr grant) stored() store.PlayGrant {
+	return store.PlayGrant{User: gr.user.ID, UserName: gr.user.Name, Guild: gr.guild, Channel: gr.channel, Game: gr.game, CSRF: gr.csrf}
 }
 
-func newPlayAuth() *playAuth {
-	return &playAuth{links: map[string]grant{}, sessions: map[string]grant{}}
+// grantOf is a grant the store kept.
+func grantOf(p store.PlayGrant) grant {
+	return grant{user: commands.User{ID: p.User, Name: p.UserName}, guild: p.Guild, channel: p.Channel, game: p.Game,
+		expires: p.Expires, csrf: p.CSRF}
 }
 
 // secret returns a new random secret and its hash.
@@ -89,57 +87,50 @@ func secret() (string, string, error) {
 	return s, hashSecret(s), nil
 }
 
+// hashSecret is the SHA-256 of a secret in hex: the store keeps the
+// links and sessions by it, so that a copy of the store gives no usable
+// secret.
 func hashSecret(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:])
 }
 
-// sweep forgets what has expired. Called with mu held.
-func (a *playAuth) sweep(now time.Time) {
-	for k, g := range a.links {
-		if now.After(g.expires) {
-			delete(a.links, k)
-		}
-	}
-	for k, g := range a.sessions {
-		if now.After(g.expires) {
-			delete(a.sessions, k)
-		}
-	}
-}
-
-// newSession starts a session for gr and returns its secret.
-func (a *playAuth) newSession(gr grant, now time.Time) (string, grant, error) {
+// newSession starts a session for gr in the store (any process serving
+// the page knows it, and it outlives this one) and returns its secret.
+func (s *Server) newSession(ctx context.Context, gr grant) (string, grant, error) {
 	tok, hash, err := secret()
 	if err != nil {
 		return "", grant{}, err
 	}
-	csrf, _, err := secret()
-	if err != nil {
+	if gr.csrf, _, err = secret(); err != nil {
 		return "", grant{}, err
 	}
-	gr.csrf, gr.expires = csrf, now.Add(sessionLife)
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.sweep(now)
-	a.sessions[hash] = gr
+	kept := gr.stored()
+	if err := s.creds.PutPlaySession(ctx, hash, kept, sessionLife); err != nil {
+		return "", grant{}, fmt.Errorf("keep the session: %w", err)
+	}
+	gr.expires = s.now().Add(sessionLife)
 	return tok, gr, nil
 }
 
 // BoardLink makes a one-time link to g's play page for user
-// (commands.BoardLinks).
-func (s *Server) BoardLink(_ context.Context, user commands.User, g *store.Game) (string, error) {
+// (commands.BoardLinks), kept in the store: any process serving the page
+// takes it.
+func (s *Server) BoardLink(ctx context.Context, user commands.User, g *store.Game) (string, error) {
 	tok, hash, err := secret()
 	if err != nil {
 		return "", err
 	}
-	now := s.now()
-	s.auth.mu.Lock()
-	s.auth.sweep(now)
-	s.auth.links[hash] = grant{user: user, guild: g.Guild, channel: g.Channel, game: g.ID, expires: now.Add(linkLife)}
-	s.auth.mu.Unlock()
+	gr := grant{user: user, guild: g.Guild, channel: g.Channel, game: g.ID}
+	if err := s.creds.PutPlayLink(ctx, hash, gr.stored(), linkLife); err != nil {
+		return "", fmt.Errorf("keep the link: %w", err)
+	}
 	return s.publicURL + "/play/link/" + tok, nil
 }
+
+// live reports whether a grant the store returned is still in time by
+// this process's clock too (the store expires it on its own clock).
+func (s *Server) live(gr grant) bool { return s.now().Before(gr.expires) }
 
 // playRoutes adds the play page's routes to mux.
 func (s *Server) playRoutes(mux *http.ServeMux) {
@@ -213,11 +204,13 @@ func securePage(w http.ResponseWriter) {
 // linkPage shows a one-time link's button; it does not use the link, so
 // that a link preview cannot spend it.
 func (s *Server) linkPage(w http.ResponseWriter, r *http.Request) {
-	hash := hashSecret(r.PathValue("token"))
-	s.auth.mu.Lock()
-	gr, ok := s.auth.links[hash]
-	s.auth.mu.Unlock()
-	ok = ok && !s.now().After(gr.expires)
+	p, err := s.creds.PlayLink(r.Context(), hashSecret(r.PathValue("token")))
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		s.log.Warn("play: link not read", "err", err)
+		http.Error(w, "storage is not reachable right now; reload in a moment", http.StatusServiceUnavailable)
+		return
+	}
+	ok := err == nil && s.live(grantOf(p))
 	securePage(w)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	if !ok {
@@ -233,21 +226,23 @@ func (s *Server) useLink(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "cross-site request refused", http.StatusForbidden)
 		return
 	}
-	hash := hashSecret(r.PathValue("token"))
-	now := s.now()
-	s.auth.mu.Lock()
-	gr, ok := s.auth.links[hash]
-	delete(s.auth.links, hash)
-	s.auth.mu.Unlock()
-	if !ok || now.After(gr.expires) {
+	p, err := s.creds.SpendPlayLink(r.Context(), hashSecret(r.PathValue("token")))
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		s.log.Warn("play: link not spent", "err", err)
+		http.Error(w, "storage is not reachable right now; the link is not used: try it again in a moment", http.StatusServiceUnavailable)
+		return
+	}
+	gr := grantOf(p)
+	if err != nil || !s.live(gr) {
 		securePage(w)
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.WriteHeader(http.StatusGone)
 		_ = linkTemplate.Execute(w, map[string]bool{"OK": false})
 		return
 	}
-	tok, gr, err := s.auth.newSession(gr, now)
+	tok, gr, err := s.newSession(r.Context(), gr)
 	if err != nil {
+		s.log.Warn("play: session not kept", "err", err)
 		http.Error(w, "the session could not be made; try a new link", http.StatusInternalServerError)
 		return
 	}
@@ -290,11 +285,19 @@ func (s *Server) session(w http.ResponseWriter, r *http.Request) (grant, bool) {
 	if b, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
 		tok = b
 	}
-	s.auth.mu.Lock()
-	gr, ok := s.auth.sessions[hashSecret(tok)]
-	s.auth.mu.Unlock()
+	var gr grant
+	var err error
+	if tok != "" {
+		var p store.PlayGrant
+		p, err = s.creds.PlaySession(r.Context(), hashSecret(tok))
+		gr = grantOf(p)
+	}
 	switch {
-	case tok == "" || !ok || s.now().After(gr.expires):
+	case err != nil && !errors.Is(err, store.ErrNotFound):
+		s.log.Warn("play: session not read", "err", err)
+		writeError(w, http.StatusServiceUnavailable, "unavailable", "storage is not reachable right now; try again")
+		return grant{}, false
+	case tok == "" || err != nil || !s.live(gr):
 		writeError(w, http.StatusUnauthorized, "no_session", "open the board from Discord: /board link:True gives a link that works once")
 		return grant{}, false
 	case gr.game != r.PathValue("game"):

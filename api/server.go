@@ -33,8 +33,9 @@ type Options struct {
 	PublicURL string
 	// Activity configures the Discord Activity's token exchange.
 	Activity ActivityConfig
-	// Now is the time for the play page's links and sessions; default
-	// time.Now.
+	// Now is this process's clock, by which the play page's links and
+	// sessions must be in time too (the store expires them by its own);
+	// default time.Now.
 	Now func() time.Time
 }
 
@@ -57,7 +58,7 @@ type Server struct {
 	// watchers are the play pages open on each game, by game id.
 	watchers map[string]map[chan struct{}]struct{}
 
-	auth      *playAuth
+	creds     store.PlayCredentials // the play page's links and sessions
 	publicURL string
 	activity  ActivityConfig
 	// activityRate bounds the token exchanges, each a request to Discord.
@@ -92,7 +93,7 @@ func New(svc *commands.Service, opt Options) *Server {
 		opt.Activity.Client = &http.Client{Timeout: 10 * time.Second}
 	}
 	s := &Server{svc: svc, log: opt.Log, poll: opt.Poll, maxWalls: opt.MaxWalls, maxViewers: opt.MaxViewers, streams: map[string]*stream{}, walls: map[string]*live{},
-		watchers: map[string]map[chan struct{}]struct{}{}, auth: newPlayAuth(), publicURL: strings.TrimSuffix(opt.PublicURL, "/"),
+		watchers: map[string]map[chan struct{}]struct{}{}, creds: svc.PlayCredentials(), publicURL: strings.TrimSuffix(opt.PublicURL, "/"),
 		activity: opt.Activity, activityRate: newRateLimit(activityPerAddress, activityInAll), now: opt.Now}
 	svc.AddObserver(s)
 	svc.SetPresence(s)
