@@ -99,8 +99,8 @@ func TestConsoleTranscript(t *testing.T) {
 		"X (alice) played a1 c1.",
 		"O (Arbiter, level 1) plays ",
 		"You are now bob.",
-		"(only you) you are not playing in this game; /board shows it",
-		`(only you) cannot read "zz"`,
+		"you are not playing in this game; /board shows it",
+		`cannot read "zz"`,
 		"legal moves for X (alice)",
 	} {
 		if !strings.Contains(out, want) {
@@ -137,9 +137,9 @@ func TestConsoleOnRedis(t *testing.T) {
 `, "REDIS_URL="+srv.URL())
 	for _, want := range []string{
 		"alice challenges @bob to HiQUE",
-		"(only you) @alice challenges you; /accept the challenge first",
+		"@alice challenges you; /accept the challenge first",
 		"bob accepts.",
-		"(only you) it is @alice's turn, not yours",
+		"it is @alice's turn, not yours",
 		"Black (alice) played 4 2 4 10.",
 		"White (bob) played 6 12 6 4.",
 	} {

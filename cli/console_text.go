@@ -4,21 +4,17 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"golang.org/x/term"
 )
 
-// terminalWidth is the width of the terminal f is, else $COLUMNS, else 0
-// (not a terminal: lines are not wrapped).
+// terminalWidth is the width of the terminal f is, else 0 (not a
+// terminal: lines are not wrapped).
 func terminalWidth(f *os.File) int {
 	if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
 		return w
-	}
-	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
-		return n
 	}
 	return 0
 }

@@ -376,8 +376,8 @@ func analysisMessage(job *analysisJob, rep *analysis.Report) Message {
 	for p, pr := range rep.Players {
 		b.WriteString("- " + EscapeMarkdown(pr.Line()) + "\n") // it names the player as written
 		for _, m := range rep.Worst(rules.Player(p), worstShown) {
-			fmt.Fprintf(&b, "  - move %d, %s: %s (%s → %s); better %s\n", m.Ply, m.Move, m.Class,
-				analysis.EvalString(m.EvalBefore, false), analysis.EvalString(m.EvalAfter, false), m.Best)
+			fmt.Fprintf(&b, "  - move %d, %s: %s (%s → %s): %s\n", m.Ply, m.Move, m.Class,
+				analysis.EvalString(m.EvalBefore, false), analysis.EvalString(m.EvalAfter, false), EscapeMarkdown(m.Why))
 		}
 	}
 	fmt.Fprintf(&b, "(Evaluations from the first player's side, in hundredths of a piece; each position searched at %s.)", rep.Limits)

@@ -97,6 +97,9 @@ type MoveReview struct {
 	Loss       float64      // expected score lost by the mover, in percentage points (0 to 100)
 	Class      Class
 	Accuracy   float64 // the move's accuracy, 0 to 100
+	// Why says in words what made the move an inaccuracy, a mistake or a
+	// blunder; "" for the other classes.
+	Why string
 }
 
 // PlayerReview sums up one player's moves.
@@ -301,6 +304,7 @@ func (p *Plan) Report(verdicts []Verdict, elapsed time.Duration) (*Report, error
 		}
 		mr.Class = classify(mr.Loss, v.Moves, m == v.Best, lostFor(mr.EvalBefore, mover), lostFor(mr.EvalAfter, mover))
 		mr.Accuracy = moveAccuracy(mr.Loss)
+		mr.Why = why(mr, 100*esBefore, 100*esAfter)
 		pr := &rep.Players[mover]
 		pr.Counts[mr.Class]++
 		pr.Moves++
@@ -451,4 +455,20 @@ func classify(loss float64, legal int, engineMove, lostBefore, lostAfter bool) C
 		return Best
 	}
 	return Good
+}
+
+// why says in words what made m an inaccuracy, a mistake or a blunder,
+// from the mover's expected scores before (with the engine's move) and
+// after it, in percent; "" for the other classes.
+func why(m MoveReview, before, after float64) string {
+	switch m.Class {
+	case Inaccuracy, Mistake, Blunder:
+	default:
+		return ""
+	}
+	if lostFor(m.EvalAfter, m.Player) && !lostFor(m.EvalBefore, m.Player) {
+		n, _ := engine.MateIn(forP1(m.EvalAfter, m.Player))
+		return fmt.Sprintf("it walks into a forced loss (the opponent wins in %d moves at most, whatever is played); %s did not lose", -n, m.Best)
+	}
+	return fmt.Sprintf("the mover's expected score falls from %.0f%% to %.0f%%, %.1f points; %s keeps %.0f%%", before, after, m.Loss, m.Best, before)
 }

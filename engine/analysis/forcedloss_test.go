@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"arbiter/engine"
@@ -57,6 +58,9 @@ func TestMoveIntoForcedLossIsABlunder(t *testing.T) {
 			found++
 			if mr.Class != Blunder && mr.Class != Forced {
 				t.Errorf("%s move %d %s: %+d -> %+d (lost after, not before) is %q, want a blunder", c.name, mr.Ply, mr.Move, mr.EvalBefore, mr.EvalAfter, mr.Class)
+			}
+			if mr.Class == Blunder && !strings.Contains(mr.Why, "forced loss") {
+				t.Errorf("%s move %d %s: the blunder is explained as %q", c.name, mr.Ply, mr.Move, mr.Why)
 			}
 		}
 	}

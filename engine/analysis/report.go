@@ -36,6 +36,7 @@ type jsonMove struct {
 	EvalAfter  int     `json:"eval_after"`
 	Loss       float64 `json:"loss"`
 	Class      Class   `json:"class"`
+	Why        string  `json:"why,omitempty"` // in words, for an inaccuracy, a mistake or a blunder
 }
 
 // JSON returns the report as one JSON object, the output of `arbiter
@@ -43,7 +44,10 @@ type jsonMove struct {
 //
 //	{"game":..., "players":[{"name":..., "accuracy":..., "inaccuracies":N,
 //	"mistakes":N, "blunders":N}, {...}], "moves":[{"ply":N, "move":"...",
-//	"best":"...", "eval_before":x, "eval_after":x, "loss":x, "class":"..."}...]}
+//	"best":"...", "eval_before":x, "eval_after":x, "loss":x, "class":"...",
+//	"why":"..."}...]}
+//
+// "why" is there only for an inaccuracy, a mistake or a blunder.
 //
 // Accuracy and loss are rounded to tenths.
 func (r *Report) JSON() ([]byte, error) {
@@ -54,7 +58,7 @@ func (r *Report) JSON() ([]byte, error) {
 	}
 	for _, m := range r.Moves {
 		out.Moves = append(out.Moves, jsonMove{Ply: m.Ply, Move: m.Move, Best: m.Best,
-			EvalBefore: m.EvalBefore, EvalAfter: m.EvalAfter, Loss: tenths(m.Loss), Class: m.Class})
+			EvalBefore: m.EvalBefore, EvalAfter: m.EvalAfter, Loss: tenths(m.Loss), Class: m.Class, Why: m.Why})
 	}
 	b, err := json.Marshal(out)
 	if err != nil {
@@ -94,8 +98,9 @@ func (r *Report) Worst(p rules.Player, n int) []MoveReview {
 }
 
 // Summary writes the report for people: a line per player with the
-// accuracy and the counts, then every move with its evaluations, the
-// engine's better move where it differs, and the class.
+// accuracy and the counts, then every move on a line with its
+// evaluations, the class, and for an inaccuracy or worse the engine's
+// better move and why.
 func (r *Report) Summary() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s analysed (%s a position) in %s\n", r.Game, r.Limits, r.Elapsed.Round(1e7))
@@ -107,6 +112,9 @@ func (r *Report) Summary() string {
 		better := ""
 		if m.Best != m.Move && m.Class != Best && m.Class != Forced {
 			better = "  better " + m.Best
+		}
+		if m.Why != "" {
+			better += ": " + m.Why
 		}
 		fmt.Fprintf(&b, "%4d. %-12s %10s -> %-10s %5.1f %-10s%s\n", m.Ply, m.Move,
 			EvalString(m.EvalBefore, false), EvalString(m.EvalAfter, m.Ply == r.Moves[len(r.Moves)-1].Ply && r.Over), m.Loss, m.Class, better)
