@@ -69,6 +69,7 @@ func variants() []variant {
 		vs = append(vs, variant{"konane", rules.Options{"size": fmt.Sprint(size)},
 			func() refGame { return newKonane(size) }, map[int]int{4: 12, 6: 8, 8: 7}[size]})
 	}
+	vs = append(vs, variant{"pentago", nil, func() refGame { return newPentago() }, 3})
 	return vs
 }
 
@@ -86,6 +87,8 @@ func TestPerftTables(t *testing.T) {
 		{"tictactoe", nil, []uint64{9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872}},
 		// Every placement of every player: n, n(n-1), n(n-1)(n-2) until a line can be made.
 		{"gomoku", nil, []uint64{225, 50400, 11239200}},
+		// Every empty cell with every turn of every quarter: 36×8, 35×8, ...
+		{"pentago", nil, []uint64{288, 80640, 21934080}},
 		{"gomoku", rules.Options{"columns": "19", "rows": "19"}, []uint64{361, 129960, 46655640}},
 	} {
 		g := newDescribed(t, tc.game, tc.opts)

@@ -46,6 +46,7 @@ type compiled struct {
 	reach      []reachEnd
 	inARow     int // 0 for none
 	inARowRes  resultKind
+	anywhere   bool // in-a-row counts every line on the board, of either player
 	noPieces   bool
 	noPieceRes resultKind
 	noMovesRes resultKind // loss when the description says nothing
@@ -81,6 +82,10 @@ type gen struct {
 	// none), and whether the piece must be next to an empty square.
 	onMask [maxWords]uint64
 	nextTo bool
+	// place: after the placement one block of rotate × rotate squares
+	// turns a quarter (blocks numbered from 1, left to right, top to
+	// bottom as drawn); 0 for none.
+	rotate int
 }
 
 // reachEnd is a reach ending: a player's piece arriving on a row.
@@ -278,6 +283,16 @@ func (c *compiled) buildGens(s *Spec, eval func(*expr, string) (int, error)) err
 					c.openingPlies = max(c.openingPlies, 2*v)
 				}
 			}
+			if r.rotate != nil {
+				v, err := eval(r.rotate, "rotate block")
+				if err != nil {
+					return err
+				}
+				if v < 2 || c.w%v != 0 || c.h%v != 0 || (c.w/v)*(c.h/v) > maxBlocks {
+					return fmt.Errorf("rotate block %d: it must be 2 or more, divide the %d columns and %d rows, and make at most %d blocks", v, c.w, c.h, maxBlocks)
+				}
+				g.rotate = v
+			}
 			g.onMask = c.mask
 			if len(r.on) > 0 {
 				g.onMask = c.squareSet(r.on)
@@ -370,7 +385,7 @@ func (c *compiled) buildEnds(s *Spec, eval func(*expr, string) (int, error)) err
 			if v < 2 {
 				return fmt.Errorf("in-a-row length %d: it must be 2 or more", v)
 			}
-			c.inARow, c.inARowRes = v, e.result
+			c.inARow, c.inARowRes, c.anywhere = v, e.result, e.anywhere
 		case whenNoPieces:
 			c.noPieces, c.noPieceRes = true, e.result
 		case whenNoMoves:

@@ -18,9 +18,29 @@ const (
 	toShift              = 9
 	ruleShift            = 17
 	toHighBit            = 24
+	// A placement that turns a block after it: bits 25-30 hold the block
+	// plus one, bit 22 is set for a turn anticlockwise.
+	blockShift = 25
+	leftBit    = 22
+	maxBlocks  = 62
 	// moveBits are the bits a move other than a pass may use.
-	moveBits rules.Move = 1<<22 - 1 | 1<<toHighBit
+	moveBits rules.Move = 1<<23 - 1 | 1<<toHighBit | 63<<blockShift
 )
+
+// packTurn adds to m the turn of block b (from 0), anticlockwise if left.
+func packTurn(m rules.Move, b int, left bool) rules.Move {
+	m |= rules.Move(b+1) << blockShift
+	if left {
+		m |= 1 << leftBit
+	}
+	return m
+}
+
+// turnOf returns the block a move turns (from 0; -1 for none) and whether
+// anticlockwise.
+func turnOf(m rules.Move) (block int, left bool) {
+	return int(m>>blockShift&63) - 1, m>>leftBit&1 != 0
+}
 
 func pack(from, to int, rule uint8) rules.Move {
 	return rules.Move(uint32(from+1) | uint32(to&0xFF)<<toShift | uint32(to>>8)<<toHighBit | uint32(rule)<<ruleShift)
@@ -40,6 +60,7 @@ const (
 	whyNeither
 	whyFull
 	whyTurns
+	whyBothInARow
 )
 
 // endState is how the game stands after the last move. known is false
@@ -231,7 +252,37 @@ func (g *Game) Play(m rules.Move) {
 	if gn.outflank != outflankNone {
 		g.outflank(to, p, gn.outflank)
 	}
+	if b, left := turnOf(m); b >= 0 {
+		g.turnBlock(gn.rotate, b, left)
+	}
 	g.end = g.endAfter(p, to)
+}
+
+// turnBlock turns block b (from 0, left to right and top to bottom as
+// drawn) of k × k squares a quarter: clockwise as drawn, or anticlockwise
+// if left.
+func (g *Game) turnBlock(k, b int, left bool) {
+	c := g.c
+	perRow := c.w / k
+	x0, y0 := b%perRow*k, b/perRow*k
+	var old [maxSide * maxSide]uint8
+	for j := range k {
+		for i := range k {
+			old[j*k+i] = g.cells[(y0+j)*c.w+x0+i]
+		}
+	}
+	for j := range k {
+		for i := range k {
+			// Clockwise, the square at (i, j) goes to (k-1-j, i).
+			ni, nj := k-1-j, i
+			if left {
+				ni, nj = j, k-1-i
+			}
+			if sq := (y0+nj)*c.w + x0 + ni; g.cells[sq] != old[j*k+i] {
+				g.set(sq, old[j*k+i])
+			}
+		}
+	}
 }
 
 // dirBetween returns the direction from one square to another on a line.
@@ -411,9 +462,20 @@ func (g *Game) endAfter(p rules.Player, to int) endState {
 					return decide(re.result, p, whyReach)
 				}
 			}
-			if c.inARow > 0 && g.lineThrough(to, p) >= c.inARow {
+			if c.inARow > 0 && !c.anywhere && g.lineThrough(to, p) >= c.inARow {
 				return decide(c.inARowRes, p, whyInARow)
 			}
+		}
+	}
+	if c.anywhere {
+		mine, theirs := g.lineAnywhere(p), g.lineAnywhere(p^1)
+		switch {
+		case mine && theirs:
+			return endState{res: rules.Draw, why: whyBothInARow, known: true}
+		case mine:
+			return decide(c.inARowRes, p, whyInARow)
+		case theirs:
+			return decide(c.inARowRes, p^1, whyInARow)
 		}
 	}
 	if c.noPieces {
@@ -472,6 +534,33 @@ func (g *Game) lineThrough(sq int, p rules.Player) int {
 		best = max(best, n)
 	}
 	return best
+}
+
+// lineAnywhere reports whether p has a line of at least in-a-row's length
+// anywhere on the board.
+func (g *Game) lineAnywhere(p rules.Player) bool {
+	c := g.c
+	for w := range c.words {
+		for b := g.occ[p][w]; b != 0; b &= b - 1 {
+			sq := w<<6 | bits.TrailingZeros64(b)
+			// Count each line from its first square only: forward in four
+			// directions from a square with no own piece behind it.
+			for d := range 4 {
+				back := int(c.nb[d+4][sq])
+				if back >= 0 && c.cls[p][g.cells[back]] == toFriend {
+					continue
+				}
+				n := 1
+				for t := int(c.nb[d][sq]); t >= 0 && c.cls[p][g.cells[t]] == toFriend; t = int(c.nb[d][t]) {
+					n++
+				}
+				if n >= c.inARow {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // resolve settles the end state when only the no-moves ending is left to
@@ -557,6 +646,10 @@ func (g *Game) generate(p rules.Player, list *rules.MoveList, first bool) {
 		case kindRemove:
 			g.genRemove(gn, p, list)
 		case kindPlace:
+			if gn.rotate > 0 {
+				g.genPlaceTurn(gn, list)
+				break
+			}
 			g.genPlace(gn, p, list)
 		case kindDrop:
 			g.genDrop(gn, list)
@@ -602,6 +695,22 @@ func (g *Game) genPlace(gn *gen, p rules.Player, list *rules.MoveList) {
 				continue
 			}
 			g.add(list, pack(-1, sq, gn.rule))
+		}
+	}
+}
+
+// genPlaceTurn adds every placement on an empty square with every turn
+// of every block, clockwise then anticlockwise.
+func (g *Game) genPlaceTurn(gn *gen, list *rules.MoveList) {
+	c := g.c
+	blocks := (c.w / gn.rotate) * (c.h / gn.rotate)
+	for w := range c.words {
+		for e := c.mask[w] &^ (g.occ[0][w] | g.occ[1][w]); e != 0; e &= e - 1 {
+			m := pack(-1, w<<6|bits.TrailingZeros64(e), gn.rule)
+			for b := range blocks {
+				g.add(list, packTurn(m, b, false))
+				g.add(list, packTurn(m, b, true))
+			}
 		}
 	}
 }

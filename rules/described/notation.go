@@ -42,9 +42,31 @@ func (g *Game) FormatMove(m rules.Move) string {
 	case g.c.gens[0][rule].kind == kindDrop:
 		return g.ColumnLabel(to % g.c.w)
 	case from < 0:
+		if b, left := turnOf(m); b >= 0 {
+			return g.squareName(to) + " " + turnText(b, left)
+		}
 		return g.squareName(to)
 	}
 	return g.squareName(from) + " " + g.squareName(to)
+}
+
+// turnText writes a block's turn: its number from 1, then r (clockwise)
+// or l (anticlockwise).
+func turnText(b int, left bool) string {
+	if left {
+		return strconv.Itoa(b+1) + "l"
+	}
+	return strconv.Itoa(b+1) + "r"
+}
+
+// turns reports whether a rule of the game turns a block after placing.
+func (g *Game) turns() bool {
+	for _, gn := range g.c.gens[0] {
+		if gn.rotate > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // howToWrite says how moves are written in this game.
@@ -53,7 +75,10 @@ func (g *Game) howToWrite() string {
 	if g.c.hasDrop {
 		forms = append(forms, "a column letter such as c")
 	}
-	if g.c.hasPlace {
+	switch {
+	case g.c.hasPlace && g.turns():
+		forms = append(forms, "a square and the block you turn, its number and r (clockwise) or l (anticlockwise), such as "+g.squareName(g.c.n/2)+" 1r")
+	case g.c.hasPlace:
 		forms = append(forms, "a square such as "+g.squareName(g.c.n/2))
 	}
 	if g.c.remove {
@@ -140,6 +165,9 @@ func (g *Game) ParseMove(text string) (rules.Move, error) {
 		}
 		return rules.NoMove, illegal("you may pass only when you have no other move, and you have %d", list.N)
 	}
+	if g.turns() {
+		return g.parseTurn(trimmed, text, &list)
+	}
 	items, ok := readItems(trimmed)
 	if !ok {
 		return rules.NoMove, rules.NewMoveError(rules.ErrUnreadable, fmt.Sprintf("cannot read %q: %s", strings.TrimSpace(text), g.howToWrite()))
@@ -185,6 +213,46 @@ func (g *Game) parseDrop(it item, list *rules.MoveList) (rules.Move, error) {
 		}
 	}
 	return rules.NoMove, illegal("column %s is full", g.ColumnLabel(it.col))
+}
+
+// parseTurn reads a placement with a block's turn: "d4 1r".
+func (g *Game) parseTurn(trimmed, text string, list *rules.MoveList) (rules.Move, error) {
+	fields := strings.Fields(strings.ReplaceAll(trimmed, ",", " "))
+	unreadable := rules.NewMoveError(rules.ErrUnreadable, fmt.Sprintf("cannot read %q: %s", strings.TrimSpace(text), g.howToWrite()))
+	if len(fields) != 2 || len(fields[1]) < 2 {
+		return rules.NoMove, unreadable
+	}
+	turn := fields[1]
+	dir := turn[len(turn)-1]
+	b, err := strconv.Atoi(turn[:len(turn)-1])
+	items, ok := readItems(fields[0])
+	if err != nil || (dir != 'r' && dir != 'l') || !ok || len(items) != 1 || items[0].row == 0 {
+		return rules.NoMove, unreadable
+	}
+	it := items[0]
+	if it.col >= g.c.w || it.row > g.c.h {
+		return rules.NoMove, rules.NewMoveError(rules.ErrOffBoard, fmt.Sprintf("%s is off the board: columns are a to %s and rows 1 to %d",
+			it.text, g.ColumnLabel(g.c.w-1), g.c.h))
+	}
+	sq := g.sq(it)
+	blocks := 0
+	for _, m := range list.Slice() {
+		if _, to, _ := unpack(m); to != sq {
+			continue
+		}
+		mb, left := turnOf(m)
+		blocks = max(blocks, mb+1)
+		if mb == b-1 && left == (dir == 'l') {
+			return m, nil
+		}
+	}
+	if g.cells[sq] != 0 {
+		return rules.NoMove, illegal("%s is taken", it.text)
+	}
+	if blocks > 0 {
+		return rules.NoMove, illegal("there is no block %d: the blocks are 1 to %d", b, blocks)
+	}
+	return rules.NoMove, illegal("%s is not a legal move", strings.TrimSpace(text))
 }
 
 // parsePlace reads a move written as one square: a placement or a
@@ -273,6 +341,8 @@ func (g *Game) Outcome() rules.Outcome {
 		out.Reason = who + " reached the goal row"
 	case whyInARow:
 		out.Reason = fmt.Sprintf("%s made %d in a row", who, g.c.inARow)
+	case whyBothInARow:
+		out.Reason = fmt.Sprintf("both players made %d in a row", g.c.inARow)
 	case whyNoPieces:
 		out.Reason = who + " has no pieces left"
 	case whyNoMoves:

@@ -574,7 +574,7 @@ func (r *reader) moves(s *Spec, n *yaml.Node, names map[string]bool) {
 	}
 	for _, item := range items {
 		f := r.fields(item, "a move", "kind", "piece", "directions", "to", "over", "capture", "chain",
-			"range", "outflank", "must-outflank", "promote", "player", "turn", "on", "next-to")
+			"range", "outflank", "must-outflank", "promote", "player", "turn", "on", "next-to", "rotate")
 		r.require(item, f, "a move", "kind")
 		if r.err != nil {
 			return
@@ -587,6 +587,17 @@ func (r *reader) moves(s *Spec, n *yaml.Node, names map[string]bool) {
 		}
 		if t, ok := f["turn"]; ok {
 			m.turn = r.known(t.value, "turn", names)
+		}
+		if rt, ok := f["rotate"]; ok {
+			if m.kind != kindPlace {
+				r.fail(rt.key, "rotate belongs to place moves, not %s moves", kindNames[m.kind])
+			}
+			rf := r.fields(rt.value, "rotate", "block")
+			r.require(rt.value, rf, "rotate", "block")
+			if r.err != nil {
+				return
+			}
+			m.rotate = r.known(rf["block"].value, "block", names)
 		}
 		if m.kind != kindRemove {
 			for _, k := range []string{"on", "next-to"} {
@@ -728,7 +739,7 @@ func (r *reader) row(n *yaml.Node, names map[string]bool) *expr {
 // ends reads the ending conditions.
 func (r *reader) ends(s *Spec, n *yaml.Node, names map[string]bool) {
 	for _, item := range r.list(n, "end") {
-		f := r.fields(item, "an ending", "when", "result", "row", "piece", "length", "count")
+		f := r.fields(item, "an ending", "when", "result", "row", "piece", "length", "count", "anywhere")
 		r.require(item, f, "an ending", "when", "result")
 		if r.err != nil {
 			return
@@ -752,6 +763,9 @@ func (r *reader) ends(s *Spec, n *yaml.Node, names map[string]bool) {
 			r.fail(f["result"].value, "when %s, result must be %s", whenNames[e.when], strings.Join(ws, ", "))
 		}
 		need := map[endWhen]string{whenInARow: "length", whenTurns: "count", whenReach: "row"}
+		if a, has := f["anywhere"]; has && e.when != whenInARow {
+			r.fail(a.key, "anywhere belongs to when: in-a-row")
+		}
 		for _, k := range []string{"row", "piece", "length", "count"} {
 			if _, has := f[k]; has && need[e.when] != k && !(k == "piece" && e.when == whenReach) {
 				r.fail(f[k].key, "%s does not belong to when: %s", k, whenNames[e.when])
@@ -772,6 +786,9 @@ func (r *reader) ends(s *Spec, n *yaml.Node, names map[string]bool) {
 			}
 		case whenInARow:
 			e.count = r.known(f["length"].value, "length", names)
+			if a, ok := f["anywhere"]; ok {
+				e.anywhere = r.boolean(a.value, "anywhere")
+			}
 		case whenTurns:
 			e.count = r.known(f["count"].value, "count", names)
 		}

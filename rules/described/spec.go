@@ -243,6 +243,7 @@ type ruleDef struct {
 	turn         *expr    // nil: every turn; else only on that turn of its player
 	on           []string // remove: the squares allowed, by squareSetNames; nil for all
 	nextTo       bool     // remove: only a piece next to an empty square (in dirs, default orthogonal)
+	rotate       *expr    // place: the side of the blocks one of which turns after the placement; nil for none
 }
 
 type endDef struct {
@@ -252,6 +253,9 @@ type endDef struct {
 	row    *expr // reach: nil for the far row
 	piece  int   // reach: -1 for any
 	count  *expr // in-a-row's length, turns' count
+	// in-a-row: lines anywhere on the board count, either player's, not
+	// only the mover's through the square moved to.
+	anywhere bool
 }
 
 type evalDef struct {
