@@ -121,7 +121,7 @@ func TestReferenceSlashCommands(t *testing.T) {
 		"value that holds a space (`reason:\"no show: absent\"`); a move may be given without its option's name " +
 		"(`/move a1 c1`), or, while a game goes on, as the bare move (`a1 c1`). Game options (`options:`) are in [games.md](games.md). Discord checks options before it sends a command; Arbiter " +
 		"checks them the same way in the console: a wrong name, a missing required option, a value outside an " +
-		"option's choices or bounds, or a value over 200 characters is refused with what to write instead.\n\n" +
+		"option's choices or bounds, or a value over 200 bytes (200 letters of plain text, fewer with accents or emoji) is refused with what to write instead.\n\n" +
 		"Referees are the members of the role named by `REFEREE_ROLE` (default `referee`) and anyone with " +
 		"Manage Server. Answers marked *answered only to you* are private (ephemeral) whatever happens; refusals " +
 		"and errors are private too.\n\n")

@@ -35,7 +35,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	seed := fs.String("seed", "", "seed of the openings and the players' random choices (default: from the clock)")
 	asJSON := fs.Bool("json", false, "end with the summary as one line of JSON")
 	box := addSandboxFlags(fs, "p1 or p2")
-	sprtText := fs.String("sprt", "", `play until an SPRT decides, e.g. "elo0=0 elo1=20 alpha=0.05 beta=0.05" (--games is then the most games, default 10000)`)
+	sprtText := fs.String("sprt", "", `play until a sequential probability ratio test (SPRT) decides, e.g. "elo0=0 elo1=20 alpha=0.05 beta=0.05" (--games is then the most games, default 10000)`)
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {
 		return 2

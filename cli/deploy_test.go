@@ -3,9 +3,11 @@ package cli
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -93,6 +95,57 @@ func TestContainerImage(t *testing.T) {
 	if out := run("", "run", "--rm", "--network", "none", "-e", "TZ=Europe/Paris", image, "version"); !strings.Contains(out, "store layout") {
 		t.Fatalf("version in the container:\n%s", out)
 	}
+
+	// Day two, as docs/how-to/deploy.md does it: store backup through
+	// podman exec reads the store of the process running in the container
+	// (here the console, which holds it as the bot does), and store restore
+	// puts the copy back on the same volume once the container stopped.
+	volume, name := "arbiter-test-"+hex.EncodeToString(id[:]), "arbiter-test-"+hex.EncodeToString(id[:])
+	run("", "volume", "create", volume)
+	t.Cleanup(func() {
+		for _, args := range [][]string{{"rm", "-f", name}, {"volume", "rm", "-f", volume}} {
+			cmd := exec.Command(podman, append([]string{"--runtime", "runc"}, args...)...)
+			cmd.Env = append(os.Environ(), "CONTAINERS_CONF="+conf)
+			_ = cmd.Run()
+		}
+	})
+	console := exec.Command(podman, "--runtime", "runc", "run", "--rm", "-i", "--name", name, "--network", "none", "-v", volume+":/data", image, "console")
+	console.Env = append(os.Environ(), "CONTAINERS_CONF="+conf)
+	stdin, err := console.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := console.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := console.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// The console answers /help once it has opened the store.
+	if _, err := io.WriteString(stdin, "/help\n"); err != nil {
+		t.Fatal(err)
+	}
+	var seen strings.Builder
+	buf := make([]byte, 4096)
+	for !strings.Contains(seen.String(), "Arbiter referees") {
+		n, err := stdout.Read(buf)
+		seen.Write(buf[:n])
+		if err != nil {
+			t.Fatalf("the console in the container ended before answering /help: %v\n%s", err, seen.String())
+		}
+	}
+	if out := run("", "exec", name, "/arbiter", "store", "backup", "/data/copy.db"); !strings.Contains(out, "backed up") || !strings.Contains(out, "from the running process") {
+		t.Errorf("store backup in the running container:\n%s", out)
+	}
+	stdin.Close()
+	go io.Copy(io.Discard, stdout)
+	if err := console.Wait(); err != nil {
+		t.Fatalf("the console did not end with its input: %v", err)
+	}
+	if out := run("", "run", "--rm", "--network", "none", "-v", volume+":/data", image, "store", "restore", "/data/copy.db"); !strings.Contains(out, "restored /data/copy.db into /data/arbiter.db") {
+		t.Errorf("store restore in a container on the volume:\n%s", out)
+	}
 }
 
 // TestSystemdUnit: systemd-analyze verify finds nothing to say about
@@ -132,6 +185,47 @@ func TestComposeFile(t *testing.T) {
 	for _, want := range []string{`"--appendonly", "yes"`, `"--appendfsync", "always"`, "REDIS_URL: redis://redis:6379/0", "METRICS_ADDR"} {
 		if !strings.Contains(string(data), want) {
 			t.Errorf("deploy/compose.yaml lacks %s", want)
+		}
+	}
+}
+
+// TestDataDirAgrees: the systemd unit's DATA_DIR is the store every
+// command of the deployment pages runs against, and .env.example, which
+// becomes the unit's EnvironmentFile (whose values win over the unit's
+// Environment=, systemd.exec(5)), does not set it; the container image's
+// DATA_DIR is its volume.
+func TestDataDirAgrees(t *testing.T) {
+	read := func(path string) string {
+		t.Helper()
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	unit := regexp.MustCompile(`(?m)^Environment=DATA_DIR=(\S+)$`).FindStringSubmatch(read("../deploy/arbiter.service"))
+	if unit == nil {
+		t.Fatal("deploy/arbiter.service sets no DATA_DIR")
+	}
+	if !strings.Contains(read("../deploy/arbiter.service"), "EnvironmentFile=-/etc/arbiter/arbiter.env") {
+		t.Fatal("the unit no longer reads /etc/arbiter/arbiter.env")
+	}
+	if m := regexp.MustCompile(`(?m)^DATA_DIR=.*$`).FindString(read("../.env.example")); m != "" {
+		t.Errorf(".env.example sets %s, which would win over the unit's DATA_DIR=%s", m, unit[1])
+	}
+	for _, page := range []string{"../docs/how-to/backup-restore.md", "../docs/how-to/deploy.md"} {
+		for _, m := range regexp.MustCompile(`sudo -u arbiter env DATA_DIR=(\S+)`).FindAllStringSubmatch(read(page), -1) {
+			if m[1] != unit[1] {
+				t.Errorf("%s runs a command on DATA_DIR=%s, not the unit's %s", page, m[1], unit[1])
+			}
+		}
+	}
+	if !strings.Contains(read("../deploy/Containerfile"), "ENV DATA_DIR=/data") {
+		t.Error("the image's DATA_DIR is not /data")
+	}
+	for _, m := range regexp.MustCompile(`podman (?:run|exec)[^\n]*`).FindAllString(read("../docs/how-to/deploy.md"), -1) {
+		if strings.Contains(m, " -v ") && !strings.Contains(m, ":/data") {
+			t.Errorf("deploy.md mounts no volume at /data: %s", m)
 		}
 	}
 }

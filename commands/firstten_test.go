@@ -48,7 +48,7 @@ func TestMissingAndBadOptions(t *testing.T) {
 	e.refused(ann, "o", "/play game:sixes thread:maybe", `thread must be true or false`)
 	long := strings.Repeat("x", 10000)
 	r := e.do(ann, "o", "/play game:sixes time:"+long)
-	if !r.Private || !strings.Contains(r.Text, "time is 10000 characters long; Arbiter reads at most 200") || len(r.Text) > 300 {
+	if !r.Private || !strings.Contains(r.Text, "time is 10000 bytes long; Arbiter reads at most 200") || len(r.Text) > 300 {
 		t.Errorf("oversized option: %q", r.Text[:min(len(r.Text), 400)])
 	}
 	// An invocation built by a platform, not by ParseLine, is checked too.

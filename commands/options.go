@@ -139,7 +139,7 @@ func CheckOptions(specs []CommandSpec, inv *Invocation) error {
 			continue
 		}
 		if len(v) > MaxOptionLength {
-			return fmt.Errorf("%s is %d characters long; Arbiter reads at most %d", o.Name, len(v), MaxOptionLength)
+			return fmt.Errorf("%s is %d bytes long; Arbiter reads at most %d", o.Name, len(v), MaxOptionLength)
 		}
 		switch {
 		case len(o.Choices) > 0 && o.Name != "game":
