@@ -99,19 +99,19 @@ func TestPlayPageBehindAProxyOfTwoProcesses(t *testing.T) {
 	if !strings.HasPrefix(link, front.URL+"/") {
 		t.Fatalf("the link %q is not through the proxy %s", link, front.URL)
 	}
-	testkit.Within(t, ctx, 30*time.Second, "open the link", chromedp.Navigate(link), chromedp.Click("#open", chromedp.ByQuery))
-	testkit.Within(t, ctx, 30*time.Second, "see the board", chromedp.WaitVisible("#board svg", chromedp.ByQuery))
+	testkit.Browse(t, ctx, "open the link", chromedp.Navigate(link), chromedp.Click("#open", chromedp.ByQuery))
+	testkit.Browse(t, ctx, "see the board", chromedp.WaitVisible("#board svg", chromedp.ByQuery))
 
 	read := func() pageState {
 		var st pageState
-		testkit.Within(t, ctx, 20*time.Second, "read the game", chromedp.Evaluate(
+		testkit.Browse(t, ctx, "read the game", chromedp.Evaluate(
 			`fetch(location.pathname + "state").then(r => r.json())`, &st, func(p *runtime.EvaluateParams) *runtime.EvaluateParams {
 				return p.WithAwaitPromise(true)
 			}))
 		return st
 	}
 	shown := func(v int64) { // the page's event stream showed version v
-		testkit.Within(t, ctx, 30*time.Second, fmt.Sprintf("the page shows version %d", v), chromedp.Poll(fmt.Sprintf(
+		testkit.Browse(t, ctx, fmt.Sprintf("the page shows version %d", v), chromedp.Poll(fmt.Sprintf(
 			`(document.getElementById("board").dataset.version|0) >= %d`, v), nil, chromedp.WithPollingInterval(20*time.Millisecond)))
 	}
 	cell := func(i int) string { return fmt.Sprintf(`#board rect.cell[data-i="%d"]`, i) }
@@ -132,22 +132,22 @@ func TestPlayPageBehindAProxyOfTwoProcesses(t *testing.T) {
 		m := st.Moves[moves%len(st.Moves)]
 		switch {
 		case m.From < 0 && m.To < 0:
-			testkit.Within(t, ctx, 10*time.Second, "pass", chromedp.Click(`#choices button`, chromedp.ByQuery))
+			testkit.Browse(t, ctx, "pass", chromedp.Click(`#choices button`, chromedp.ByQuery))
 		case m.From < 0:
-			testkit.Within(t, ctx, 10*time.Second, "drop "+m.Text, chromedp.Click(cell(m.To), chromedp.ByQuery))
+			testkit.Browse(t, ctx, "drop "+m.Text, chromedp.Click(cell(m.To), chromedp.ByQuery))
 		default:
-			testkit.Within(t, ctx, 10*time.Second, "click "+m.Text, chromedp.Click(cell(m.From), chromedp.ByQuery), chromedp.Click(cell(m.To), chromedp.ByQuery))
+			testkit.Browse(t, ctx, "click "+m.Text, chromedp.Click(cell(m.From), chromedp.ByQuery), chromedp.Click(cell(m.To), chromedp.ByQuery))
 		}
 		var choices int
-		testkit.Within(t, ctx, 10*time.Second, "choices", chromedp.Evaluate(`document.querySelectorAll("#choices:not([hidden]) button").length`, &choices))
+		testkit.Browse(t, ctx, "choices", chromedp.Evaluate(`document.querySelectorAll("#choices:not([hidden]) button").length`, &choices))
 		if choices > 0 {
-			testkit.Within(t, ctx, 10*time.Second, "choose "+m.Text, chromedp.Click(fmt.Sprintf(`//div[@id="choices"]/button[text()=%q]`, m.Text), chromedp.BySearch))
+			testkit.Browse(t, ctx, "choose "+m.Text, chromedp.Click(fmt.Sprintf(`//div[@id="choices"]/button[text()=%q]`, m.Text), chromedp.BySearch))
 		}
 		moves++
 		shown(st.Version + 1)
 	}
 	var status string
-	testkit.Within(t, ctx, 30*time.Second, "the result", chromedp.Poll(`document.getElementById("status").textContent.startsWith("Game over")`, nil,
+	testkit.Browse(t, ctx, "the result", chromedp.Poll(`document.getElementById("status").textContent.startsWith("Game over")`, nil,
 		chromedp.WithPollingInterval(20*time.Millisecond)), chromedp.Text("#status", &status, chromedp.ByQuery))
 	for i, name := range []string{"A", "B"} {
 		if n := proxy.count(i, "POST act"); n == 0 {
