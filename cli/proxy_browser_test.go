@@ -116,9 +116,9 @@ func TestPlayPageBehindAProxyOfTwoProcesses(t *testing.T) {
 	}
 	cell := func(i int) string { return fmt.Sprintf(`#board rect.cell[data-i="%d"]`, i) }
 	moves := 0
-	for deadline := time.Now().Add(3 * time.Minute); ; {
+	for deadline := time.Now().Add(testkit.BrowserHang * 5); ; {
 		if time.Now().After(deadline) {
-			t.Fatalf("the game still goes on after 3 minutes, %d moves clicked", moves)
+			t.Fatalf("the game still goes on after %s, %d moves clicked", testkit.BrowserHang*5, moves)
 		}
 		st := read()
 		shown(st.Version)
