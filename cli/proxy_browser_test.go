@@ -2,6 +2,8 @@ package cli
 
 import (
 	"fmt"
+	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -9,7 +11,6 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -22,31 +23,32 @@ import (
 )
 
 // alternatingProxy is a reverse proxy (net/http/httputil) that sends
-// each request to the next of its backends in turn, counting the play
-// page's requests each served.
+// each request of a kind (its method and the last part of its path) to
+// the next of its backends in turn, the second backend first, counting
+// what each served.
 type alternatingProxy struct {
 	backends []*httputil.ReverseProxy
-	next     atomic.Int64
 	mu       sync.Mutex
-	served   []map[string]int // per backend: requests by kind ("act", "events", ...)
+	kinds    map[string]int   // requests of each kind so far
+	served   []map[string]int // per backend: requests by kind ("POST act", "GET events", ...)
 }
 
 func newAlternatingProxy(addrs ...string) *alternatingProxy {
-	p := &alternatingProxy{}
+	p := &alternatingProxy{kinds: map[string]int{}}
 	for _, a := range addrs {
-		p.backends = append(p.backends, httputil.NewSingleHostReverseProxy(&url.URL{Scheme: "http", Host: a}))
+		rp := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: "http", Host: a})
+		rp.ErrorLog = log.New(io.Discard, "", 0) // streams cut at the test's end
+		p.backends = append(p.backends, rp)
 		p.served = append(p.served, map[string]int{})
 	}
 	return p
 }
 
 func (p *alternatingProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	i := int(p.next.Add(1)) % len(p.backends)
-	kind := r.URL.Path
-	if k := strings.LastIndex(kind, "/"); k >= 0 {
-		kind = r.Method + " " + kind[k+1:]
-	}
+	kind := r.Method + " " + r.URL.Path[strings.LastIndex(r.URL.Path, "/")+1:]
 	p.mu.Lock()
+	p.kinds[kind]++
+	i := p.kinds[kind] % len(p.backends)
 	p.served[i][kind]++
 	p.mu.Unlock()
 	p.backends[i].ServeHTTP(w, r)
