@@ -309,8 +309,37 @@ func FuzzServeHTTP(f *testing.F) {
 				}
 			}
 		case http.StatusBadRequest, http.StatusConflict:
+		case http.StatusRequestEntityTooLarge:
+			if len(body) <= maxInteractionBytes {
+				t.Fatalf("413 for %d bytes", len(body))
+			}
 		default:
 			t.Fatalf("status %d for %q: %s", rec.Code, body, rec.Body.String())
+		}
+	})
+}
+
+// FuzzSignatureHeaders: whatever the signature and timestamp headers
+// hold, they are refused with a reason or give a 64-byte signature and a
+// timestamp of digits only; never a panic.
+func FuzzSignatureHeaders(f *testing.F) {
+	f.Add(strings.Repeat("ab", 64), "1700000000")
+	f.Add(strings.Repeat("AB", 64), "-1")
+	f.Add("zz", "")
+	f.Add(strings.Repeat("g", 128), "17e9")
+	f.Fuzz(func(t *testing.T, sig, stamp string) {
+		h := http.Header{}
+		h.Set("X-Signature-Ed25519", sig)
+		h.Set("X-Signature-Timestamp", stamp)
+		got, ts, why := signatureHeaders(h)
+		if why != "" {
+			if got != nil || ts != "" {
+				t.Fatalf("refused (%s) yet gave %x %q", why, got, ts)
+			}
+			return
+		}
+		if len(got) != ed25519.SignatureSize || ts == "" || strings.Trim(ts, "0123456789") != "" {
+			t.Fatalf("accepted %q %q as %x %q", sig, stamp, got, ts)
 		}
 	})
 }

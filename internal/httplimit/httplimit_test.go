@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/netip"
 	"strings"
 	"testing"
@@ -304,4 +305,38 @@ func TestClientAddressFromTrustedProxies(t *testing.T) {
 			t.Errorf("through a trusted proxy forwarding %q: %q, want %q", c.fwd, got, c.want)
 		}
 	}
+}
+
+// FuzzClientAddress: whatever a peer writes in X-Forwarded-For, the
+// client's address is the peer's own unless the peer is a trusted proxy,
+// and is always an IP address; never a panic.
+func FuzzClientAddress(f *testing.F) {
+	f.Add("127.0.0.1:5000", "10.0.0.1, 203.0.113.9")
+	f.Add("172.30.0.1:5000", "203.0.113.9, 172.30.0.5")
+	f.Add("198.51.100.7:5000", "203.0.113.9")
+	f.Add("[::1]:1", "garbage,,")
+	f.Add("[::ffff:127.0.0.1]:1", "::ffff:1.2.3.4")
+	proxies := []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("172.30.0.0/24"), netip.MustParsePrefix("::1/128")}
+	f.Fuzz(func(t *testing.T, remote, fwd string) {
+		peer, err := netip.ParseAddrPort(remote)
+		if err != nil {
+			return
+		}
+		var got string
+		h := http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) { got = httplimit.ClientAddress(r) })
+		r, _ := http.NewRequest("GET", "/", nil)
+		r.RemoteAddr = remote
+		r.Header.Set("X-Forwarded-For", fwd)
+		httplimit.Handler(h, httplimit.Limits{TrustedProxies: proxies}).ServeHTTP(httptest.NewRecorder(), r)
+		if _, err := netip.ParseAddr(got); err != nil {
+			t.Fatalf("peer %s forwarding %q: client %q is no address", remote, fwd, got)
+		}
+		trusted := false
+		for _, p := range proxies {
+			trusted = trusted || p.Contains(peer.Addr().Unmap())
+		}
+		if !trusted && got != peer.Addr().String() {
+			t.Fatalf("an untrusted peer %s forwarding %q was taken for %q", remote, fwd, got)
+		}
+	})
 }
