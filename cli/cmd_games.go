@@ -22,7 +22,7 @@ import (
 // runGames is `arbiter games list` (every game Arbiter knows, GAMES_DIR's
 // included) and `arbiter games check FILE [--set k=v]... [--seed S]`: it
 // reads a game description, reports what is wrong at its line and column,
-// and otherwise prints perft to depth 3 and a random game with its
+// and otherwise prints perft to depth 3 (less for wide games: see maxCheckLeaves) and a random game with its
 // result. check exits 1 when the file has an error.
 func runGames(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	const usage = "usage: arbiter games list | arbiter games check FILE [--set key=value]... [--seed S]"
@@ -106,9 +106,15 @@ func defaults(d rules.Definition) rules.Options {
 // not ended by then lacks an ending.
 const maxCheckPlies = 10000
 
-// checkGame loads the description in file and plays it: perft to depth 3
-// (each position's moves must have distinct texts that read back as the
-// same moves) and one random game to its end.
+// maxCheckLeaves bounds check's perft: a depth is walked only while the
+// one before it counted at most this many sequences (Gomoku's 50,400 at
+// depth 2 would make 11 million at depth 3, each move read back).
+const maxCheckLeaves = 20000
+
+// checkGame loads the description in file and plays it: perft to depth 3,
+// or less where the last depth counted more than maxCheckLeaves (each
+// position's moves must have distinct texts that read back as the same
+// moves), and one random game to its end.
 func checkGame(file string, opts rules.Options, seed uint64, stdout io.Writer) error {
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -134,7 +140,7 @@ func checkGame(file string, opts rules.Options, seed uint64, stdout io.Writer) e
 	}
 	fmt.Fprintln(stdout, header)
 	tooMany := fmt.Errorf("%s: a position has more than %d legal moves, more than Arbiter's move lists hold", file, rules.MaxMoves)
-	for depth := 1; depth <= 3; depth++ {
+	for depth, last := 1, uint64(0); depth <= 3 && last <= maxCheckLeaves; depth++ {
 		if err := checkNotation(g, depth); err != nil {
 			if g.Overflowed() {
 				return tooMany
@@ -146,6 +152,7 @@ func checkGame(file string, opts rules.Options, seed uint64, stdout io.Writer) e
 			return tooMany
 		}
 		fmt.Fprintf(stdout, "perft %d %d\n", depth, n)
+		last = n
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x9A3E))
 	var list rules.MoveList

@@ -38,6 +38,9 @@ func TestGamesCheckShipped(t *testing.T) {
 		"../games/connect4.yaml":     "perft 1 7\nperft 2 49\nperft 3 343\n",
 		"../games/tictactoe.yaml":    "perft 1 9\nperft 2 72\nperft 3 504\n",
 		"../games/konane.yaml":       "perft 1 4\nperft 2 12\nperft 3 28\n",
+		// Past 20,000 sequences check goes no deeper.
+		"../games/gomoku.yaml":  "perft 1 225\nperft 2 50400\nrandom",
+		"../games/pentago.yaml": "perft 1 288\nperft 2 80640\nrandom",
 	} {
 		code, out, errs := run(t, "games", "check", file)
 		if code != 0 || !strings.Contains(out, perft) || !strings.Contains(out, "random game (seed 1): ") {
@@ -174,8 +177,8 @@ func TestTutorialExamples(t *testing.T) {
 		}
 	}
 	for name, want := range map[string]string{
-		"tictactoe.yaml": "tictactoe: Tic-tac-toe, X against O\nperft 1 9\nperft 2 72\nperft 3 504\nrandom game (seed 1): 8 moves, O wins: O made 3 in a row\nmoves: c2; b2; a2; a1; b1; c1; b3; a3\n",
-		"hexapawn.yaml":  "hexapawn: Hexapawn, White against Black, options size=3\nperft 1 3\n",
+		"noughts.yaml":  "noughts: Noughts and Crosses, X against O\nperft 1 9\nperft 2 72\nperft 3 504\nrandom game (seed 1): 8 moves, O wins: O made 3 in a row\nmoves: c2; b2; a2; a1; b1; c1; b3; a3\n",
+		"hexapawn.yaml": "hexapawn: Hexapawn, White against Black, options size=3\nperft 1 3\n",
 	} {
 		code, out, errs := run(t, "games", "check", filepath.Join(dir, name))
 		if code != 0 || !strings.Contains(out, want) {
@@ -185,12 +188,12 @@ func TestTutorialExamples(t *testing.T) {
 	if code, out, errs := run(t, "games", "check", filepath.Join(dir, "hexapawn.yaml"), "--set", "size=5"); code != 0 {
 		t.Errorf("games check hexapawn.yaml --set size=5: exit %d\n%s%s", code, out, errs)
 	}
-	bad := filepath.Join(dir, "tictactoe.yaml")
-	if err := os.WriteFile(bad, []byte(strings.Replace(files["tictactoe.yaml"], "kind: place", "kind: put", 1)), 0o644); err != nil {
+	bad := filepath.Join(dir, "noughts.yaml")
+	if err := os.WriteFile(bad, []byte(strings.Replace(files["noughts.yaml"], "kind: place", "kind: put", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, _, errs := run(t, "games", "check", bad)
-	want := `tictactoe.yaml:17:12: kind "put": write one of place, drop, step, slide, jump`
+	want := `noughts.yaml:17:12: kind "put": write one of place, drop, step, slide, jump, remove`
 	if code != 1 || !strings.Contains(errs, want) || !strings.Contains(string(doc), want) {
 		t.Errorf("the tutorial's error: exit %d, stderr %q, want %q (also in the tutorial)", code, errs, want)
 	}
