@@ -241,3 +241,33 @@ func TestWallPageClearsWhenTurnedOff(t *testing.T) {
 		t.Errorf("%d games still shown after the wall was turned off", cards)
 	}
 }
+
+// TestTournamentWallFitsAPhone: at a phone's 360 pixels the tournament
+// wall cuts nothing: the page is no wider than the screen, and each board
+// and the standings lie within it.
+func TestTournamentWallFitsAPhone(t *testing.T) {
+	src := newTournament(t)
+	wctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	hs := httptest.NewServer(api.TournamentWall(wctx, src, nil))
+	t.Cleanup(func() { hs.CloseClientConnections(); hs.Close() })
+	ctx := browser(t)
+	var width, scroll float64
+	var rights []float64
+	within(t, ctx, 20*time.Second, "the tournament page at 360 pixels",
+		chromedp.EmulateViewport(360, 740),
+		chromedp.Navigate(hs.URL+"/"),
+		chromedp.WaitVisible(`#game-1 img`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#cross tbody tr:nth-child(4)`, chromedp.ByQuery),
+		chromedp.Evaluate(`window.innerWidth`, &width),
+		chromedp.Evaluate(`document.documentElement.scrollWidth`, &scroll),
+		chromedp.Evaluate(`[...document.querySelectorAll(".game, #standings, #cross")].map(e => e.getBoundingClientRect().right)`, &rights))
+	if scroll > width {
+		t.Errorf("the page is %v pixels wide on a screen of %v: it is cut", scroll, width)
+	}
+	for i, r := range rights {
+		if r > width {
+			t.Errorf("element %d ends at %v, past the screen's %v", i, r, width)
+		}
+	}
+}

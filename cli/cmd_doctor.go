@@ -4,6 +4,7 @@ import (
 	"arbiter/sandbox"
 	"context"
 	"encoding/base64"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -64,6 +65,9 @@ func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 2
 	}
 	cfg, err := loadConfig()
+	// The Redis client's own log lines (a failed dial) would come before
+	// the checks; the REDIS_URL check says it in words.
+	redisstore.RouteClientLogs(slog.New(slog.DiscardHandler))
 	checks := doctorChecks(ctx, cfg, err, *httpAddr)
 	problems := 0
 	for _, c := range checks {
@@ -73,7 +77,7 @@ func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 	}
 	if problems > 0 {
-		fmt.Fprintf(stdout, "%d problem(s): fix them before starting Arbiter\n", problems)
+		fmt.Fprintf(stdout, "%s: fix %s before starting Arbiter\n", countOf(problems, "problem", "problems"), map[bool]string{true: "it", false: "them"}[problems == 1])
 		return 1
 	}
 	fmt.Fprintln(stdout, "ready to start")
@@ -235,7 +239,11 @@ func storeChecks(ctx context.Context, cfg config) []check {
 	if cfg.RedisURL != "" {
 		p, err := redisstore.ProbeURL(ctx, cfg.RedisURL, cfg.RedisCluster)
 		if err != nil {
-			add(checkProblem, "REDIS_URL", oneLine(err.Error()), "start Redis, or correct REDIS_URL (unset it for the embedded store)")
+			fix := "start Redis, or correct REDIS_URL (unset it for the embedded store)"
+			if errors.Is(err, redisstore.ErrBadURL) {
+				fix = "correct REDIS_URL, e.g. redis://localhost:6379/0 (unset it for the embedded store)"
+			}
+			add(checkProblem, "REDIS_URL", oneLine(err.Error()), fix)
 			return out
 		}
 		add(checkOK, "REDIS_URL", "Redis answers", "")

@@ -129,10 +129,11 @@ func TestDoctorFindsEachProblem(t *testing.T) {
 		{"an address in use", map[string]string{"METRICS_ADDR": busy.Addr().String()}, nil, "PROBLEM METRICS_ADDR: " + busy.Addr().String() + " cannot be listened on"},
 		{"a game file that does not read", map[string]string{"GAMES_DIR": badGames}, nil, "PROBLEM GAMES_DIR:"},
 		{"shards on the embedded store", map[string]string{"SHARD_COUNT": "2"}, nil, "PROBLEM SHARD_COUNT"},
+		{"a REDIS_URL that does not read", map[string]string{"REDIS_URL": "redis://localhost:notaport"}, nil, "to do: correct REDIS_URL, e.g."},
 	} {
 		doctorEnv(t, c.env)
 		code, out, _ := runArgs(t, append([]string{"doctor"}, c.args...)...)
-		if code != 1 || !strings.Contains(out, c.want) || !strings.Contains(out, "to do: ") || !strings.Contains(out, "fix them before starting") {
+		if code != 1 || !strings.Contains(out, c.want) || !strings.Contains(out, "to do: ") || !strings.Contains(out, " before starting Arbiter") {
 			t.Errorf("%s: exit %d, want 1 and %q in\n%s", c.name, code, c.want, out)
 		}
 	}
@@ -205,5 +206,28 @@ func TestDoctorWarnsOfEveryInterface(t *testing.T) {
 	doctorEnv(t, map[string]string{"API_ADDR": "127.0.0.1:0"})
 	if _, out, _ := runArgs(t, "doctor"); strings.Contains(out, "every network interface") {
 		t.Errorf("API_ADDR on 127.0.0.1 noted:\n%s", out)
+	}
+}
+
+// TestDoctorSpeaksFirst: with Redis away, the first line doctor writes is
+// its own check, not the Redis client's log line; one problem is "1
+// problem", to "fix it".
+func TestDoctorSpeaksFirst(t *testing.T) {
+	bin := buildArbiter(t)
+	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := closed.Addr().String()
+	closed.Close()
+	cmd := exec.Command(bin, "doctor")
+	cmd.Env = append(os.Environ(), "DISCORD_TOKEN=", "REDIS_URL=redis://"+addr, "DATA_DIR="+t.TempDir(), "API_ADDR=", "METRICS_ADDR=", "GAMES_DIR=")
+	out, _ := cmd.CombinedOutput()
+	first, _, _ := strings.Cut(string(out), "\n")
+	if !strings.HasPrefix(first, "ok ") && !strings.HasPrefix(first, "note ") && !strings.HasPrefix(first, "PROBLEM ") {
+		t.Errorf("doctor's first line is not a check: %q\n%s", first, out)
+	}
+	if !strings.Contains(string(out), "to do: start Redis") || !strings.Contains(string(out), "\n1 problem: fix it before starting Arbiter\n") {
+		t.Errorf("doctor with Redis away:\n%s", out)
 	}
 }

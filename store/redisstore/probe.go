@@ -23,6 +23,9 @@ type Probe struct {
 	Layout int
 }
 
+// ErrBadURL is ProbeURL's error for a URL that does not read as one.
+var ErrBadURL = errors.New("REDIS_URL does not read")
+
 // ProbeURL connects to the Redis (or the Redis Cluster, when cluster) at
 // url, without changing anything, and reads its persistence settings and
 // the data's layout.
@@ -33,13 +36,13 @@ func ProbeURL(ctx context.Context, url string, cluster bool) (Probe, error) {
 	if cluster {
 		o, err := redis.ParseClusterURL(url)
 		if err != nil {
-			return Probe{}, fmt.Errorf("REDIS_URL does not read as a cluster's (redis://host:port?addr=host2:port2): %s", urlError(url, err))
+			return Probe{}, fmt.Errorf("%w as a cluster's (redis://host:port?addr=host2:port2): %s", ErrBadURL, urlError(url, err))
 		}
 		rdb = redis.NewClusterClient(o)
 	} else {
 		o, err := redis.ParseURL(url)
 		if err != nil {
-			return Probe{}, fmt.Errorf("REDIS_URL does not read: %s", urlError(url, err))
+			return Probe{}, fmt.Errorf("%w: %s", ErrBadURL, urlError(url, err))
 		}
 		o.MaxRetries = -1
 		rdb = redis.NewClient(o)
