@@ -16,7 +16,7 @@ const consoleLogFile = "console.log"
 // consoleLogger is the console's logger: its records go to console.log in
 // dataDir, not between the prompts (what a player must know, the console
 // says in words of its own); an error also leaves one short line on the
-// terminal (w) naming the file. When the file cannot be opened the
+// terminal (w), its message and its "err", naming the file. When the file cannot be opened the
 // records go to w. The function it returns closes the file.
 func consoleLogger(w io.Writer, dataDir string, level slog.Level) (*slog.Logger, string, func()) {
 	path := filepath.Join(dataDir, consoleLogFile)
@@ -44,7 +44,14 @@ func (h *errorNote) Enabled(_ context.Context, l slog.Level) bool { return l >= 
 func (h *errorNote) Handle(_ context.Context, r slog.Record) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	_, err := fmt.Fprintf(h.w, "(arbiter: %s; the details are in %s)\n", r.Message, h.path)
+	msg := r.Message
+	r.Attrs(func(a slog.Attr) bool {
+		if a.Key == "err" {
+			msg += ": " + a.Value.String()
+		}
+		return true
+	})
+	_, err := fmt.Fprintf(h.w, "(arbiter: %s; the details are in %s)\n", msg, h.path)
 	return err
 }
 

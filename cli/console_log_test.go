@@ -26,7 +26,7 @@ func TestConsoleLoggerKeepsRecordsOffTheTerminal(t *testing.T) {
 	if strings.Contains(term.String(), "level=") || strings.Contains(term.String(), "offline") {
 		t.Errorf("a raw record reached the terminal: %q", term.String())
 	}
-	if want := "(arbiter: a store write failed; the details are in " + path + ")\n"; term.String() != want {
+	if want := "(arbiter: a store write failed: disk full; the details are in " + path + ")\n"; term.String() != want {
 		t.Errorf("the terminal shows %q; want %q", term.String(), want)
 	}
 	file, err := os.ReadFile(path)

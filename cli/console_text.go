@@ -32,14 +32,14 @@ func wrapText(text string, width int) string {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		n := 0
+		n, indent := 0, 0 // the line's length so far, and its indent
 		for j, word := range strings.Split(line, " ") {
 			w := utf8.RuneCountInString(word)
 			switch {
 			case j == 0:
-			case n+1+w > width && n > 2:
+			case n+1+w > width && n > indent:
 				b.WriteString("\n  ")
-				n = 2
+				n, indent = 2, 2
 			default:
 				b.WriteByte(' ')
 				n++
