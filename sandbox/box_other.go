@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"context"
 	"errors"
 	"os/exec"
 	"runtime"
@@ -23,6 +24,15 @@ func New(p Policy) *Sandbox {
 }
 
 func (s *Sandbox) enforcement() string { return "nothing" }
+
+// Probe reports whether a box can be made: here, never (nil only when the
+// mode is Off).
+func (s *Sandbox) Probe(ctx context.Context) error {
+	if s == nil {
+		s = New(Policy{})
+	}
+	return s.Check()
+}
 
 // BoundsProcesses reports whether the process limit holds here: never,
 // without a box.

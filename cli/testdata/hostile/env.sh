@@ -1,0 +1,4 @@
+#!/bin/sh
+# Prints its environment, then plays.
+env
+exec ./fakeclass -game sixes

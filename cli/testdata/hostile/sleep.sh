@@ -1,0 +1,3 @@
+#!/bin/sh
+# Sleeps forever.
+exec sleep infinity
