@@ -254,7 +254,7 @@ func TestTournamentWallFitsAPhone(t *testing.T) {
 	ctx := browser(t)
 	var width, scroll float64
 	var rights []float64
-	within(t, ctx, 20*time.Second, "the tournament page at 360 pixels",
+	browse(t, ctx, "the tournament page at 360 pixels",
 		chromedp.EmulateViewport(360, 740),
 		chromedp.Navigate(hs.URL+"/"),
 		chromedp.WaitVisible(`#game-1 img`, chromedp.ByQuery),
