@@ -36,22 +36,30 @@ func TestHTTPInteractions(t *testing.T) {
 	if err != nil || ping.Status != http.StatusOK || ping.Response == nil || ping.Response.Type != discordtest.CallbackPong {
 		t.Fatalf("PING: %+v, %v; want 200 PONG", ping, err)
 	}
+	// Each answer is read as Discord shows it: inline, or, when the bot
+	// took longer than its deferral time, the completed deferral.
 	help := post(command(ann.ID, "help"), discordtest.Delivery{})
-	if help.Status != http.StatusOK || help.Response == nil || !help.Response.Ephemeral() || !strings.Contains(help.Response.Content, "Arbiter") {
+	if help.Status != http.StatusOK || help.Response == nil {
 		t.Fatalf("/help over HTTP: %d %+v", help.Status, help.Response)
 	}
+	if m := w.answerTo(help.Interaction); !m.Ephemeral() || !strings.Contains(m.Content, "Arbiter") {
+		t.Fatalf("/help over HTTP answered %+v", m)
+	}
 	play := post(command(ann.ID, "play", opt("game", "sixes"), opt("opponent", bob.ID)), discordtest.Delivery{})
-	if play.Status != http.StatusOK || play.Response == nil || play.Response.Ephemeral() {
+	if play.Status != http.StatusOK || play.Response == nil {
 		t.Fatalf("/play over HTTP: %d %+v", play.Status, play.Response)
 	}
-	challenge, _ := w.srv.Message(play.Response.MessageID)
+	challenge := w.public(w.answerTo(play.Interaction))
 	if !pinged(challenge, ann.ID, bob.ID) {
 		t.Errorf("the challenge pinged %+v", challenge.Pings)
 	}
 	press := discordtest.InteractionSpec{Type: discordtest.InteractionComponent, UserID: bob.ID, MessageID: challenge.ID, CustomID: button(t, challenge, "Accept")}
 	accept := post(press, discordtest.Delivery{})
-	if accept.Response == nil || !strings.Contains(accept.Response.Content, "accepts") {
-		t.Fatalf("accept by button over HTTP: %+v", accept.Response)
+	if accept.Response == nil {
+		t.Fatalf("accept by button over HTTP: %d %s", accept.Status, accept.Body)
+	}
+	if m := w.answerTo(accept.Interaction); !strings.Contains(m.Content, "accepts") {
+		t.Fatalf("accept by button over HTTP answered %+v", m)
 	}
 	if g := p.game(ch); g == nil || commands.FlowOf(g).Challenge {
 		t.Fatalf("the game after acceptance: %+v", g)
@@ -110,15 +118,13 @@ func TestHTTPInteractions(t *testing.T) {
 
 	// While Redis stalls, the HTTP answer is a deferral, completed later
 	// through the interaction's webhook.
+	// Redis stays paused until the endpoint has answered.
 	w.redis.Pause()
-	deferred := make(chan discordtest.EndpointAnswer, 1)
-	go func() {
-		ans, _ := w.srv.PostInteraction(w.ctx(), url, command(ann.ID, "board"), discordtest.Delivery{})
-		deferred <- ans
-	}()
-	time.Sleep(1200 * time.Millisecond)
+	ans, err := w.srv.PostInteraction(w.ctx(), url, command(ann.ID, "board"), discordtest.Delivery{})
 	w.redis.Resume()
-	ans := <-deferred
+	if err != nil {
+		t.Fatal(err)
+	}
 	if ans.Response == nil || ans.Response.Type != discordtest.CallbackDeferredMessage {
 		t.Fatalf("/board while Redis stalls: %+v, want a deferral", ans.Response)
 	}
