@@ -32,9 +32,6 @@ import (
 // network would be) is no proxy: whatever X-Forwarded-For it sends, all
 // its requests count against its own address.
 func TestComposeNetworkClientAddresses(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the image and a podman network: skipped with -short")
-	}
 	env, subnet := composeArbiter(t)
 	proxies := trustedProxies(t, env)
 	_, apiPort, err := net.SplitHostPort(env["API_ADDR"])
