@@ -46,11 +46,57 @@ func staticArbiter(t *testing.T, dir string) string {
 	return bin
 }
 
-// TestContainerImage: deploy/Containerfile builds offline with podman
-// (runc) from the static binary, and the image's console answers /help.
-func TestContainerImage(t *testing.T) {
-	podman := needTool(t, "podman", "podman")
+// podman runs podman with runc and the settings it needs in a container
+// without systemd or ulimits of its own, whatever /etc/containers holds.
+type podman struct {
+	t          *testing.T
+	path, conf string
+}
+
+// newPodman is podman for t: skipped outside CI without podman and runc
+// (failed in CI).
+func newPodman(t *testing.T) podman {
+	t.Helper()
+	path := needTool(t, "podman", "podman")
 	needTool(t, "runc", "runc")
+	conf := filepath.Join(t.TempDir(), "containers.conf")
+	if err := os.WriteFile(conf, []byte("[containers]\ndefault_ulimits = []\n\n[engine]\ncgroup_manager = \"cgroupfs\"\nruntime = \"runc\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return podman{t: t, path: path, conf: conf}
+}
+
+// command is podman with args, not started.
+func (p podman) command(args ...string) *exec.Cmd {
+	cmd := exec.Command(p.path, append([]string{"--runtime", "runc"}, args...)...)
+	cmd.Env = append(os.Environ(), "CONTAINERS_CONF="+p.conf)
+	return cmd
+}
+
+// run runs podman with args and stdin, and returns its output; an error
+// fails the test.
+func (p podman) run(stdin string, args ...string) string {
+	p.t.Helper()
+	cmd := p.command(args...)
+	cmd.Stdin = strings.NewReader(stdin)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		p.t.Fatalf("podman %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+// cleanup removes what args name when the test ends, whatever it left.
+func (p podman) cleanup(args ...string) {
+	p.t.Cleanup(func() { _ = p.command(args...).Run() })
+}
+
+// buildImage builds deploy/Containerfile offline from the static binary
+// into an image of its own, removed when the test ends; it returns the image's name and a random suffix to name the
+// test's other things by.
+func (p podman) buildImage() (image, suffix string) {
+	t := p.t
+	t.Helper()
 	ctxDir := t.TempDir()
 	staticArbiter(t, ctxDir)
 	for _, f := range []string{"Containerfile", "data/.keep"} {
@@ -63,32 +109,21 @@ func TestContainerImage(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// The settings podman needs in a container without systemd or
-	// ulimits of its own, whatever /etc/containers holds.
-	conf := filepath.Join(t.TempDir(), "containers.conf")
-	if err := os.WriteFile(conf, []byte("[containers]\ndefault_ulimits = []\n\n[engine]\ncgroup_manager = \"cgroupfs\"\nruntime = \"runc\"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	var id [4]byte
 	_, _ = rand.Read(id[:])
-	image := "localhost/arbiter-test:" + hex.EncodeToString(id[:])
-	run := func(stdin string, args ...string) string {
-		t.Helper()
-		cmd := exec.Command(podman, append([]string{"--runtime", "runc"}, args...)...)
-		cmd.Env = append(os.Environ(), "CONTAINERS_CONF="+conf)
-		cmd.Stdin = strings.NewReader(stdin)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("podman %v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
-	run("", "build", "--network", "none", "-t", image, "-f", filepath.Join(ctxDir, "Containerfile"), ctxDir)
-	t.Cleanup(func() {
-		cmd := exec.Command(podman, "--runtime", "runc", "rmi", "-f", image)
-		cmd.Env = append(os.Environ(), "CONTAINERS_CONF="+conf)
-		_ = cmd.Run()
-	})
+	suffix = hex.EncodeToString(id[:])
+	image = "localhost/arbiter-test:" + suffix
+	p.run("", "build", "--network", "none", "-t", image, "-f", filepath.Join(ctxDir, "Containerfile"), ctxDir)
+	p.cleanup("rmi", "-f", image)
+	return image, suffix
+}
+
+// TestContainerImage: deploy/Containerfile builds offline with podman
+// (runc) from the static binary, and the image's console answers /help.
+func TestContainerImage(t *testing.T) {
+	p := newPodman(t)
+	image, suffix := p.buildImage()
+	run := p.run
 	if out := run("/help\n", "run", "--rm", "-i", "--network", "none", image, "console"); !strings.Contains(out, "Arbiter referees") || !strings.Contains(out, "/play game:") {
 		t.Fatalf("/help in the container's console:\n%s", out)
 	}
@@ -100,17 +135,11 @@ func TestContainerImage(t *testing.T) {
 	// podman exec reads the store of the process running in the container
 	// (here the console, which holds it as the bot does), and store restore
 	// puts the copy back on the same volume once the container stopped.
-	volume, name := "arbiter-test-"+hex.EncodeToString(id[:]), "arbiter-test-"+hex.EncodeToString(id[:])
+	volume, name := "arbiter-test-"+suffix, "arbiter-test-"+suffix
 	run("", "volume", "create", volume)
-	t.Cleanup(func() {
-		for _, args := range [][]string{{"rm", "-f", name}, {"volume", "rm", "-f", volume}} {
-			cmd := exec.Command(podman, append([]string{"--runtime", "runc"}, args...)...)
-			cmd.Env = append(os.Environ(), "CONTAINERS_CONF="+conf)
-			_ = cmd.Run()
-		}
-	})
-	console := exec.Command(podman, "--runtime", "runc", "run", "--rm", "-i", "--name", name, "--network", "none", "-v", volume+":/data", image, "console")
-	console.Env = append(os.Environ(), "CONTAINERS_CONF="+conf)
+	p.cleanup("volume", "rm", "-f", volume)
+	p.cleanup("rm", "-f", name) // before the volume
+	console := p.command("run", "--rm", "-i", "--name", name, "--network", "none", "-v", volume+":/data", image, "console")
 	stdin, err := console.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -9,11 +9,10 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// TestComposeTrustsItsNetwork: in deploy/compose.yaml the network Arbiter
-// runs in has a fixed subnet, and TRUSTED_PROXIES (as loadConfig reads
-// it) covers that subnet's gateway, where a published port's connections
-// come from; so behind the proxy every client is its own address.
-func TestComposeTrustsItsNetwork(t *testing.T) {
+// composeArbiter reads deploy/compose.yaml: the arbiter service's
+// environment and the fixed subnet of the network it runs in.
+func composeArbiter(t *testing.T) (env map[string]string, subnet netip.Prefix) {
+	t.Helper()
 	data, err := os.ReadFile("../deploy/compose.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -46,22 +45,37 @@ func TestComposeTrustsItsNetwork(t *testing.T) {
 	if len(cfgs) == 0 {
 		t.Fatalf("the network %q of the arbiter service has no fixed subnet: TRUSTED_PROXIES cannot name it", network)
 	}
-	subnet, err := netip.ParsePrefix(cfgs[0].Subnet)
+	subnet, err = netip.ParsePrefix(cfgs[0].Subnet)
 	if err != nil {
 		t.Fatalf("the network's subnet %q: %v", cfgs[0].Subnet, err)
 	}
-	gateway := subnet.Masked().Addr().Next() // compose's default gateway: the subnet's first address
-	t.Setenv("TRUSTED_PROXIES", arbiter.Environment["TRUSTED_PROXIES"])
+	return arbiter.Environment, subnet.Masked()
+}
+
+// trustedProxies is what loadConfig makes of the TRUSTED_PROXIES in env.
+func trustedProxies(t *testing.T, env map[string]string) []netip.Prefix {
+	t.Helper()
+	t.Setenv("TRUSTED_PROXIES", env["TRUSTED_PROXIES"])
 	cfg, err := loadConfig()
 	if err != nil {
 		t.Fatalf("the compose file's settings: %v", err)
 	}
+	return cfg.TrustedProxies
+}
+
+// TestComposeTrustsItsNetwork: in deploy/compose.yaml the network Arbiter
+// runs in has a fixed subnet, and TRUSTED_PROXIES (as loadConfig reads
+// it) covers that subnet's gateway, where a published port's connections
+// come from; so behind the proxy every client is its own address.
+func TestComposeTrustsItsNetwork(t *testing.T) {
+	env, subnet := composeArbiter(t)
+	gateway := subnet.Addr().Next() // compose's default gateway: the subnet's first address
 	covered := false
-	for _, p := range cfg.TrustedProxies {
+	for _, p := range trustedProxies(t, env) {
 		covered = covered || p.Contains(gateway)
 	}
 	if !covered {
-		t.Errorf("TRUSTED_PROXIES=%q does not cover the gateway %s of the network %s", arbiter.Environment["TRUSTED_PROXIES"], gateway, subnet)
+		t.Errorf("TRUSTED_PROXIES=%q does not cover the gateway %s of the network %s", env["TRUSTED_PROXIES"], gateway, subnet)
 	}
 }
 
