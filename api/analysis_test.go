@@ -53,7 +53,7 @@ func TestTournamentWallLinksTheAnalysisGraphs(t *testing.T) {
 	}
 
 	key := e.wall("on", "display")
-	evctx, evcancel := context.WithTimeout(context.Background(), 10*time.Second)
+	evctx, evcancel := context.WithTimeout(context.Background(), streamHang)
 	defer evcancel()
 	req, _ := http.NewRequestWithContext(evctx, http.MethodGet, e.http.URL+"/wall/"+key+"/tournament/ta/events", nil)
 	ev, err := http.DefaultClient.Do(req)
@@ -79,7 +79,7 @@ func TestTournamentWallLinksTheAnalysisGraphs(t *testing.T) {
 	if resp.StatusCode != http.StatusAccepted {
 		t.Fatalf("first request for the graph: %d, want 202 (put in line)", resp.StatusCode)
 	}
-	for end := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	for end := time.Now().Add(streamHang); ; time.Sleep(100 * time.Millisecond) {
 		resp, err := http.Get(e.http.URL + url)
 		if err != nil {
 			t.Fatal(err)

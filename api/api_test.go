@@ -2,7 +2,9 @@ package api_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -169,9 +171,12 @@ func TestBadMessagesChangeNothing(t *testing.T) {
 	// An oversized message closes the stream (the websocket's own error).
 	big := `{"type":"move",` + at + `,"move":"` + strings.Repeat("x", api.MaxMessage) + `"}`
 	_ = p.conn.WriteMessage(1, []byte(big))
-	_ = p.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	_ = p.conn.SetReadDeadline(time.Now().Add(streamHang))
 	for {
 		if _, _, err := p.conn.ReadMessage(); err != nil {
+			if ne := net.Error(nil); errors.As(err, &ne) && ne.Timeout() {
+				t.Fatalf("the oversized message left the stream open: %v", err)
+			}
 			break
 		}
 	}

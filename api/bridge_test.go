@@ -41,7 +41,7 @@ func TestBridgePlaysAtMostMaxGames(t *testing.T) {
 	// A declined challenge is archived before its channel is told why, so
 	// both are waited for.
 	var accepted, declined, told int
-	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+	for end := time.Now().Add(streamHang); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
 		accepted, declined = 0, 0
 		for i := range n {
 			g, err := e.st.Load(context.Background(), fmt.Sprintf("c%d", i))

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"arbiter/commands"
 )
@@ -38,7 +37,7 @@ func TestClassTournamentWall(t *testing.T) {
 		t.Fatalf("tournament wall: %d\n%.400s", code, page)
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), streamHang)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, e.http.URL+"/wall/"+key+"/tournament/tc/events", nil)
 	ev, err := http.DefaultClient.Do(req)

@@ -269,7 +269,7 @@ func (p *program) next(match func(api.Message) bool) api.Message {
 			return m
 		}
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(streamHang)
 	for {
 		_ = p.conn.SetReadDeadline(deadline)
 		var m api.Message

@@ -174,7 +174,7 @@ func TestPlayPageEvents(t *testing.T) {
 	b := e.client()
 	b.open(e.boardLink(alice, "c1"), game)
 	req, _ := http.NewRequest("GET", e.http.URL+"/play/game/"+game+"/events", nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), streamHang)
 	defer cancel()
 	req = req.WithContext(ctx)
 	resp, err := b.client.Do(req)

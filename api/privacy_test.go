@@ -50,8 +50,9 @@ func (e *env) events(t *testing.T, path string) *eventStream {
 	return es
 }
 
-// streamHang bounds the waits for an event: far beyond what the slowest
-// machine takes, it is reached only by a hang.
+// streamHang bounds every wait in these tests for something to happen (an
+// event, a message, an answer): far beyond what the slowest machine
+// takes, it is reached only by a hang.
 const streamHang = 2 * time.Minute
 
 // until reads events until a line satisfies cond (true) or the stream

@@ -8,7 +8,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"arbiter/api"
 	"arbiter/rules/described"
@@ -32,7 +31,7 @@ func TestTournamentWallTitlesADescribedGame(t *testing.T) {
 	}
 	src := &tournament{changes: make(chan struct{})}
 	src.t.Games = []api.LiveGame{{ID: "1", Players: [2]string{"Ada", "Alan"}, State: g, Version: 0}}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), streamHang)
 	defer cancel()
 	srv := httptest.NewServer(api.TournamentWall(ctx, src, nil))
 	defer srv.Close()

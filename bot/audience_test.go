@@ -114,7 +114,7 @@ func TestWallThroughDiscordShowsPublicChannelsOnly(t *testing.T) {
 	if key == nil {
 		t.Fatalf("no link in %q", answer.Content)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), hang)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, hs.URL+"/wall/"+key[1]+"/events", nil)
 	resp, err := http.DefaultClient.Do(req)

@@ -167,7 +167,7 @@ func (w *world) start(o procOptions) *proc {
 			known[s.ID] = true
 		}
 		go func() { p.runErr <- p.b.Run(ctx) }()
-		wctx, wcancel := context.WithTimeout(context.Background(), 20*time.Second)
+		wctx, wcancel := context.WithTimeout(context.Background(), hang)
 		defer wcancel()
 		if _, err := w.srv.WaitForSession(wctx, func(s discordtest.Session) bool {
 			return !known[s.ID] && s.Connected && !s.Invalid && s.Heartbeats > 0
@@ -204,9 +204,9 @@ func (p *proc) serveHTTP() string {
 	return hs.URL
 }
 
-// ctx is a context bounding one wait of a test.
+// ctx is a context bounding one wait of a test by hang.
 func (w *world) ctx() context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), hang)
 	w.t.Cleanup(cancel)
 	return ctx
 }
@@ -337,11 +337,14 @@ func (w *world) botMoves(channel string) []discordtest.Message {
 	return out
 }
 
-// waitFor polls cond until it holds, failing only after a bound a hang
-// alone reaches.
+// hang bounds every wait of these tests for something to happen: far
+// beyond what the slowest machine takes, it is reached only by a hang.
+const hang = 2 * time.Minute
+
+// waitFor polls cond until it holds, failing only after hang.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	for end := time.Now().Add(2 * time.Minute); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+	for end := time.Now().Add(hang); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
 		if cond() {
 			return
 		}

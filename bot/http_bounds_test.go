@@ -31,7 +31,7 @@ func rawInteraction(t *testing.T, url, sig, stamp string, length, sent int) net.
 // waiting for it).
 func answer(t *testing.T, conn net.Conn) (int, string) {
 	t.Helper()
-	_ = conn.SetReadDeadline(time.Now().Add(20 * time.Second))
+	_ = conn.SetReadDeadline(time.Now().Add(hang))
 	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	if err != nil {
 		t.Fatalf("no answer while the body is unsent: %v", err)
@@ -82,7 +82,7 @@ func TestUnverifiedBodiesBounded(t *testing.T) {
 	}
 	// A probe sends its whole body: let in before the 16 are all being
 	// read, it is refused at once for its signature (401), and tried again.
-	for end := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	for end := time.Now().Add(hang); ; time.Sleep(20 * time.Millisecond) {
 		status, body := answer(t, rawInteraction(t, url, good, now, 100, 100))
 		if status == http.StatusServiceUnavailable && strings.Contains(body, "too many unverified requests") {
 			break

@@ -75,7 +75,7 @@ func TestStudentProgramPlaysThroughDiscord(t *testing.T) {
 		}
 		return programMoves == 6 && results == 1
 	}
-	for end := time.Now().Add(10 * time.Second); !count() && time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+	for end := time.Now().Add(hang); !count() && time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
 	}
 	if programMoves != 6 || results != 1 {
 		t.Errorf("the channel has %d moves of Ann's program and %d results; want 6 and 1:\n%s", programMoves, results, out.String())

@@ -68,11 +68,11 @@ func (c *tmuxConsole) screen() string {
 }
 
 // waitFor waits until the screen satisfies ok, failing with the screen
-// after a generous bound.
+// after hangBound.
 func (c *tmuxConsole) waitFor(what string, ok func(string) bool) string {
 	c.t.Helper()
 	var s string
-	for end := time.Now().Add(60 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+	for end := time.Now().Add(hangBound); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
 		if s = c.screen(); ok(s) {
 			return s
 		}

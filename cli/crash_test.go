@@ -194,7 +194,7 @@ func (c *crashRun) life(g *crashGame, script string, ack *regexp.Regexp) (bool, 
 		transcript []string
 		replies    []string
 	)
-	timeout := time.After(time.Minute)
+	timeout := time.After(hangBound)
 	for {
 		select {
 		case line, ok := <-lines:
@@ -230,7 +230,7 @@ func (c *crashRun) life(g *crashGame, script string, ack *regexp.Regexp) (bool, 
 				return true, replies
 			}
 		case <-timeout:
-			t.Fatalf("no acknowledgement (%s) within a minute:\n%s\n%s", ack, strings.Join(transcript, "\n"), stderr.String())
+			t.Fatalf("no acknowledgement (%s) within %v:\n%s\n%s", ack, hangBound, strings.Join(transcript, "\n"), stderr.String())
 		}
 	}
 }
@@ -240,7 +240,7 @@ func (c *crashRun) life(g *crashGame, script string, ack *regexp.Regexp) (bool, 
 func (c *crashRun) check(g *crashGame) {
 	t := c.t
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), hangBound)
 	defer cancel()
 	st, err := open.Store(ctx, store.Config{DataDir: c.data, Registry: c.reg, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {

@@ -176,8 +176,8 @@ func (c *classroom) start(ready *regexp.Regexp, extra []string, args ...string) 
 	case <-seen:
 	case <-p.done:
 		t.Fatalf("arbiter %v stopped before it was ready:\n%s", args, p.log.String())
-	case <-time.After(60 * time.Second):
-		t.Fatalf("arbiter %v not ready after 60 s:\n%s", args, p.log.String())
+	case <-time.After(hangBound):
+		t.Fatalf("arbiter %v not ready after %v:\n%s", args, hangBound, p.log.String())
 	}
 	return p
 }
@@ -187,7 +187,7 @@ func (c *classroom) startBot(api string, extra ...string) *proc {
 	c.t.Helper()
 	p := c.start(regexp.MustCompile(`serving Discord's interactions`),
 		append([]string{"API_ADDR=" + api, "PUBLIC_URL=http://" + api}, extra...), "bot", "--http", "127.0.0.1:0")
-	for end := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) { // the API listens beside
+	for end := time.Now().Add(hangBound); ; time.Sleep(20 * time.Millisecond) { // the API listens beside
 		conn, err := net.Dial("tcp", api)
 		if err == nil {
 			conn.Close()
@@ -212,7 +212,7 @@ func (p *proc) kill() {
 func (p *proc) command(name string, opts ...discordtest.Option) string {
 	t := p.c.t
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), hangBound)
 	defer cancel()
 	ans, err := p.c.discord.PostInteraction(ctx, p.endpoint, discordtest.InteractionSpec{Type: discordtest.InteractionCommand,
 		UserID: p.c.alice.ID, ChannelID: p.c.general, Name: name, Options: opts}, discordtest.Delivery{})

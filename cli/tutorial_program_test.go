@@ -96,7 +96,7 @@ func TestTutorialFirstProgram(t *testing.T) {
 					_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
 					_ = cmd.Wait()
 				}()
-				deadline := time.Now().Add(20 * time.Second)
+				deadline := time.Now().Add(hangBound)
 				for !apiSrv.Online(guild, you.ID) {
 					if time.Now().After(deadline) {
 						t.Fatalf("%s: the bridge did not connect: %s", tutorial, bridgeOut.String())
@@ -130,7 +130,7 @@ func TestTutorialFirstProgram(t *testing.T) {
 		t.Fatalf("%s: only %d steps followed", tutorial, steps)
 	}
 	var sums []store.Summary
-	for deadline := time.Now().Add(90 * time.Second); len(sums) == 0; time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(hangBound); len(sums) == 0; time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the program's game against the bot did not end: %s", bridgeOut.String())
 		}

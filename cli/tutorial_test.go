@@ -129,8 +129,8 @@ func TestTutorialFirstServer(t *testing.T) {
 						stop()
 						select {
 						case <-botExit:
-						case <-time.After(30 * time.Second):
-							t.Error("the bot did not stop within 30 s")
+						case <-time.After(hangBound):
+							t.Errorf("the bot did not stop within %v", hangBound)
 						}
 					}
 					if _, err := srv.WaitConnected(ctx); err != nil {

@@ -20,7 +20,7 @@ func (quietNotifier) Post(context.Context, string, Message) error { return nil }
 // a worker saved with the bot's move is kept for the person's answer, so
 // that the /move after a bot's move needs no read either.
 func TestWorkerKeepsTheBotsMove(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // reached only by a hang
 	defer cancel()
 	reg := games.Registry()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))

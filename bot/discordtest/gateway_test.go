@@ -57,7 +57,7 @@ func read(t *testing.T, ws *websocket.Conn) frame {
 }
 
 func readFrame(ws *websocket.Conn) (frame, error) {
-	_ = ws.SetReadDeadline(time.Now().Add(10 * time.Second))
+	_ = ws.SetReadDeadline(time.Now().Add(hang))
 	mt, data, err := ws.ReadMessage()
 	if err != nil {
 		return frame{}, err

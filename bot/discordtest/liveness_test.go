@@ -34,7 +34,7 @@ func dialRaw(t *testing.T, srv *discordtest.Server, url string) *websocket.Conn 
 
 func readRaw(t *testing.T, ws *websocket.Conn) rawFrame {
 	t.Helper()
-	_ = ws.SetReadDeadline(time.Now().Add(5 * time.Second))
+	_ = ws.SetReadDeadline(time.Now().Add(hang))
 	var f rawFrame
 	if err := ws.ReadJSON(&f); err != nil {
 		t.Fatalf("read gateway frame: %v", err)

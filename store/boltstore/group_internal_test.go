@@ -77,7 +77,7 @@ func waitQueued(t *testing.T, s *Bolt, n int) {
 		if q == n {
 			return
 		}
-		if time.Since(start) > 10*time.Second {
+		if time.Since(start) > storetest.HangBound {
 			t.Fatalf("%d saves queued, want %d", q, n)
 		}
 	}
@@ -116,7 +116,7 @@ func waitLeading(t *testing.T, s *Bolt) {
 		if ok {
 			return
 		}
-		if time.Since(start) > 10*time.Second {
+		if time.Since(start) > storetest.HangBound {
 			t.Fatal("no save leads a transaction")
 		}
 	}

@@ -309,7 +309,7 @@ func TestEmbeddedWritesGoOnDuringALongRead(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-	case <-time.After(30 * time.Second):
+	case <-time.After(storetest.HangBound):
 		t.Error("the writes did not get through while a read transaction was open")
 	}
 	close(release)

@@ -206,7 +206,7 @@ func TestClusterFailover(t *testing.T) {
 		t.Fatal(err)
 	}
 	killed.Store(true)
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(storetest.HangBound)
 	for time.Now().Before(deadline) && afterKill[0].Load() < 5 {
 		time.Sleep(100 * time.Millisecond)
 	}

@@ -228,12 +228,12 @@ func TestRedisDownAndBack(t *testing.T) {
 	}
 }
 
-// eventually calls f until it succeeds, for up to 10 seconds.
+// eventually calls f until it succeeds, for up to storetest.HangBound.
 func eventually[T any](f func() (T, error)) (T, error) {
 	start := time.Now()
 	for {
 		v, err := f()
-		if err == nil || time.Since(start) > 10*time.Second {
+		if err == nil || time.Since(start) > storetest.HangBound {
 			return v, err
 		}
 		time.Sleep(50 * time.Millisecond)

@@ -132,7 +132,7 @@ func NewCluster(opts ClusterOptions) (*Cluster, error) {
 		c.Close()
 		return nil, fmt.Errorf("redis-cli --cluster create: %v\n%s", err, out)
 	}
-	if err := c.WaitHealthy(30 * time.Second); err != nil {
+	if err := c.WaitHealthy(hang); err != nil {
 		c.Close()
 		return nil, err
 	}
@@ -199,7 +199,7 @@ func (c *Cluster) startNode(n *clusterNode) error {
 	go func() { n.exit <- cmd.Wait() }()
 	client := redis.NewClient(&redis.Options{Addr: n.addr(), DialTimeout: 200 * time.Millisecond, MaxRetries: -1})
 	defer client.Close()
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(hang); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		select {
 		case err := <-n.exit:
 			n.cmd = nil

@@ -18,6 +18,10 @@ import (
 	"time"
 )
 
+// hang bounds the waits for a redis-server or a cluster to come up: far
+// beyond what the slowest machine takes, it is reached only by a hang.
+const hang = 2 * time.Minute
+
 // Options choose how the server runs.
 type Options struct {
 	// AppendOnly turns on the append-only file with an fsync at every
@@ -125,7 +129,7 @@ func (s *Server) start() {
 	s.exit = make(chan error, 1)
 	go func() { s.exit <- cmd.Wait() }()
 
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(hang)
 	for time.Now().Before(deadline) {
 		select {
 		case err := <-s.exit:
