@@ -168,6 +168,35 @@ func TestFailingProgramsLoseWithTheReason(t *testing.T) {
 	}
 }
 
+// TestCrashQuotesTheProgramsErrorOutput: a program that dies with an
+// error on its standard error loses with that error in its reason, as a
+// student reads it in the results (the command itself does not hold the
+// error's text, since the reason also names the command).
+func TestCrashQuotesTheProgramsErrorOutput(t *testing.T) {
+	reg := games.Registry()
+	g, err := reg.New("sixes", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := NewPlayer(`printf '%sError: %s\n' Index "list index out of range" >&2; exit 1`, engine.PlayerOptions{Registry: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rnd, err := engine.NewPlayer("random", engine.PlayerOptions{Registry: reg, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), hangBound)
+	defer cancel()
+	rec, _, err := engine.PlayGame(ctx, g, nil, [2]engine.Player{prog, rnd}, roomyMoveTime)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(rec.Reason, "crashed") || !strings.Contains(rec.Reason, "IndexError: list index out of range") {
+		t.Errorf("reason %q, want the crash with its error output", rec.Reason)
+	}
+}
+
 // TestQuotesTheProgramsWords: a disagreement quotes what the program said.
 func TestQuotesTheProgramsWords(t *testing.T) {
 	rec, _ := play(t, "hiya", nil, "-style 12 -mode illegal", rules.P1, roomyMoveTime)

@@ -193,6 +193,35 @@ func TestBoxLimitsHaveReasons(t *testing.T) {
 	})
 }
 
+func TestBoxBoundsOpenFiles(t *testing.T) {
+	needBox(t)
+	if _, err := os.Stat("/usr/bin/python3"); err != nil {
+		t.Skip("python3 is not installed under /usr/bin")
+	}
+	sb := New(Policy{Limits: Limits{OpenFiles: 16}})
+	dir := t.TempDir()
+	script := "import os\nheld = []\ntry:\n    while len(held) < 64:\n        held.append(os.open('/dev/null', os.O_RDONLY))\nexcept OSError as e:\n    print('refused:', e.strerror)\nprint('opened', len(held))\n"
+	if err := os.WriteFile(filepath.Join(dir, "open.py"), []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, r, _ := runIn(t, sb, dir, "exec python3 open.py\n")
+	var opened int
+	i := strings.LastIndex(out, "opened ")
+	if i < 0 {
+		t.Fatalf("output: %q", out)
+	}
+	if _, err := fmt.Sscanf(out[i:], "opened %d", &opened); err != nil {
+		t.Fatalf("output: %q", out)
+	}
+	// Standard input, output and error are open already.
+	if opened > 16-3 || !strings.Contains(out, "Too many open files") {
+		t.Errorf("a program bounded to 16 open files opened %d more; output:\n%s", opened, out)
+	}
+	if r != "" {
+		t.Errorf("reason %q; a refused open is no limit a program loses by", r)
+	}
+}
+
 func TestBoxScratchIsCappedAndWipedAfterEachRun(t *testing.T) {
 	needBox(t)
 	sb := New(Policy{Limits: Limits{Scratch: 4 << 20, FileSize: 16 << 20}})
