@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -25,7 +26,7 @@ import (
 func doctorEnv(t *testing.T, env map[string]string) {
 	t.Helper()
 	for _, k := range []string{"DISCORD_TOKEN", "DISCORD_APP_ID", "DISCORD_PUBLIC_KEY", "REDIS_URL", "REDIS_CLUSTER", "API_ADDR",
-		"METRICS_ADDR", "LOG_LEVEL", "SHARD_COUNT", "SHARD_ID", "STORE_BACKUP_EVERY", "GAMES_DIR"} {
+		"METRICS_ADDR", "LOG_LEVEL", "SHARD_COUNT", "SHARD_ID", "STORE_BACKUP_EVERY", "GAMES_DIR", "ARBITER_COMMAND"} {
 		t.Setenv(k, "")
 	}
 	t.Setenv("DATA_DIR", t.TempDir())
@@ -229,5 +230,32 @@ func TestDoctorSpeaksFirst(t *testing.T) {
 	}
 	if !strings.Contains(string(out), "to do: start Redis") || !strings.Contains(string(out), "\n1 problem: fix it before starting Arbiter\n") {
 		t.Errorf("doctor with Redis away:\n%s", out)
+	}
+}
+
+// TestDoctorInImage: with the environment the container image sets (its
+// ENV lines, data directory aside), doctor checks for `arbiter bot`, which
+// the image runs: no token is a problem, not "the console runs".
+func TestDoctorInImage(t *testing.T) {
+	raw, err := os.ReadFile("../deploy/Containerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{}
+	for _, m := range regexp.MustCompile(`(?m)^ENV (\w+)=(\S*)$`).FindAllStringSubmatch(string(raw), -1) {
+		if m[1] != "DATA_DIR" {
+			env[m[1]] = m[2]
+		}
+	}
+	doctorEnv(t, env)
+	code, out, _ := runArgs(t, "doctor")
+	if code != 1 || strings.Contains(out, "ready to start") || strings.Contains(out, "runs the console") ||
+		!regexp.MustCompile("PROBLEM DISCORD_TOKEN: not set, and this installation runs `arbiter bot`").MatchString(out) {
+		t.Errorf("doctor in the image without a token: exit %d\n%s", code, out)
+	}
+	env["DISCORD_TOKEN"] = fakeToken("123456789012345678")
+	doctorEnv(t, env)
+	if code, out, _ := runArgs(t, "doctor"); code != 0 || !strings.Contains(out, "ready to start") {
+		t.Errorf("doctor in the image with a token: exit %d\n%s", code, out)
 	}
 }
