@@ -128,7 +128,7 @@ func TestDoctorFindsEachProblem(t *testing.T) {
 		{"DATA_DIR in use", map[string]string{"DATA_DIR": locked}, nil, "(pid "},
 		{"a database of a newer layout", map[string]string{"DATA_DIR": newerDB}, nil, "PROBLEM embedded database: the data has layout 9"},
 		{"an address in use", map[string]string{"METRICS_ADDR": busy.Addr().String()}, nil, "PROBLEM METRICS_ADDR: " + busy.Addr().String() + " cannot be listened on"},
-		{"a game file that does not read", map[string]string{"GAMES_DIR": badGames}, nil, "PROBLEM GAMES_DIR:"},
+		{"a game file that does not read", map[string]string{"GAMES_DIR": badGames}, nil, "PROBLEM GAMES_DIR: " + filepath.Join(badGames, "broken.yaml") + ":2:1: not valid YAML"},
 		{"shards on the embedded store", map[string]string{"SHARD_COUNT": "2"}, nil, "PROBLEM SHARD_COUNT"},
 		{"a REDIS_URL that does not read", map[string]string{"REDIS_URL": "redis://localhost:notaport"}, nil, "to do: correct REDIS_URL, e.g."},
 	} {
