@@ -65,10 +65,14 @@ func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 2
 	}
 	cfg, err := loadConfig()
+	cmd := os.Getenv("ARBITER_COMMAND")
 	// The Redis client's own log lines (a failed dial) would come before
 	// the checks; the REDIS_URL check says it in words.
 	redisstore.RouteClientLogs(slog.New(slog.DiscardHandler))
 	checks := doctorChecks(ctx, cfg, err, *httpAddr)
+	if cmd == "bot" {
+		checks = imageChecks(cfg, checks)
+	}
 	problems := 0
 	for _, c := range checks {
 		fmt.Fprintln(stdout, c)
@@ -82,6 +86,22 @@ func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	fmt.Fprintln(stdout, "ready to start")
 	return 0
+}
+
+// imageChecks adjusts checks for an installation that runs `arbiter bot`
+// (ARBITER_COMMAND=bot, as the container image sets it), where the bot's
+// token is needed: without it the container stops at its start.
+func imageChecks(cfg config, checks []check) []check {
+	if cfg.DiscordToken != "" {
+		return checks
+	}
+	for i, c := range checks {
+		if c.what == "DISCORD_TOKEN" {
+			checks[i] = check{checkProblem, "DISCORD_TOKEN", "not set, and this installation runs `arbiter bot` (ARBITER_COMMAND=bot, as in the container image), which will not start without it",
+				"put the bot's token (developer portal, your application, Bot, Reset Token) in DISCORD_TOKEN (podman run --env-file .env); for the console instead, run the image with the command console (podman run -it IMAGE console)"}
+		}
+	}
+	return checks
 }
 
 // logChecks logs the checks the bot makes at its start.

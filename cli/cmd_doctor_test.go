@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -25,7 +26,7 @@ import (
 func doctorEnv(t *testing.T, env map[string]string) {
 	t.Helper()
 	for _, k := range []string{"DISCORD_TOKEN", "DISCORD_APP_ID", "DISCORD_PUBLIC_KEY", "REDIS_URL", "REDIS_CLUSTER", "API_ADDR",
-		"METRICS_ADDR", "LOG_LEVEL", "SHARD_COUNT", "SHARD_ID", "STORE_BACKUP_EVERY", "GAMES_DIR"} {
+		"METRICS_ADDR", "LOG_LEVEL", "SHARD_COUNT", "SHARD_ID", "STORE_BACKUP_EVERY", "GAMES_DIR", "ARBITER_COMMAND"} {
 		t.Setenv(k, "")
 	}
 	t.Setenv("DATA_DIR", t.TempDir())
@@ -127,7 +128,7 @@ func TestDoctorFindsEachProblem(t *testing.T) {
 		{"DATA_DIR in use", map[string]string{"DATA_DIR": locked}, nil, "(pid "},
 		{"a database of a newer layout", map[string]string{"DATA_DIR": newerDB}, nil, "PROBLEM embedded database: the data has layout 9"},
 		{"an address in use", map[string]string{"METRICS_ADDR": busy.Addr().String()}, nil, "PROBLEM METRICS_ADDR: " + busy.Addr().String() + " cannot be listened on"},
-		{"a game file that does not read", map[string]string{"GAMES_DIR": badGames}, nil, "PROBLEM GAMES_DIR:"},
+		{"a game file that does not read", map[string]string{"GAMES_DIR": badGames}, nil, "PROBLEM GAMES_DIR: " + filepath.Join(badGames, "broken.yaml") + ":2:1: not valid YAML"},
 		{"shards on the embedded store", map[string]string{"SHARD_COUNT": "2"}, nil, "PROBLEM SHARD_COUNT"},
 		{"a REDIS_URL that does not read", map[string]string{"REDIS_URL": "redis://localhost:notaport"}, nil, "to do: correct REDIS_URL, e.g."},
 	} {
@@ -229,5 +230,32 @@ func TestDoctorSpeaksFirst(t *testing.T) {
 	}
 	if !strings.Contains(string(out), "to do: start Redis") || !strings.Contains(string(out), "\n1 problem: fix it before starting Arbiter\n") {
 		t.Errorf("doctor with Redis away:\n%s", out)
+	}
+}
+
+// TestDoctorInImage: with the environment the container image sets (its
+// ENV lines, data directory aside), doctor checks for `arbiter bot`, which
+// the image runs: no token is a problem, not "the console runs".
+func TestDoctorInImage(t *testing.T) {
+	raw, err := os.ReadFile("../deploy/Containerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{}
+	for _, m := range regexp.MustCompile(`(?m)^ENV (\w+)=(\S*)$`).FindAllStringSubmatch(string(raw), -1) {
+		if m[1] != "DATA_DIR" {
+			env[m[1]] = m[2]
+		}
+	}
+	doctorEnv(t, env)
+	code, out, _ := runArgs(t, "doctor")
+	if code != 1 || strings.Contains(out, "ready to start") || strings.Contains(out, "runs the console") ||
+		!regexp.MustCompile("PROBLEM DISCORD_TOKEN: not set, and this installation runs `arbiter bot`").MatchString(out) {
+		t.Errorf("doctor in the image without a token: exit %d\n%s", code, out)
+	}
+	env["DISCORD_TOKEN"] = fakeToken("123456789012345678")
+	doctorEnv(t, env)
+	if code, out, _ := runArgs(t, "doctor"); code != 0 || !strings.Contains(out, "ready to start") {
+		t.Errorf("doctor in the image with a token: exit %d\n%s", code, out)
 	}
 }

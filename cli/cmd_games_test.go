@@ -101,9 +101,13 @@ func TestGamesDir(t *testing.T) {
 	}
 	t.Setenv("GAMES_DIR", dir)
 	code, out, errs := run(t, "games", "list")
-	if code != 0 || !regexp.MustCompile(`\nclobber +Clobber +White against Black +described in clobber.yaml +columns=5 rows=6\n`).MatchString(out) ||
-		!regexp.MustCompile(`\nbreakthrough +Breakthrough +`).MatchString(out) || !strings.Contains(errs, "broken.yaml:28:8: score \"most\": write one of pieces") {
+	if code != 0 || !regexp.MustCompile(`\nclobber +Clobber +White against Black +described in `+regexp.QuoteMeta(filepath.Join(dir, "clobber.yaml"))+` +columns=5 rows=6\n`).MatchString(out) ||
+		!regexp.MustCompile(`\nbreakthrough +Breakthrough +`).MatchString(out) || !strings.Contains(errs, "GAMES_DIR: "+filepath.Join(dir, "broken.yaml")+":28:8: score \"most\": write one of pieces") {
 		t.Errorf("games list: exit %d\n%s%s", code, out, errs)
+	}
+	// games check names a file of GAMES_DIR as the start does.
+	if code, _, errs := run(t, "games", "check", filepath.Join(dir, "broken.yaml")); code != 1 || !strings.Contains(errs, ": "+filepath.Join(dir, "broken.yaml")+":28:8: score") {
+		t.Errorf("games check: exit %d, %s", code, errs)
 	}
 	if code, out, _ := run(t, "perft", "clobber", "2"); code != 0 || out != "2116\n" {
 		t.Errorf("perft clobber 2: exit %d, %q", code, out)

@@ -116,6 +116,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	progress := newProgress(stdout)
 	cfg.OnEvent = progress.event
+	wallAddr := ""
 	if *web != "" {
 		src := newWallSource(fmt.Sprintf("%s %s tournament", cfg.Game, f))
 		addr, stop, err := serveWall(ctx, *web, src, stderr)
@@ -123,6 +124,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 			return fail("%v", err)
 		}
 		defer stop()
+		wallAddr = addr
 		fmt.Fprintf(stdout, "live wall at http://%s/\n", addr)
 		cfg.OnEvent = func(e tournament.Event) {
 			src.event(e)
@@ -147,6 +149,12 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 			fmt.Fprintf(stderr, "arbiter tournament: --analyse: %v\n", err)
 			return 1
 		}
+	}
+	if wallAddr != "" {
+		// The wall goes on showing the final standings and boards (for the
+		// projector) until the process is stopped.
+		fmt.Fprintf(stdout, "the wall at http://%s/ shows the final standings until arbiter is stopped (Ctrl-C)\n", wallAddr)
+		<-ctx.Done()
 	}
 	return 0
 }

@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"io"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -57,5 +59,46 @@ func TestWallSourceFollowsATournament(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		t.Errorf("GET /: %s", resp.Status)
+	}
+}
+
+// TestWallOutlivesTheTournament: with --web, the wall goes on serving the
+// final standings after the last game, over a real HTTP server, until the
+// process is stopped; then tournament exits 0.
+func TestWallOutlivesTheTournament(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r, w := io.Pipe()
+	code := make(chan int, 1)
+	go func() {
+		code <- runTournament(ctx, []string{"sixes", "--player", "g=greedy", "--player", "r=random", "--games", "1", "--set", "turns=8",
+			"--movetime", "2m", "--no-gif", "--out", t.TempDir(), "--web", "127.0.0.1:0"}, w, io.Discard)
+		w.Close()
+	}()
+	addr, kept := "", false
+	sc := bufio.NewScanner(r)
+	for !kept && sc.Scan() {
+		line := sc.Text()
+		if a, ok := strings.CutPrefix(line, "live wall at http://"); ok {
+			addr = strings.TrimSuffix(a, "/")
+		}
+		kept = strings.Contains(line, "shows the final standings until arbiter is stopped")
+	}
+	if addr == "" || !kept {
+		t.Fatalf("the tournament ended without keeping its wall (wall at %q)", addr)
+	}
+	go func() { _, _ = io.Copy(io.Discard, r) }()
+	resp, err := http.Get("http://" + addr + "/")
+	if err != nil {
+		t.Fatalf("the wall after the tournament: %v", err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "sixes roundrobin tournament") {
+		t.Errorf("the wall after the tournament: %s\n%s", resp.Status, body)
+	}
+	cancel()
+	if c := <-code; c != 0 {
+		t.Errorf("tournament stopped after its end: exit %d", c)
 	}
 }

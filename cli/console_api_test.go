@@ -189,3 +189,24 @@ func TestConsoleBridge(t *testing.T) {
 		t.Errorf("the program played %d moves:\n%s\nthe bridge wrote:\n%s", n, out, bridgeOut.String())
 	}
 }
+
+// TestActivityHowToOnOneMachine: docs/how-to/activity.md has a section for
+// one machine with the console, giving the steps TestConsoleServesThePlayPage
+// takes: API_ADDR, /play, /board link:true, the page's Open the board
+// button, and /wall on.
+func TestActivityHowToOnOneMachine(t *testing.T) {
+	raw, err := os.ReadFile("../docs/how-to/activity.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(raw), "\n## On one machine, with the console\n")
+	section, _, _ = strings.Cut(section, "\n## ")
+	if !ok {
+		t.Fatal("docs/how-to/activity.md has no section for one machine with the console")
+	}
+	for _, step := range []string{"API_ADDR=localhost:8080 ./arbiter console", "/play game:sixes", "/board link:true", "**Open the board**", "/wall on", "/token new"} {
+		if !strings.Contains(section, step) {
+			t.Errorf("the one-machine section of activity.md lacks %q", step)
+		}
+	}
+}

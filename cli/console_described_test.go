@@ -78,7 +78,7 @@ func TestConsoleGamesDir(t *testing.T) {
 		"Clobber: White (alice) against Black (Arbiter, level 1)",
 		"White (alice) played a1 b1, removing Black's piece at b1.",
 		"Black (Arbiter, level 1) plays ",
-		`broken.yaml:1:1: the description needs the key "rules"`,
+		filepath.Join(dir, "broken.yaml") + `:1:1: the description needs the key "rules"`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("transcript lacks %q:\n%s", want, out)

@@ -142,6 +142,7 @@ func readEnvExample(t *testing.T) []setting {
 // documented here rather than in .env.example.
 var otherVariables = []struct{ name, meaning string }{
 	{"ARBITER_TOKEN", "`arbiter bridge`: your program token from `/token new`, instead of `--token` (which other users of the machine can see in the process list)"},
+	{"ARBITER_COMMAND", "`arbiter doctor`: the subcommand this installation runs; the container image sets `bot`, so that a missing DISCORD_TOKEN is a problem there rather than the console's note"},
 	{"USER", "`arbiter console`: the local user's name when `--user` is not given (else the login name, else `player`)"},
 	{"LANG", "players' programs: passed on into their sandbox (C.UTF-8 when unset)"},
 	{"TZ", "players' programs: passed on into their sandbox when set"},

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"arbiter/rules"
@@ -72,6 +73,9 @@ func describedScene(reuse *scene, g *described.Game) *scene {
 	}
 	for _, p := range []rules.Player{rules.P1, rules.P2} {
 		side := sideStatus{figures: plural(g.Pieces(p), "piece")}
+		if g.OnlyPlaces() { // nothing is taken: the count is what was placed
+			side.figures = strconv.Itoa(g.Pieces(p)) + " placed"
+		}
 		for k := range kinds {
 			side.pieces = append(side.pieces, style[k][p])
 		}

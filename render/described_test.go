@@ -83,3 +83,34 @@ func TestDescribedGamesDrawToTheEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestPlacementGamesCountPlaced: in a game whose pieces are only placed
+// and never taken (tic-tac-toe, Gomoku, Pentago, Connect Four), a side's
+// line counts the pieces placed, not "0 pieces" as if some were lost; a
+// game that takes pieces keeps its count of pieces.
+func TestPlacementGamesCountPlaced(t *testing.T) {
+	reg := games.Registry()
+	for game, want := range map[string][]string{
+		"tictactoe b2": {"X: 1 placed", "O: 0 placed"},
+		"gomoku h8":    {"Black: 1 placed", "White: 0 placed"},
+		"pentago":      {"White: 0 placed", "Black: 0 placed"},
+		"connect4 d":   {"Red: 1 placed", "Yellow: 0 placed"},
+		"othello":      {"Black: 2 pieces"},
+		"breakthrough": {"White: 16 pieces"},
+	} {
+		game, moves, _ := strings.Cut(game, " ")
+		g, err := reg.Replay(game, nil, strings.Fields(moves))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := render.Text(g, render.Options{})
+		for _, w := range want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s text board lacks %q:\n%s", game, w, text)
+			}
+		}
+		if strings.Contains(text, "placed") != strings.HasSuffix(want[0], "placed") {
+			t.Errorf("%s text board mixes the counts:\n%s", game, text)
+		}
+	}
+}

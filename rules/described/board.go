@@ -48,6 +48,20 @@ func cellPiece(v uint8) (owner rules.Player, kind int, ok bool) {
 // Pieces returns how many pieces p has on the board.
 func (g *Game) Pieces(p rules.Player) int { return int(g.total[p&1]) }
 
+// OnlyPlaces reports whether the game's moves only add pieces: each rule
+// places or drops a new piece and none ever leaves the board or changes
+// hands (tic-tac-toe, Gomoku), so a player's count is the pieces placed.
+func (g *Game) OnlyPlaces() bool {
+	for _, gens := range g.c.gens {
+		for _, gn := range gens {
+			if gn.kind != kindPlace && gn.kind != kindDrop || gn.outflank != outflankNone {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // PieceNames returns the kinds of piece, as the description names them.
 func (g *Game) PieceNames() []string { return pieceNames(g.spec) }
 

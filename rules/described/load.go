@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"path"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -53,9 +54,24 @@ func (s *Spec) optionCorners() []rules.Options {
 // line and column, is among the errors; the others still load. A name
 // given twice keeps the first file.
 func LoadFS(fsys fs.FS) ([]*Spec, []error) {
+	return loadFS(fsys, func(name string) string { return name })
+}
+
+// LoadDir is LoadFS on the directory dir: each Spec's File and each error
+// name the file as dir/FILE, errors as "dir/FILE:LINE:COL: what".
+func LoadDir(dir string) ([]*Spec, []error) {
+	return loadFS(os.DirFS(dir), func(name string) string { return filepath.Join(dir, name) })
+}
+
+// loadFS is LoadFS, naming each file of fsys as display does.
+func loadFS(fsys fs.FS, display func(name string) string) ([]*Spec, []error) {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
-		return nil, []error{fmt.Errorf("read games: %w", err)}
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, []error{fmt.Errorf("%s: cannot read the games: %w", display("."), err)}
 	}
 	var specs []*Spec
 	var errs []error
@@ -63,18 +79,19 @@ func LoadFS(fsys fs.FS) ([]*Spec, []error) {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), Ext) {
 			continue
 		}
+		file := display(e.Name())
 		data, err := readBounded(fsys, e.Name())
 		if err != nil {
-			errs = append(errs, fmt.Errorf("read %s: %w", e.Name(), err))
+			errs = append(errs, fmt.Errorf("%s: %w", file, err))
 			continue
 		}
-		s, err := Load(e.Name(), data)
+		s, err := Load(file, data)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
 		if i := slices.IndexFunc(specs, func(o *Spec) bool { return o.Name == s.Name }); i >= 0 {
-			errs = append(errs, fmt.Errorf("%s: the game %s is already described by another file", path.Base(e.Name()), s.Name))
+			errs = append(errs, fmt.Errorf("%s: the game %s is already described by another file", file, s.Name))
 			continue
 		}
 		specs = append(specs, s)
@@ -86,27 +103,32 @@ func LoadFS(fsys fs.FS) ([]*Spec, []error) {
 // (a device or a pipe, also behind a link, is never opened) and a file
 // longer than a description may be, reading no more than that.
 func readBounded(fsys fs.FS, name string) ([]byte, error) {
-	if fi, err := fs.Stat(fsys, name); err != nil {
+	var pe *fs.PathError
+	if fi, err := fs.Stat(fsys, name); errors.As(err, &pe) {
+		return nil, pe.Err // the caller names the file
+	} else if err != nil {
 		return nil, err
 	} else if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", name)
+		return nil, errors.New("not a regular file")
 	}
 	f, err := fsys.Open(name)
-	if err != nil {
+	if errors.As(err, &pe) {
+		return nil, pe.Err
+	} else if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err != nil {
 		return nil, err
 	} else if !fi.Mode().IsRegular() { // replaced since
-		return nil, fmt.Errorf("%s: not a regular file", name)
+		return nil, errors.New("not a regular file")
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
 	if err != nil {
 		return nil, err
 	}
 	if len(data) > maxFileSize {
-		return nil, fmt.Errorf("%s: over %d bytes, the most a description has", name, maxFileSize)
+		return nil, fmt.Errorf("over %d bytes, the most a description has", maxFileSize)
 	}
 	return data, nil
 }

@@ -11,8 +11,6 @@ package games
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	shipped "arbiter/games"
 	"arbiter/rules"
@@ -65,13 +63,10 @@ func WithDir(dir string) (*rules.Registry, []error) {
 	if dir == "" {
 		return rules.NewRegistry(defs...), nil
 	}
-	specs, errs := described.LoadFS(os.DirFS(dir))
-	for i, err := range errs {
-		errs[i] = fmt.Errorf("%s: %w", dir, err) // the folder, then the file
-	}
+	specs, errs := described.LoadDir(dir) // each error "DIR/FILE:LINE:COL: what"
 	for _, s := range specs {
 		if taken(defs, s.Name) {
-			errs = append(errs, fmt.Errorf("%s: %w: %s is a game already; rename it", filepath.Join(dir, s.File), described.ErrNameTaken, s.Name))
+			errs = append(errs, fmt.Errorf("%s: %w: %s is a game already; rename it", s.File, described.ErrNameTaken, s.Name))
 			continue
 		}
 		defs = append(defs, s.Definition())

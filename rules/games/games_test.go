@@ -242,7 +242,8 @@ func TestWithDir(t *testing.T) {
 		t.Errorf("Names() = %s", got)
 	}
 	msgs := fmt.Sprint(errs)
-	for _, want := range []string{"broken.yaml:9:24: mobility \"lots\" must be a whole number", "sixes.yaml: game name already taken: sixes is a game already"} {
+	for _, want := range []string{filepath.Join(dir, "broken.yaml") + ":9:24: mobility \"lots\" must be a whole number",
+		filepath.Join(dir, "sixes.yaml") + ": game name already taken: sixes is a game already"} {
 		if !strings.Contains(msgs, want) {
 			t.Errorf("errors %s lack %q", msgs, want)
 		}
@@ -250,8 +251,11 @@ func TestWithDir(t *testing.T) {
 	if len(errs) != 2 {
 		t.Errorf("%d errors, want 2: %v", len(errs), errs)
 	}
-	if !strings.Contains(msgs, dir+": broken.yaml") {
-		t.Errorf("errors %s do not name the folder of broken.yaml", msgs)
+	if strings.Contains(msgs, dir+": ") {
+		t.Errorf("errors %s name the folder apart from the file", msgs)
+	}
+	if _, errs := games.WithDir(filepath.Join(dir, "none")); len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), filepath.Join(dir, "none")+": ") {
+		t.Errorf("a missing GAMES_DIR: %v", errs)
 	}
 	if _, err := reg.New("noughts", nil); err != nil {
 		t.Error(err)
