@@ -118,24 +118,28 @@ func testProgramCommand(t *testing.T, mode string) string {
 }
 
 func TestProgramsThatBreakLoseWithTheReason(t *testing.T) {
+	// A program that breaks otherwise than by its time has a move time only
+	// a hang reaches: however slowly a busy machine starts it, it loses for
+	// what it did, not on time.
+	const hang = 2 * time.Minute
 	tests := []struct {
 		mode, reason string
+		moveTime     time.Duration
 	}{
-		{"crash", `crashed (exit status 3): "panic: boom"`},
-		{"hang", "timed out: no move within 50ms"},
-		{"slow", "timed out: no move within 50ms"},
-		{"garbage", `printed garbage: "hello, I am thinking"`},
-		{"illegal", `played an illegal move "nonsense"`},
-		{"quit", "exited before moving"},
-		{"flood", "printed garbage"},
+		{"crash", `crashed (exit status 3): "panic: boom"`, hang},
+		{"hang", "timed out: no move within 50ms", 50 * time.Millisecond},
+		{"slow", "timed out: no move within 50ms", 50 * time.Millisecond},
+		{"garbage", `printed garbage: "hello, I am thinking"`, hang},
+		{"illegal", `played an illegal move "nonsense"`, hang},
+		{"quit", "exited before moving", hang},
+		{"flood", "printed garbage", hang},
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
 			var reasons []string
-			start := time.Now()
 			res, err := RunMatch(context.Background(), MatchConfig{
 				Registry: games.Registry(), Game: "sixes", P1: "exec:" + testProgramCommand(t, tt.mode), P2: "random",
-				Games: 2, MoveTime: 50 * time.Millisecond, Seed: 1,
+				Games: 2, MoveTime: tt.moveTime, Seed: 1,
 			}, func(r GameRecord) { reasons = append(reasons, r.Reason) })
 			if err != nil {
 				t.Fatal(err)
@@ -147,9 +151,6 @@ func TestProgramsThatBreakLoseWithTheReason(t *testing.T) {
 				if !strings.Contains(r, tt.reason) {
 					t.Errorf("%s: reason %q, want it to say %q", tt.mode, r, tt.reason)
 				}
-			}
-			if el := time.Since(start); el > 30*time.Second {
-				t.Errorf("%s: the match took %v", tt.mode, el)
 			}
 		})
 	}
