@@ -755,12 +755,12 @@ func (r *reader) ends(s *Spec, n *yaml.Node, names map[string]bool) {
 		e.when = whenOf(r.word(f["when"].value, "when", whenNames[:]...))
 		e.result = resultOf(r.word(f["result"].value, "result", resultNames[:]...))
 		allowed := map[endWhen][]resultKind{
-			whenReach:     {resWin, resLoss, resDraw},
-			whenInARow:    {resWin, resLoss, resDraw},
-			whenNoPieces:  {resWin, resLoss, resDraw},
-			whenNoMoves:   {resWin, resLoss, resDraw, resPass, resScore},
-			whenBoardFull: {resWin, resLoss, resDraw, resScore},
-			whenTurns:     {resDraw, resScore},
+			whenReach:      {resWin, resLoss, resDraw},
+			whenInARow:     {resWin, resLoss, resDraw},
+			whenNoPieces:   {resWin, resLoss, resDraw},
+			whenNoMoves:    {resWin, resLoss, resDraw, resPass, resScore},
+			whenBoardFull:  {resWin, resLoss, resDraw, resScore},
+			whenTurns:      {resDraw, resScore},
 			whenNoProgress: {resDraw, resScore},
 		}
 		if r.err == nil && !slices.Contains(allowed[e.when], e.result) {
