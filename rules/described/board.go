@@ -116,3 +116,8 @@ func (g *Game) BoardLook() (colour [3]uint8, ok bool, emoji string) {
 	c, err := parseColour(g.spec.boardColour)
 	return c, err == nil, g.spec.boardEmoji
 }
+
+// QuietMoves returns the moves in a row played without progress (no
+// capture, no move of the no-progress ending's kind of piece); 0 when the
+// description has no no-progress ending.
+func (g *Game) QuietMoves() int { return int(g.quiet) }
