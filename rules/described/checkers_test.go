@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	shipped "arbiter/games"
 	"arbiter/rules"
+	"arbiter/rules/described"
 )
 
 // checkers is the 8×8 board, cell = rank0*8 + file0 (rank 0 is rank 1,
@@ -226,5 +228,77 @@ func TestCheckersNotation(t *testing.T) {
 	play("c7 a5")
 	if g.QuietMoves() != 0 {
 		t.Fatalf("after a capture, %d quiet moves", g.QuietMoves())
+	}
+}
+
+// checkersWith returns the shipped checkers description with old replaced
+// by new.
+func checkersWith(t *testing.T, old, new string) ([]byte, error) {
+	t.Helper()
+	data, err := shipped.Files.ReadFile("checkers" + described.Ext)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), old) {
+		t.Fatalf("checkers.yaml has no %q", old)
+	}
+	return []byte(strings.Replace(string(data), old, new, 1)), nil
+}
+
+// TestNoProgressDraws: the no-progress ending draws after its count of
+// moves without a capture or a move of its kind of piece, and a move of
+// that kind starts the count again.
+func TestNoProgressDraws(t *testing.T) {
+	data, _ := checkersWith(t, "{when: no-progress, count: 80, piece: man, result: draw}", "{when: no-progress, count: 3, piece: king, result: draw}")
+	s, err := described.Load("quiet.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := s.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, text := range []string{"c3 d4", "f6 g5", "g3 h4"} {
+		if g.Status() != rules.Ongoing {
+			t.Fatalf("over after %d quiet moves", i)
+		}
+		m, err := g.ParseMove(text)
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		g.Play(m)
+		if g.QuietMoves() != i+1 {
+			t.Fatalf("after %s: %d quiet moves, want %d", text, g.QuietMoves(), i+1)
+		}
+	}
+	if g.Status() != rules.Draw || !strings.Contains(g.Outcome().Reason, "3 moves in a row without progress") {
+		t.Fatalf("after 3 quiet moves: %v (%s)", g.Status(), g.Outcome().Reason)
+	}
+	g.Undo()
+	if g.Status() != rules.Ongoing || g.QuietMoves() != 2 {
+		t.Fatalf("after Undo: %v, %d quiet moves", g.Status(), g.QuietMoves())
+	}
+	// The shipped game: a man's move is progress.
+	c := newDescribed(t, "checkers", nil)
+	m, _ := c.ParseMove("c3 d4")
+	c.Play(m)
+	if c.QuietMoves() != 0 {
+		t.Fatalf("a man's move counted as quiet: %d", c.QuietMoves())
+	}
+}
+
+// TestRouteRulesChecked: the new keys are read strictly.
+func TestRouteRulesChecked(t *testing.T) {
+	for _, tc := range []struct{ old, new, want string }{
+		{"chain: route, compulsory: true, promote", "chain: maybe, compulsory: true, promote", "chain must be true, false or route"},
+		{"{kind: step, piece: king, directions: diagonal}", "{kind: step, piece: king, directions: diagonal, compulsory: true}", "compulsory belongs to jump moves"},
+		{"piece: king, directions: diagonal, capture: true, chain: route", "piece: king, directions: all, capture: true, chain: route", "a chain: route jump goes in at most four directions"},
+		{"count: 80, piece: man", "piece: man", "count"},
+	} {
+		data, _ := checkersWith(t, tc.old, tc.new)
+		_, err := described.Load("bad.yaml", data)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.new, err, tc.want)
+		}
 	}
 }

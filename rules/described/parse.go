@@ -657,10 +657,14 @@ func (r *reader) moves(s *Spec, n *yaml.Node, names map[string]bool) {
 				}
 			}
 			if c, ok := f["chain"]; ok {
-				if c.value != nil && c.value.Kind == yaml.ScalarNode && c.value.Value == "route" {
+				switch r.scalar(c.value, "chain") {
+				case "route":
 					m.route = true
-				} else {
-					m.chain = r.boolean(c.value, "chain")
+				case "true", "yes", "on":
+					m.chain = true
+				case "false", "no", "off", "":
+				default:
+					r.fail(c.value, "chain must be true, false or route")
 				}
 			}
 			if c, ok := f["compulsory"]; ok {
