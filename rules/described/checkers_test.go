@@ -302,3 +302,18 @@ func TestRouteRulesChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckersPerftAllocatesNothing: routes are generated, played and
+// undone on fixed arrays.
+func TestCheckersPerftAllocatesNothing(t *testing.T) {
+	g := newDescribed(t, "checkers", nil)
+	lists := make([]rules.MoveList, 5)
+	want := perft(g, lists)
+	if a := testing.AllocsPerRun(2, func() {
+		if perft(g, lists) != want {
+			t.Fatal("perft changed")
+		}
+	}); a != 0 {
+		t.Fatalf("perft(5) of checkers: %v allocations", a)
+	}
+}
