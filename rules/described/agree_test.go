@@ -70,6 +70,7 @@ func variants() []variant {
 			func() refGame { return newKonane(size) }, map[int]int{4: 12, 6: 8, 8: 7}[size]})
 	}
 	vs = append(vs, variant{"pentago", nil, func() refGame { return newPentago() }, 3})
+	vs = append(vs, variant{"checkers", nil, func() refGame { return newCheckers() }, 7})
 	return vs
 }
 
@@ -90,6 +91,8 @@ func TestPerftTables(t *testing.T) {
 		// Every empty cell with every turn of every quarter: 36×8, 35×8, ...
 		{"pentago", nil, []uint64{288, 80640, 21934080}},
 		{"gomoku", rules.Options{"columns": "19", "rows": "19"}, []uint64{361, 129960, 46655640}},
+		// English draughts from the start.
+		{"checkers", nil, []uint64{7, 49, 302, 1469, 7361, 36768, 179740}},
 	} {
 		g := newDescribed(t, tc.game, tc.opts)
 		for d, want := range tc.want {
@@ -175,7 +178,7 @@ func TestRandomGamesAgree(t *testing.T) {
 				if ra, rb := g.Status(), ref.Status(); ra != rb {
 					t.Fatalf("%s %s game %d ply %d: status %v, hand-written %v", v.game, v.opts, i, ply, ra, rb)
 				}
-				key := fmt.Sprint(g.ToMove(), boardKey(g))
+				key := fmt.Sprint(g.ToMove(), g.QuietMoves(), boardKey(g))
 				if h, ok := hashes[key]; ok && h != g.Hash() {
 					t.Fatalf("%s game %d ply %d: the same position has two hashes", v.game, i, ply)
 				}

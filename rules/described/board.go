@@ -90,6 +90,14 @@ func (g *Game) MoveSquares(m rules.Move) (fromCol, fromRow, toCol, toRow int, ha
 		return 0, 0, 0, 0, false, false
 	}
 	from, to, rule := unpack(m)
+	if isRoute(m) {
+		var over, land [maxRoute]int
+		n := g.c.routeSquares(m, &over, &land)
+		if n == 0 {
+			return 0, 0, 0, 0, false, false
+		}
+		return from % g.c.w, from / g.c.w, land[n-1] % g.c.w, land[n-1] / g.c.w, true, true
+	}
 	if m&^moveBits != 0 || rule >= len(g.c.gens[0]) || to >= g.c.n || from >= g.c.n {
 		return 0, 0, 0, 0, false, false
 	}
@@ -122,3 +130,8 @@ func (g *Game) BoardLook() (colour [3]uint8, ok bool, emoji string) {
 	c, err := parseColour(g.spec.boardColour)
 	return c, err == nil, g.spec.boardEmoji
 }
+
+// QuietMoves returns the moves in a row played without progress (no
+// capture, no move of the no-progress ending's kind of piece); 0 when the
+// description has no no-progress ending.
+func (g *Game) QuietMoves() int { return int(g.quiet) }

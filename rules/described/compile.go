@@ -2,6 +2,7 @@ package described
 
 import (
 	"fmt"
+	"slices"
 
 	"arbiter/rules"
 )
@@ -54,6 +55,13 @@ type compiled struct {
 	fullRes    resultKind
 	turns      int // 0 for none
 	turnsRes   resultKind
+	// compulsory[p]: some rule of p is compulsory.
+	compulsory [2]bool
+	// The no-progress ending: after progress moves in a row with no
+	// capture and no move of a piece of kind progressPiece (-1: none).
+	progress      int // 0 for none
+	progressPiece int8
+	progressRes   resultKind
 
 	material                           [maxKinds]int
 	mobility, advance, centre, corners int
@@ -70,6 +78,9 @@ type gen struct {
 	to, over   uint8
 	capture    bool
 	chain      bool
+	route      bool  // chain: route
+	routeDirs  []dir // route: both players' directions, in the order north ... northwest
+	compulsory bool
 	outflank   outflank
 	must       bool
 	rng        int   // slide: most squares, 0 for no limit
@@ -267,8 +278,23 @@ func (c *compiled) buildGens(s *Spec, eval func(*expr, string) (int, error)) err
 		for p := range 2 {
 			g := gen{rule: uint8(i), kind: r.kind, piece: int8(r.piece), to: r.to, over: r.over,
 				capture: r.capture, chain: r.chain, outflank: r.outflank, must: r.mustOutflank,
-				promoteRow: -1, off: r.player != 0 && r.player != p+1, nextTo: r.nextTo}
+				promoteRow: -1, off: r.player != 0 && r.player != p+1, nextTo: r.nextTo,
+				route: r.route, compulsory: r.compulsory}
 			g.dirs = resolveDirs(r.dirs, s.players[p].forward)
+			if r.route {
+				both := append(resolveDirs(r.dirs, s.players[0].forward), resolveDirs(r.dirs, s.players[1].forward)...)
+				for d := range dir(8) {
+					if slices.Contains(both, d) {
+						g.routeDirs = append(g.routeDirs, d)
+					}
+				}
+				if len(g.routeDirs) > 4 {
+					return fmt.Errorf("move %d: a chain: route jump goes in at most four directions, both players' together", i+1)
+				}
+			}
+			if r.compulsory && !g.off {
+				c.compulsory[p] = true
+			}
 			if r.turn != nil {
 				v, err := eval(r.turn, "turn")
 				if err != nil {
@@ -402,6 +428,15 @@ func (c *compiled) buildEnds(s *Spec, eval func(*expr, string) (int, error)) err
 				return fmt.Errorf("turns count %d: it must be 1 or more", v)
 			}
 			c.turns, c.turnsRes = v, e.result
+		case whenNoProgress:
+			v, err := eval(e.count, "no-progress count")
+			if err != nil {
+				return err
+			}
+			if v < 1 {
+				return fmt.Errorf("no-progress count %d: it must be 1 or more", v)
+			}
+			c.progress, c.progressPiece, c.progressRes = v, int8(e.piece), e.result
 		}
 	}
 	return nil
@@ -426,4 +461,13 @@ func (c *compiled) buildEval(s *Spec) {
 	for _, sq := range []int{0, c.w - 1, c.n - c.w, c.n - 1} {
 		c.corner[sq/64] |= 1 << (sq % 64)
 	}
+}
+
+// progressKey is the hash key of n moves in a row without progress, for
+// games with a no-progress ending; 0 for none.
+func (c *compiled) progressKey(n int) uint64 {
+	if n == 0 {
+		return 0
+	}
+	return rules.Mix64(c.side ^ 0x9A0_0000 + uint64(n))
 }

@@ -61,6 +61,7 @@ const (
 	whyFull
 	whyTurns
 	whyBothInARow
+	whyNoProgress
 )
 
 // endState is how the game stands after the last move. known is false
@@ -75,9 +76,10 @@ type endState struct {
 
 // savedState is what Undo restores besides the cells.
 type savedState struct {
-	hash    uint64
-	end     endState
-	undoLen int32
+	hash     uint64
+	end      endState
+	undoLen  int32
+	progress int32
 }
 
 // Game is a described game in progress.
@@ -94,6 +96,9 @@ type Game struct {
 	toMove  rules.Player
 	hash    uint64
 	end     endState
+	// quiet is the moves in a row without progress, for the no-progress
+	// ending.
+	quiet int32
 
 	hist     []rules.Move
 	saved    []savedState
@@ -201,7 +206,7 @@ func (g *Game) set(sq int, v uint8) {
 // Play plays m, which must be one of the moves Moves returns.
 func (g *Game) Play(m rules.Move) {
 	c := g.c
-	g.saved = append(g.saved, savedState{hash: g.hash, end: g.end, undoLen: int32(len(g.undo))})
+	g.saved = append(g.saved, savedState{hash: g.hash, end: g.end, undoLen: int32(len(g.undo)), progress: g.quiet})
 	g.hist = append(g.hist, m)
 	p := g.toMove
 	g.toMove = p ^ 1
@@ -218,6 +223,14 @@ func (g *Game) Play(m rules.Move) {
 	}
 	from, to, rule := unpack(m)
 	gn := &c.gens[p][rule]
+	if c.progress > 0 {
+		g.countProgress(m, gn, from, to)
+	}
+	if gn.route {
+		to = g.playRoute(m, gn, from)
+		g.end = g.endAfter(p, to)
+		return
+	}
 	var v uint8
 	switch gn.kind {
 	case kindRemove:
@@ -441,7 +454,7 @@ func (g *Game) Undo() {
 		g.put(int(e>>4), uint8(e&15))
 	}
 	g.undo = g.undo[:s.undoLen]
-	g.hash, g.end = s.hash, s.end
+	g.hash, g.end, g.quiet = s.hash, s.end, s.progress
 	g.saved = g.saved[:n]
 	g.hist = g.hist[:n]
 	g.toMove ^= 1
@@ -491,6 +504,12 @@ func (g *Game) endAfter(p rules.Player, to int) endState {
 			return endState{res: g.byScore(), why: whyFull, known: true}
 		}
 		return decide(c.fullRes, p, whyFull)
+	}
+	if c.progress > 0 && int(g.quiet) >= c.progress {
+		if c.progressRes == resScore {
+			return endState{res: g.byScore(), why: whyNoProgress, known: true}
+		}
+		return endState{res: rules.Draw, why: whyNoProgress, known: true}
 	}
 	if c.turns > 0 && len(g.hist) >= c.turns {
 		if c.turnsRes == resScore {
@@ -637,9 +656,25 @@ func (g *Game) generate(p rules.Player, list *rules.MoveList, first bool) {
 			turn = t
 		}
 	}
+	pass := 1
+	if c.compulsory[p] {
+		pass = 0
+	}
+	for ; pass < 2; pass++ {
+		g.generatePass(p, list, first, turn, pass == 0)
+		if list.N > 0 && (first || pass == 0) {
+			return
+		}
+	}
+}
+
+// generatePass adds p's moves by the rules that are compulsory, or by
+// those that are not.
+func (g *Game) generatePass(p rules.Player, list *rules.MoveList, first bool, turn int, compulsory bool) {
+	c := g.c
 	for i := range c.gens[p] {
 		gn := &c.gens[p][i]
-		if gn.off || gn.turn != turn {
+		if gn.off || gn.turn != turn || gn.compulsory != compulsory {
 			continue
 		}
 		switch gn.kind {
@@ -769,6 +804,10 @@ func (g *Game) genPieces(gn *gen, p rules.Player, list *rules.MoveList) {
 			if gn.piece >= 0 && int8((g.cells[sq]-1)>>1) != gn.piece {
 				continue
 			}
+			if gn.route {
+				g.genRoutes(gn, p, sq, list)
+				continue
+			}
 			for _, d := range gn.dirs {
 				nb := &c.nb[d]
 				switch gn.kind {
@@ -833,4 +872,27 @@ func (g *Game) Tactical(m rules.Move) bool {
 		return g.cells[to] != 0
 	}
 	return false
+}
+
+// countProgress updates the moves in a row without progress before m is
+// played: a capture, or a move of the no-progress ending's kind of piece,
+// starts the count again. The hash holds the count.
+func (g *Game) countProgress(m rules.Move, gn *gen, from, to int) {
+	c := g.c
+	progress := false
+	switch {
+	case gn.kind == kindJump && gn.capture, gn.outflank == outflankCapture:
+		progress = true
+	case (gn.kind == kindStep || gn.kind == kindSlide) && g.cells[to] != 0:
+		progress = true
+	case from >= 0 && c.progressPiece >= 0 && int8((g.cells[from]-1)>>1) == c.progressPiece:
+		progress = true
+	}
+	old := g.quiet
+	if progress {
+		g.quiet = 0
+	} else {
+		g.quiet++
+	}
+	g.hash ^= c.progressKey(int(old)) ^ c.progressKey(int(g.quiet))
 }

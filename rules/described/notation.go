@@ -34,6 +34,19 @@ func (g *Game) FormatMove(m rules.Move) string {
 	if m == movePass {
 		return "pass"
 	}
+	if isRoute(m) {
+		var over, land [maxRoute]int
+		n := g.c.routeSquares(m, &over, &land)
+		if n == 0 {
+			return fmt.Sprintf("invalid move %d", uint32(m))
+		}
+		from, _, _ := unpack(m)
+		text := g.squareName(from)
+		for _, l := range land[:n] {
+			text += " " + g.squareName(l)
+		}
+		return text
+	}
 	from, to, rule := unpack(m)
 	if m&^moveBits != 0 || rule >= len(g.c.gens[0]) || to >= g.c.n || from >= g.c.n {
 		return fmt.Sprintf("invalid move %d", uint32(m))
@@ -133,7 +146,7 @@ func readItems(text string) ([]item, bool) {
 		}
 		items = append(items, it)
 		i = j
-		if len(items) > 2 {
+		if len(items) > maxRoute+1 {
 			return nil, false
 		}
 	}
@@ -192,6 +205,8 @@ func (g *Game) ParseMove(text string) (rules.Move, error) {
 		return g.parseDrop(items[0], &list)
 	case len(items) == 2 && items[0].row > 0 && items[1].row > 0 && g.c.moveOK:
 		return g.parseStep(items[0], items[1], &list)
+	case len(items) > 2 && g.routes():
+		return g.parseRoute(items, &list)
 	}
 	return rules.NoMove, rules.NewMoveError(rules.ErrUnreadable, fmt.Sprintf("cannot read %q: %s", strings.TrimSpace(text), g.howToWrite()))
 }
@@ -305,6 +320,15 @@ func (g *Game) parseStep(a, b item, list *rules.MoveList) (rules.Move, error) {
 		if f != from {
 			continue
 		}
+		if isRoute(m) {
+			var over, land [maxRoute]int
+			n := g.c.routeSquares(m, &over, &land)
+			if n == 1 && land[0] == to {
+				return m, nil
+			}
+			targets = append(targets, strings.TrimPrefix(g.FormatMove(m), g.squareName(from)+" "))
+			continue
+		}
 		if t == to {
 			return m, nil
 		}
@@ -357,6 +381,8 @@ func (g *Game) Outcome() rules.Outcome {
 		if g.c.fullRes == resScore {
 			out.Reason += ": " + counts
 		}
+	case whyNoProgress:
+		out.Reason = fmt.Sprintf("%d moves in a row without progress", g.c.progress)
 	case whyTurns:
 		out.Reason = fmt.Sprintf("turn limit of %d moves reached", g.c.turns)
 		if g.c.turnsRes == resScore {
@@ -364,4 +390,49 @@ func (g *Game) Outcome() rules.Outcome {
 		}
 	}
 	return out
+}
+
+// routes reports whether a rule of the game jumps by routes.
+func (g *Game) routes() bool {
+	for _, gn := range g.c.gens[0] {
+		if gn.route {
+			return true
+		}
+	}
+	return false
+}
+
+// parseRoute reads a route of jumps written with every landing square:
+// "c3 e5 c7".
+func (g *Game) parseRoute(items []item, list *rules.MoveList) (rules.Move, error) {
+	var want []string
+	for _, it := range items {
+		if it.row == 0 {
+			return rules.NoMove, rules.NewMoveError(rules.ErrUnreadable, fmt.Sprintf("%s is no square: %s", it.text, g.howToWrite()))
+		}
+		want = append(want, g.squareName(g.sq(it)))
+	}
+	text := strings.Join(want, " ")
+	from := g.sq(items[0])
+	switch g.c.cls[g.toMove][g.cells[from]] {
+	case toEmpty:
+		return rules.NoMove, rules.NewMoveError(rules.ErrNoPiece, fmt.Sprintf("there is no piece on %s", items[0].text))
+	case toEnemy:
+		return rules.NoMove, rules.NewMoveError(rules.ErrNotYourPiece, fmt.Sprintf("the piece on %s is %s's; you play %s", items[0].text, g.PlayerName(g.toMove^1), g.PlayerName(g.toMove)))
+	}
+	var routes []string
+	for _, m := range list.Slice() {
+		if f, _, _ := unpack(m); f != from || !isRoute(m) {
+			continue
+		}
+		t := g.FormatMove(m)
+		if t == text {
+			return m, nil
+		}
+		routes = append(routes, t)
+	}
+	if len(routes) == 0 {
+		return rules.NoMove, illegal("the piece on %s has no capture", items[0].text)
+	}
+	return rules.NoMove, illegal("%s is not a legal capture; the piece on %s can play %s", text, items[0].text, strings.Join(routes, ", "))
 }

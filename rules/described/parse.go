@@ -574,7 +574,7 @@ func (r *reader) moves(s *Spec, n *yaml.Node, names map[string]bool) {
 	}
 	for _, item := range items {
 		f := r.fields(item, "a move", "kind", "piece", "directions", "to", "over", "capture", "chain",
-			"range", "outflank", "must-outflank", "promote", "player", "turn", "on", "next-to", "rotate")
+			"compulsory", "range", "outflank", "must-outflank", "promote", "player", "turn", "on", "next-to", "rotate")
 		r.require(item, f, "a move", "kind")
 		if r.err != nil {
 			return
@@ -657,10 +657,21 @@ func (r *reader) moves(s *Spec, n *yaml.Node, names map[string]bool) {
 				}
 			}
 			if c, ok := f["chain"]; ok {
-				m.chain = r.boolean(c.value, "chain")
+				switch r.scalar(c.value, "chain") {
+				case "route":
+					m.route = true
+				case "true", "yes", "on":
+					m.chain = true
+				case "false", "no", "off", "":
+				default:
+					r.fail(c.value, "chain must be true, false or route")
+				}
+			}
+			if c, ok := f["compulsory"]; ok {
+				m.compulsory = r.boolean(c.value, "compulsory")
 			}
 		} else {
-			for _, k := range []string{"over", "capture", "chain"} {
+			for _, k := range []string{"over", "capture", "chain", "compulsory"} {
 				if x, has := f[k]; has {
 					r.fail(x.key, "%s belongs to jump moves, not %s moves", k, kindNames[m.kind])
 				}
@@ -748,12 +759,13 @@ func (r *reader) ends(s *Spec, n *yaml.Node, names map[string]bool) {
 		e.when = whenOf(r.word(f["when"].value, "when", whenNames[:]...))
 		e.result = resultOf(r.word(f["result"].value, "result", resultNames[:]...))
 		allowed := map[endWhen][]resultKind{
-			whenReach:     {resWin, resLoss, resDraw},
-			whenInARow:    {resWin, resLoss, resDraw},
-			whenNoPieces:  {resWin, resLoss, resDraw},
-			whenNoMoves:   {resWin, resLoss, resDraw, resPass, resScore},
-			whenBoardFull: {resWin, resLoss, resDraw, resScore},
-			whenTurns:     {resDraw, resScore},
+			whenReach:      {resWin, resLoss, resDraw},
+			whenInARow:     {resWin, resLoss, resDraw},
+			whenNoPieces:   {resWin, resLoss, resDraw},
+			whenNoMoves:    {resWin, resLoss, resDraw, resPass, resScore},
+			whenBoardFull:  {resWin, resLoss, resDraw, resScore},
+			whenTurns:      {resDraw, resScore},
+			whenNoProgress: {resDraw, resScore},
 		}
 		if r.err == nil && !slices.Contains(allowed[e.when], e.result) {
 			var ws []string
@@ -762,12 +774,12 @@ func (r *reader) ends(s *Spec, n *yaml.Node, names map[string]bool) {
 			}
 			r.fail(f["result"].value, "when %s, result must be %s", whenNames[e.when], strings.Join(ws, ", "))
 		}
-		need := map[endWhen]string{whenInARow: "length", whenTurns: "count", whenReach: "row"}
+		need := map[endWhen]string{whenInARow: "length", whenTurns: "count", whenReach: "row", whenNoProgress: "count"}
 		if a, has := f["anywhere"]; has && e.when != whenInARow {
 			r.fail(a.key, "anywhere belongs to when: in-a-row")
 		}
 		for _, k := range []string{"row", "piece", "length", "count"} {
-			if _, has := f[k]; has && need[e.when] != k && !(k == "piece" && e.when == whenReach) {
+			if _, has := f[k]; has && need[e.when] != k && !(k == "piece" && (e.when == whenReach || e.when == whenNoProgress)) {
 				r.fail(f[k].key, "%s does not belong to when: %s", k, whenNames[e.when])
 			}
 		}
@@ -791,6 +803,12 @@ func (r *reader) ends(s *Spec, n *yaml.Node, names map[string]bool) {
 			}
 		case whenTurns:
 			e.count = r.known(f["count"].value, "count", names)
+		case whenNoProgress:
+			e.count = r.known(f["count"].value, "count", names)
+			e.piece = -1
+			if p, ok := f["piece"]; ok {
+				e.piece = r.piece(s, p.value)
+			}
 		}
 		for _, old := range s.ends {
 			if old.when == e.when && e.when != whenReach {

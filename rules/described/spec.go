@@ -142,9 +142,10 @@ const (
 	whenNoMoves
 	whenBoardFull
 	whenTurns
+	whenNoProgress
 )
 
-var whenNames = [...]string{"reach", "in-a-row", "no-pieces", "no-moves", "board-full", "turns"}
+var whenNames = [...]string{"reach", "in-a-row", "no-pieces", "no-moves", "board-full", "turns", "no-progress"}
 
 func whenOf(s string) endWhen { return endWhen(max(0, slices.Index(whenNames[:], s))) }
 
@@ -233,6 +234,8 @@ type ruleDef struct {
 	over         uint8
 	capture      bool
 	chain        bool
+	route        bool // chain: route, the whole sequence of jumps is one move
+	compulsory   bool // when the rule has a move, only compulsory rules' moves are legal
 	rangeE       *expr
 	outflank     outflank
 	mustOutflank bool
@@ -251,8 +254,8 @@ type endDef struct {
 	when   endWhen
 	result resultKind
 	row    *expr // reach: nil for the far row
-	piece  int   // reach: -1 for any
-	count  *expr // in-a-row's length, turns' count
+	piece  int   // reach, no-progress: -1 for any
+	count  *expr // in-a-row's length, turns' and no-progress's count
 	// in-a-row: lines anywhere on the board count, either player's, not
 	// only the mover's through the square moved to.
 	anywhere bool
