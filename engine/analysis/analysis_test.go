@@ -66,44 +66,46 @@ type losingChoice struct {
 	bad, good rules.Move
 }
 
+// seeded returns a new game of name whose every random choice (such as
+// Upthrust's colours) comes from seed, so a test sees the same games on
+// every run.
+func seeded(t *testing.T, reg *rules.Registry, name string, seed uint64) rules.Game {
+	t.Helper()
+	def, err := reg.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := rules.Options{}
+	for _, o := range def.Options {
+		if o.Key == "seed" {
+			opts["seed"] = fmt.Sprint(seed)
+		}
+	}
+	g, err := reg.New(name, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
 // findLosingChoice plays seeded random games of name until the player to
-// move, not lost by force as a depth-4 search sees it and without a win at
-// once of its own, has a move after which the opponent wins at once and
-// the engine's choice after which it does not. The oracle is plain move
+// move, without a win at once of its own and not lost by force as the
+// analysis itself sees it, has a move after which the opponent wins at
+// once, while the analysis's choice is a move after which it does not.
+// Which moves let the opponent win at once is found by plain move
 // generation, apart from the analysis.
 func findLosingChoice(t *testing.T, reg *rules.Registry, name string) losingChoice {
 	t.Helper()
-	eng := engine.NewEngine(4)
 	var list rules.MoveList
 	for seed := uint64(1); seed < 500; seed++ {
-		g, err := reg.New(name, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		g := seeded(t, reg, name, seed)
 		rng := rand.New(rand.NewPCG(seed, 27))
 		for g.Status() == rules.Ongoing {
 			g.Moves(&list)
 			moves := append([]rules.Move(nil), list.Slice()...)
 			if len(moves) > 1 && !winsAtOnce(g) {
-				bad := rules.NoMove
-				for _, m := range moves {
-					g.Play(m)
-					loses := g.Status() == rules.Ongoing && winsAtOnce(g)
-					g.Undo()
-					if loses {
-						bad = m
-						break
-					}
-				}
-				if bad != rules.NoMove {
-					eng.Reset()
-					info := eng.Search(context.Background(), g, engine.Limits{Depth: testDepth})
-					g.Play(info.Move)
-					safe := g.Status() != rules.Ongoing || !winsAtOnce(g)
-					g.Undo()
-					if n, forced := engine.MateIn(info.Score); safe && (!forced || n > 0) {
-						return losingChoice{g: g.Clone(), bad: bad, good: info.Move}
-					}
+				if c, ok := losingChoiceAt(t, g, moves); ok {
+					return c
 				}
 			}
 			g.Play(moves[rng.IntN(len(moves))])
@@ -111,6 +113,40 @@ func findLosingChoice(t *testing.T, reg *rules.Registry, name string) losingChoi
 	}
 	t.Fatalf("%s: no position with a move that loses at once in 500 random games", name)
 	return losingChoice{}
+}
+
+// losingChoiceAt returns g as a losing choice if one of moves lets the
+// opponent win at once, the analysis does not see the mover lost, and the
+// analysis's best move is then safe, as it must be.
+func losingChoiceAt(t *testing.T, g rules.Game, moves []rules.Move) (losingChoice, bool) {
+	bad := rules.NoMove
+	for _, m := range moves {
+		g.Play(m)
+		loses := g.Status() == rules.Ongoing && winsAtOnce(g)
+		g.Undo()
+		if loses {
+			bad = m
+			break
+		}
+	}
+	if bad == rules.NoMove {
+		return losingChoice{}, false
+	}
+	review := analyseAt(t, g, []rules.Move{bad}, testDepth).Moves[0]
+	if lostFor(review.EvalBefore, review.Player) {
+		return losingChoice{}, false
+	}
+	good, err := g.ParseMove(review.Best)
+	if err != nil {
+		t.Fatalf("the analysis's best move %q: %v", review.Best, err)
+	}
+	g.Play(good)
+	safe := g.Status() != rules.Ongoing || !winsAtOnce(g)
+	g.Undo()
+	if !safe {
+		t.Fatalf("%s: the analysis sees the mover not lost, yet its best move %s lets the opponent win at once", g, review.Best)
+	}
+	return losingChoice{g: g.Clone(), bad: bad, good: good}, true
 }
 
 func TestMoveThatLosesAtOnceIsABlunder(t *testing.T) {
