@@ -149,10 +149,30 @@ func losingChoiceAt(t *testing.T, g rules.Game, moves []rules.Move) (losingChoic
 	return losingChoice{g: g.Clone(), bad: bad, good: good}, true
 }
 
+// shortBranching is the most first moves a game may have to be searched
+// at testDepth under -short; games with more (Gomoku, Pentago) take a
+// minute each there and are left to the full run.
+const shortBranching = 100
+
+// skipWideUnderShort skips, under -short, a game with more than
+// shortBranching legal first moves.
+func skipWideUnderShort(t *testing.T, reg *rules.Registry, name string) {
+	t.Helper()
+	if !testing.Short() {
+		return
+	}
+	var list rules.MoveList
+	seeded(t, reg, name, 1).Moves(&list)
+	if list.N > shortBranching {
+		t.Skipf("%d first moves: searched at depth %d in the full run only", list.N, testDepth)
+	}
+}
+
 func TestMoveThatLosesAtOnceIsABlunder(t *testing.T) {
 	reg := games.Registry()
 	for _, name := range reg.Names() {
 		t.Run(name, func(t *testing.T) {
+			skipWideUnderShort(t, reg, name)
 			c := findLosingChoice(t, reg, name)
 			bad := analyseAt(t, c.g, []rules.Move{c.bad}, testDepth).Moves[0]
 			good := analyseAt(t, c.g, []rules.Move{c.good}, testDepth).Moves[0]
