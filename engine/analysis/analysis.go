@@ -138,9 +138,10 @@ type Plan struct {
 
 // Verdict is the engine's verdict on one position of a Plan.
 type Verdict struct {
-	Best  rules.Move // rules.NoMove in a finished game
-	Score int        // for the player to move
-	Moves int        // legal moves
+	Best  rules.Move   // rules.NoMove in a finished game
+	Score int          // for the player to move
+	Moves int          // legal moves
+	Line  []rules.Move // the line the engine expects, from Best; may be empty
 }
 
 // NewPlan replays the moves played from start (which is not changed),
@@ -213,7 +214,7 @@ func (p *Plan) Recheck(ctx context.Context, eng *engine.Engine, verdicts []Verdi
 			break
 		}
 		p.positions[i].Moves(&list)
-		verdicts[i] = Verdict{Best: info.Move, Score: info.Score, Moves: list.N}
+		verdicts[i] = Verdict{Best: info.Move, Score: info.Score, Moves: list.N, Line: info.PV}
 		if p.disagree(verdicts, i) { // the table did not carry it: try each other move
 			verdicts[i] = p.alternatives(ctx, eng, i, verdicts[i+1].Score, &list)
 		}
@@ -305,6 +306,11 @@ func (p *Plan) Report(verdicts []Verdict, elapsed time.Duration) (*Report, error
 		mr.Class = classify(mr.Loss, v.Moves, m == v.Best, lostFor(mr.EvalBefore, mover), lostFor(mr.EvalAfter, mover))
 		mr.Accuracy = moveAccuracy(mr.Loss)
 		mr.Why = why(mr, 100*esBefore, 100*esAfter)
+		if mr.Why != "" && !lostFor(mr.EvalAfter, mover) {
+			if counts := p.inTerms(i, v, verdicts[i+1]); counts != "" {
+				mr.Why += "; " + counts
+			}
+		}
 		pr := &rep.Players[mover]
 		pr.Counts[mr.Class]++
 		pr.Moves++
@@ -417,7 +423,7 @@ func judge(ctx context.Context, eng *engine.Engine, g rules.Game, lim engine.Lim
 	}
 	eng.Reset()
 	info := eng.Search(ctx, g, lim)
-	return Verdict{Best: info.Move, Score: info.Score, Moves: list.N}
+	return Verdict{Best: info.Move, Score: info.Score, Moves: list.N, Line: info.PV}
 }
 
 // forP1 turns a score for the player to move into player 1's.

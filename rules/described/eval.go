@@ -1,6 +1,10 @@
 package described
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"arbiter/rules"
+)
 
 // Evaluate scores the position for the player to move, in hundredths of a
 // piece, from the description's weights:
@@ -60,4 +64,38 @@ func (g *Game) Material() int {
 		score += c.material[k] * int(g.count[p][k]-g.count[p^1][k])
 	}
 	return score
+}
+
+// Terms counts the position in the quantities Evaluate weighs, for each
+// player: pieces (of each kind, when the game has several), and legal
+// moves and corners held when the description weighs them.
+func (g *Game) Terms() []rules.Term {
+	c := g.c
+	var terms []rules.Term
+	kinds := g.spec.pieces
+	for k, kind := range kinds {
+		name := "pieces"
+		if len(kinds) > 1 {
+			name = kind.Name + " pieces"
+		}
+		terms = append(terms, rules.Term{Name: name, Count: [2]int{int(g.count[0][k]), int(g.count[1][k])}})
+	}
+	if c.mobility != 0 {
+		var n [2]int
+		for p := range 2 {
+			g.generate(rules.Player(p), &g.scratch, false)
+			n[p] = g.scratch.N
+		}
+		terms = append(terms, rules.Term{Name: "legal moves", Count: n})
+	}
+	if c.corners != 0 {
+		var n [2]int
+		for p := range 2 {
+			for w := range c.words {
+				n[p] += bits.OnesCount64(g.occ[p][w] & c.corner[w])
+			}
+		}
+		terms = append(terms, rules.Term{Name: "corners", Count: n})
+	}
+	return terms
 }

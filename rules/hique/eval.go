@@ -81,3 +81,24 @@ func (g *Game) Material() int {
 	s := p.side
 	return runnerValue * (bits.OnesCount64(p.runners[s]) - bits.OnesCount64(p.runners[s^1]))
 }
+
+// Terms counts the position in the quantities Evaluate weighs, for each
+// player: runners on the board, rows they have advanced (the timing
+// option's extra points), and runners one guard away from removal.
+func (g *Game) Terms() []rules.Term {
+	p := &g.pos
+	var t [3][2]int
+	for pl := rules.P1; pl <= rules.P2; pl++ {
+		r := p.runners[pl]
+		n := bits.OnesCount64(r)
+		t[0][pl] = n
+		if pl == rules.P1 {
+			t[1][pl] = rowSum(r)
+		} else {
+			t[1][pl] = 6*n - rowSum(r)
+		}
+		enemy := p.guards[pl^1]
+		t[2][pl] = bits.OnesCount64(r & touchedAny(enemy) &^ touchedTwice(enemy))
+	}
+	return []rules.Term{{Name: "runners", Count: t[0]}, {Name: "rows advanced", Count: t[1]}, {Name: "runners one guard from removal", Count: t[2]}}
+}

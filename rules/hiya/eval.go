@@ -1,6 +1,10 @@
 package hiya
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"arbiter/rules"
+)
 
 // Evaluation weights, in hundredths of a piece.
 const (
@@ -129,4 +133,24 @@ func (p *position) shielded(s Side) int {
 		return 1
 	}
 	return 0
+}
+
+// Terms counts the position in the quantities Evaluate weighs, for each
+// player: Ninjas and Samurai at full strength, mini pieces (hit once),
+// rows advanced, and opposing pieces the player could attack with its
+// next move.
+func (g *Game) Terms() []rules.Term {
+	p := &g.pos
+	empty := boardMask &^ (p.side[South] | p.side[North])
+	var t [4][2]int
+	for pl := rules.P1; pl <= rules.P2; pl++ {
+		s := g.SideOf(pl)
+		own := p.side[s]
+		t[0][pl] = popcount((p.kind[Ninja] | p.kind[Samurai]) & own)
+		t[1][pl] = popcount((p.kind[MiniNinja] | p.kind[MiniSamurai]) & own)
+		t[2][pl] = p.advancement(s)
+		t[3][pl] = popcount(shift(p.reach(s, empty)&p.attackSquares(s, empty), forward(s)) & p.side[s^1])
+	}
+	return []rules.Term{{Name: "Ninjas and Samurai at full strength", Count: t[0]}, {Name: "mini pieces", Count: t[1]},
+		{Name: "rows advanced", Count: t[2]}, {Name: "enemy pieces it can attack next move", Count: t[3]}}
 }

@@ -1,6 +1,10 @@
 package sixes
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"arbiter/rules"
+)
 
 // Evaluation weights, in hundredths of a piece.
 const (
@@ -39,4 +43,19 @@ func (g *Game) Evaluate() int {
 func (g *Game) Material() int {
 	p := g.toMove
 	return pieceValue * (bits.OnesCount64(g.pos.pieces[p]) - bits.OnesCount64(g.pos.pieces[p^1]))
+}
+
+// Terms counts the position in the quantities Evaluate weighs, for each
+// player: pieces on the board, legal moves (as the turn limit's
+// tie-break counts them), and enemy pieces one move from removal.
+func (g *Game) Terms() []rules.Term {
+	pieces := g.pos.pieces
+	empty := full &^ (pieces[0] | pieces[1])
+	return []rules.Term{
+		{Name: "pieces", Count: [2]int{bits.OnesCount64(pieces[rules.P1]), bits.OnesCount64(pieces[rules.P2])}},
+		{Name: "legal moves", Count: [2]int{g.MoveCount(rules.P1), g.MoveCount(rules.P2)}},
+		{Name: "enemy pieces one move from removal", Count: [2]int{
+			bits.OnesCount64(g.edges.atRisk(pieces[rules.P2], pieces[rules.P1], empty)),
+			bits.OnesCount64(g.edges.atRisk(pieces[rules.P1], pieces[rules.P2], empty))}},
+	}
 }

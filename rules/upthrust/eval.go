@@ -54,3 +54,19 @@ func advancement(p *position, cs [2]Colour) int {
 	}
 	return total
 }
+
+// Terms counts the position in the quantities Evaluate weighs, for each
+// player: row points scored now, rows climbed below the scoring zone, and
+// pieces that may move.
+func (g *Game) Terms() []rules.Term {
+	p := &g.pos
+	k := p.classes()
+	var t [3][2]int
+	for pl := range 2 {
+		cs := g.colours[pl]
+		t[0][pl] = p.points(cs)
+		t[1][pl] = advancement(p, cs)
+		t[2][pl] = bits.OnesCount64(p.targets(cs[0], &k)) + bits.OnesCount64(p.targets(cs[1], &k))
+	}
+	return []rules.Term{{Name: "row points", Count: t[0]}, {Name: "rows climbed", Count: t[1]}, {Name: "pieces that may move", Count: t[2]}}
+}
