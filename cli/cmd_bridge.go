@@ -33,7 +33,7 @@ func runBridge(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "arbiter bridge: --server is required: the Arbiter API's address")
 		return 2
 	case *token == "":
-		fmt.Fprintln(stderr, "arbiter bridge: --token (or ARBITER_TOKEN) is required: /token in Discord gives one")
+		fmt.Fprintln(stderr, "arbiter bridge: --token (or ARBITER_TOKEN) is required: /token new gives one, in Discord or in the console with API_ADDR set")
 		return 2
 	case *maxGames < 1:
 		fmt.Fprintf(stderr, "arbiter bridge: --max-games %d: give at least 1\n", *maxGames)

@@ -256,7 +256,7 @@ func TestBridgeUsage(t *testing.T) {
 		want string
 	}{
 		{[]string{"bridge", "--token", "arb_x", "--", "prog"}, "--server is required"},
-		{[]string{"bridge", "--server", "http://127.0.0.1:1", "--", "prog"}, "--token (or ARBITER_TOKEN) is required"},
+		{[]string{"bridge", "--server", "http://127.0.0.1:1", "--", "prog"}, "--token (or ARBITER_TOKEN) is required: /token new gives one, in Discord or in the console"},
 		{[]string{"bridge", "--server", "http://127.0.0.1:1", "--token", "arb_secret"}, "give your program after --"},
 		{[]string{"bridge", "--server", "ftp://x", "--token", "arb_secret", "--", "prog"}, "http:// or https://"},
 	} {
