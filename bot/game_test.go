@@ -167,15 +167,16 @@ func botPlies(g *store.Game) int {
 // again under the same worker name, and the bot's move arrives once.
 func TestBotRestartMidThink(t *testing.T) {
 	w := newWorld(t, true)
-	first := w.start(procOptions{gateway: true, workers: 1, workerName: "arbiter", moveTime: 30 * time.Second, claimTimeout: time.Second})
+	// The first process's bot would think for ten hang bounds: a stop that
+	// waited for the think would reach the bound.
+	first := w.start(procOptions{gateway: true, workers: 1, workerName: "arbiter", moveTime: 10 * hang, claimTimeout: time.Second})
 	ann := w.srv.AddUser("Ann")
 	ch := w.general
 	w.public(w.do(ann.ID, ch, "play", opt("game", "sixes"), opt("level", 5), opt("side", "second")))
 	waitFor(t, "the bot to think", func() bool { return first.svc.BotTurnsInFlight() == 1 })
-	time.Sleep(200 * time.Millisecond)
 	stopped := time.Now()
 	first.stop()
-	if took := time.Since(stopped); took > 10*time.Second {
+	if took := time.Since(stopped); took > hang {
 		t.Errorf("stopping took %v", took)
 	}
 	if n := len(w.botMoves(ch)); n != 0 {

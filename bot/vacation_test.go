@@ -3,7 +3,6 @@ package bot_test
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"arbiter/bot/discordtest"
 	"arbiter/store/storetest"
@@ -48,7 +47,7 @@ func TestPremoveChainThroughDiscord(t *testing.T) {
 // TestVacationThroughDiscord: Ann's vacation runs across her deadline
 // without a timeout, while Bob's clock in the game where he is to move
 // runs on and times him out; each game's channel is told. (It waits for
-// real deadlines of 10 seconds: not under -short.)
+// a real deadline of 10 seconds: not under -short.)
 func TestVacationThroughDiscord(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for real deadlines; the same flow runs under -short in commands' TestVacationAcrossADeadline")
@@ -67,11 +66,12 @@ func TestVacationThroughDiscord(t *testing.T) {
 		w.public(w.press(bob.ID, challenge.ID, button(t, challenge, "Accept")))
 	}
 	w.private(w.do(ann.ID, c1, "vacation", discordtest.Option{Name: "start"}), "2 clocks stopped")
-	time.Sleep(12 * time.Second)
+	// Ann's deadline in the first channel came before Bob's in the second
+	// (its game started first): once Bob has timed out, Ann would have too.
+	waitFor(t, "Bob's timeout in the second channel", func() bool { return p.game(c2) == nil })
 	if p.game(c1) == nil {
 		t.Fatal("Ann timed out while on vacation")
 	}
-	waitFor(t, "Bob's timeout in the second channel", func() bool { return p.game(c2) == nil })
 	for _, c := range []string{c1, c2} {
 		told := false
 		for _, m := range w.srv.Messages(c) {
