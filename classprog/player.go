@@ -172,6 +172,9 @@ func (p *Player) Choose(ctx context.Context, g rules.Game, lim engine.Limits) (r
 				s.cur, s.step, s.reasks = rules.NoMove, 0, 0
 				info := engine.Info{Move: mv, Elapsed: time.Since(begun)}
 				p.trans.add("= ", timing(g.FormatMove(mv), info.Elapsed, cpu0, s.proc.cpu(), &info))
+				if r := s.proc.overCPU(); r != "" {
+					return p.fail(&engine.ForfeitError{Reason: string(r)})
+				}
 				return mv, info, nil
 			}
 			answered, err := s.answer(e.text, false, g)

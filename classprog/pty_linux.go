@@ -327,6 +327,15 @@ func (p *proc) limitHit() sandbox.Reason {
 	return p.limit
 }
 
+// overCPU returns the processor-time limit's reason when the program has
+// used more than its box allows in a game, else "".
+func (p *proc) overCPU() sandbox.Reason {
+	if p.box == nil {
+		return ""
+	}
+	return p.box.OverCPU()
+}
+
 // cpu returns the processor time the program has used (-1 when unknown).
 func (p *proc) cpu() time.Duration {
 	if p.box == nil {

@@ -34,3 +34,4 @@ func (p *proc) stop()                    {}
 func (p *proc) exitText() string         { return "could not start" }
 func (p *proc) limitHit() sandbox.Reason { return "" }
 func (p *proc) cpu() time.Duration       { return -1 }
+func (p *proc) overCPU() sandbox.Reason  { return "" }

@@ -170,6 +170,9 @@ func (p *ExecPlayer) Choose(ctx context.Context, g rules.Game, lim Limits) (rule
 			info := Info{Move: m, Elapsed: time.Since(start)}
 			if s.box != nil {
 				info.CPU = max(0, s.box.CPU()-cpu0)
+				if r := s.box.OverCPU(); r != "" {
+					return p.fail(&ForfeitError{Reason: string(r)})
+				}
 			}
 			return m, info, nil
 		default:

@@ -43,6 +43,19 @@ func (b *Box) CPU() time.Duration {
 	return b.cpu()
 }
 
+// OverCPU returns the processor-time limit's reason when the program and
+// everything it started have used more than Limits().CPUTime together
+// since the box started (a game, since a box holds one), and "" while they
+// have not or the box is unconfined. The rlimit holds each process to the
+// limit alone; the host asks OverCPU after each move, so that a program
+// that spreads its work over many processes is held to it too.
+func (b *Box) OverCPU() Reason {
+	if b.confine == nil || b.limits.CPUTime <= 0 || b.CPU() < b.limits.CPUTime {
+		return ""
+	}
+	return cpuReason(b.limits)
+}
+
 // Reason returns the limit the program hit, if any, given how its first
 // process ended (exit is Cmd.Wait's error; nil while it runs).
 func (b *Box) Reason(exit error) Reason {

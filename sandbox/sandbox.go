@@ -42,7 +42,9 @@ type Limits struct {
 	Processes int
 	// FileSize is the largest file it may write.
 	FileSize int64
-	// CPUTime is the processor time each of its processes may use.
+	// CPUTime is the processor time its processes may use: each alone
+	// (an rlimit), and all of them together in a game (Box.OverCPU, asked
+	// by the host after each move).
 	CPUTime time.Duration
 	// OpenFiles is the most files each of its processes may hold open.
 	OpenFiles int

@@ -17,6 +17,10 @@ import (
 	"time"
 )
 
+// hangBound bounds a wait that only a hang reaches, however busy the
+// machine.
+const hangBound = 2 * time.Minute
+
 // needBox skips where no box can be made, except in CI, which installs
 // bubblewrap and must run these tests.
 func needBox(t *testing.T) {
@@ -341,5 +345,49 @@ func BenchmarkStart(b *testing.B) {
 				box.Close()
 			}
 		})
+	}
+}
+
+// TestBoxHoldsAllItsProcessesToOneCPUTime: three processes that each stay
+// under the processor-time limit alone are over it together, and the box
+// says so (the host asks after each move).
+func TestBoxHoldsAllItsProcessesToOneCPUTime(t *testing.T) {
+	needBox(t)
+	sb := New(Policy{Limits: Limits{CPUTime: time.Second}})
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "prog.sh")
+	script := "for i in 1 2 3; do (while :; do :; done) & done; wait\n"
+	if err := os.WriteFile(prog, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("/bin/sh", "-c", prog)
+	b, err := sb.Box(cmd, Spec{Words: []string{prog}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { b.Kill(); _ = cmd.Wait(); b.Close() }()
+	if r := b.OverCPU(); r != "" {
+		t.Fatalf("a box that has just started is over its processor time: %q", r)
+	}
+	// Each busy process would reach the limit alone only after a second of
+	// its own; together they reach it after a third of that.
+	for end := time.Now().Add(hangBound); b.OverCPU() == ""; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("three busy processes used %v together and the box is not over its 1s", b.CPU())
+		}
+	}
+	if r := b.OverCPU(); r != "used more than 1s of processor time" {
+		t.Errorf("reason %q", r)
+	}
+	off := New(Policy{Mode: Off, Log: slog.New(slog.DiscardHandler)})
+	ub, err := off.Box(exec.Command("true"), Spec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := ub.OverCPU(); r != "" {
+		t.Errorf("an unconfined program has a processor-time reason %q", r)
 	}
 }
