@@ -39,6 +39,7 @@ func (c *compiled) touching(d dir, fromTop bool) bool {
 // connectEnd is a connect ending compiled: the squares of its two edges.
 type connectEnd struct {
 	player int // 0: either player; 1 or 2
+	edges  [2]dir
 	edge   [2][maxWords]uint64
 	result resultKind
 }
@@ -48,7 +49,7 @@ var edgeWords = []string{"north", "east", "south", "west"}
 
 // connectEnd compiles a connect ending.
 func (c *compiled) connectEnd(e endDef) connectEnd {
-	ce := connectEnd{player: e.player, result: e.result}
+	ce := connectEnd{player: e.player, edges: e.edges, result: e.result}
 	for i, d := range e.edges {
 		for sq := range c.n {
 			col, row := sq%c.w, sq/c.w
@@ -249,4 +250,23 @@ func (g *Game) connectionDistance(p rules.Player) int {
 		}
 	}
 	return best
+}
+
+// Hexagonal reports whether the board's cells are hexagons (cells:
+// hexagons), drawn as a rhombus whose rows shift half a cell each.
+func (g *Game) Hexagonal() bool { return g.c.hex }
+
+// EdgeOwners returns, for the board's edges as drawn (top, right, bottom,
+// left), the player whose connect ending joins that edge; ok[i] is false
+// for an edge no connect ending of a single player names.
+func (g *Game) EdgeOwners() (owner [4]rules.Player, ok [4]bool) {
+	for _, ce := range g.c.connects {
+		if ce.player == 0 {
+			continue
+		}
+		for _, d := range ce.edges {
+			owner[d/2], ok[d/2] = rules.Player(ce.player-1), true
+		}
+	}
+	return owner, ok
 }
