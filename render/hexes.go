@@ -109,12 +109,13 @@ func (p *painter) hexCentre(c, r int) (float32, float32) {
 	return x, y
 }
 
-// hexCellRect is the square of side sq around a hexagon's centre: where
-// its piece is drawn and where a click finds it.
+// hexCellRect is the rectangle around a hexagon's centre where a click
+// finds it: as wide as the cell and as high as a row, so that the cells'
+// rectangles tile the board without overlapping.
 func (p *painter) hexCellRect(c, r int) image.Rectangle {
 	cx, cy := p.hexCentre(c, r)
-	h := p.sq / 2
-	return image.Rect(int(cx)-h, int(cy)-h, int(cx)-h+p.sq, int(cy)-h+p.sq)
+	w, h := p.sq, int(1.5*p.hexRadius())
+	return image.Rect(int(cx)-w/2, int(cy)-h/2, int(cx)-w/2+w, int(cy)-h/2+h)
 }
 
 // hexagon paints a pointy-top hexagon of radius rad around cx, cy.
