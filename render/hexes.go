@@ -118,6 +118,14 @@ func (p *painter) hexCellRect(c, r int) image.Rectangle {
 	return image.Rect(int(cx)-w/2, int(cy)-h/2, int(cx)-w/2+w, int(cy)-h/2+h)
 }
 
+// hexBox is the box around a hexagon: as wide as the cell, two radii
+// high.
+func (p *painter) hexBox(c, r int) image.Rectangle {
+	cx, cy := p.hexCentre(c, r)
+	rad := p.hexRadius()
+	return image.Rect(int(cx-float32(p.sq)/2+0.5), int(cy-rad+0.5), int(cx+float32(p.sq)/2+0.5), int(cy+rad+0.5))
+}
+
 // hexagon paints a pointy-top hexagon of radius rad around cx, cy.
 func (p *painter) hexagon(col color.RGBA, cx, cy, rad float32) {
 	var pts [12]float32
