@@ -29,6 +29,8 @@ func TestDescribedGamesThroughDiscord(t *testing.T) {
 		{"breakthrough", "emoji", "A piece moves one square straight forward", "⚪"},
 		{"othello", "image", "every outflanked disc in every direction flips", ""},
 		{"connect4", "text", "the disc falls to the lowest empty cell", "R"},
+		{"hex", "image", "Red wins by joining rank 1 to the last rank", ""},
+		{"loa", "emoji", "exactly as many squares as there are pieces", "⚫"},
 	} {
 		rules := w.do(ann.ID, w.general, "rules", opt("game", tc.game))
 		w.private(rules, tc.rules)

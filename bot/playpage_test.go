@@ -218,13 +218,14 @@ type playGame struct{ name, options string }
 // under the rules. At the start of each game the board is compared with
 // its golden screenshot and every cell and button is checked for a label.
 // Under -short one short game of Sixes is played at each size; the full
-// run plays all four games, and Connect Four (a described game, played by
-// drops), at both sizes. Sixes and HiQUE are shortened by their own turn
-// limits; Upthrust and Hi-Ya! have none, so both sides choose moves that
-// hasten the end (see hastyMove).
+// run plays all four games, Connect Four (a described game, played by
+// drops) and Hex (a board of hexagons), at both sizes. Sixes and HiQUE are
+// shortened by their own turn limits; Upthrust and Hi-Ya! have none, so
+// both sides choose moves that hasten the end (see hastyMove).
 func TestPlayPageByClicking(t *testing.T) {
 	games := []playGame{{"sixes", "turns=12"}, {"hique", "turns=10"}, {"upthrust", "colours=gb seed=1"}, {"hiya", ""},
-		{"connect4", ""}} // a described game, played by drops
+		{"connect4", ""},  // a described game, played by drops
+		{"hex", "size=5"}} // a board of hexagons
 	if testing.Short() {
 		games = games[:1]
 	}

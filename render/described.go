@@ -22,7 +22,15 @@ var (
 func describedScene(reuse *scene, g *described.Game) *scene {
 	cols, rows := g.Size()
 	kinds := g.PieceNames()
-	s := newScene(reuse, g.Title(), grid, cols, rows, 2*len(kinds))
+	l := grid
+	if g.Hexagonal() {
+		l = hexes
+	}
+	s := newScene(reuse, g.Title(), l, cols, rows, 2*len(kinds))
+	if l == hexes {
+		// About 560 pixels across the rhombus, 28 to 56 a cell.
+		s.squarePx = min(56, max(28, 1120/(2*cols+rows-1)))
+	}
 	s.palette = scenePalette{
 		emptyText:  [4]string{square: "."},
 		emptyEmoji: [4]string{square: "⬜"},
@@ -55,6 +63,13 @@ func describedScene(reuse *scene, g *described.Game) *scene {
 		if int(c[0])*299+int(c[1])*587+int(c[2])*114 > 150000 {
 			ink, stroke = rgb(0x20, 0x20, 0x20), rgb(0x50, 0x50, 0x50)
 		}
+		if owner, ok := g.EdgeOwners(); true {
+			for i := range owner {
+				if ok[i] && owner[i] == p {
+					s.edges[i] = edgeLook{colour: fill, emoji: squareEmoji(emoji), owner: g.PlayerName(p)}
+				}
+			}
+		}
 		for k, name := range kinds {
 			style[k][p] = s.addPiece(pieceStyle{text: g.PieceText(k, p), ansi: describedANSI[p], emoji: emoji, name: g.PlayerName(p) + " " + name,
 				shape: disc, fill: fill, stroke: stroke, ink: ink, letter: g.PieceLetter(k), size: 0.74})
@@ -80,6 +95,10 @@ func describedScene(reuse *scene, g *described.Game) *scene {
 			side.pieces = append(side.pieces, style[k][p])
 		}
 		s.status.sides[p] = side
+	}
+	if key := edgesKey(s); key != "" {
+		s.textKey = append(s.textKey, key)
+		s.imageKey = key
 	}
 	if len(kinds) > 1 {
 		var names []string

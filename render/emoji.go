@@ -78,13 +78,28 @@ func writeEmoji(b *strings.Builder, s *scene, opt Options) {
 			toCol, toRow = i%s.cols, i/s.cols
 		}
 	}
+	band := func(i int) string { // an owned edge's square, "" for none
+		return s.edges[i].emoji
+	}
+	sides := 0 // the emoji a row has left of its cells besides its label
+	if band(3) != "" {
+		sides = 1
+	}
+	if s.layout == hexes {
+		writeEmojiBand(b, s, band(0), hexShift(s, 0), rowWidth+sides)
+	}
 	for r := 0; r < s.rows; r++ {
+		if s.layout == hexes {
+			b.WriteString(strings.Repeat(emojiHalfCell, hexShift(s, r)))
+		}
 		for _, e := range labelEmoji(s.rowLabels[r], rowWidth) {
 			b.WriteString(e)
 		}
+		b.WriteString(band(3))
 		for c := 0; c < s.cols; c++ {
 			b.WriteString(cellEmoji(s, s.at(c, r)))
 		}
+		b.WriteString(band(1))
 		if s.rowNotes[r] != "" {
 			b.WriteString(" " + s.rowNotes[r])
 		}
@@ -93,6 +108,10 @@ func writeEmoji(b *strings.Builder, s *scene, opt Options) {
 		}
 		b.WriteByte('\n')
 	}
+	if s.layout == hexes {
+		writeEmojiBand(b, s, band(2), 0, rowWidth+sides)
+	}
+	rowWidth += sides
 	// Column labels, one line per digit of the longest.
 	labels := make([][]string, s.cols)
 	for c, l := range s.colLabels {
@@ -130,6 +149,15 @@ func writeEmoji(b *strings.Builder, s *scene, opt Options) {
 		b.WriteString(last + "\n")
 	}
 	b.WriteString(s.title + ": " + stateLine(s, opt.Players) + "\n")
+}
+
+// writeEmojiBand writes a line of an owned edge's squares along the
+// cells, shifted half cells and after blanks; nothing for no square.
+func writeEmojiBand(b *strings.Builder, s *scene, square string, shift, blanks int) {
+	if square == "" {
+		return
+	}
+	b.WriteString(strings.Repeat(emojiHalfCell, shift) + strings.Repeat(emojiBlank, blanks) + strings.Repeat(square, s.cols) + "\n")
 }
 
 // isLetterEmoji reports whether e is a regional indicator letter.

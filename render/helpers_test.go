@@ -25,6 +25,8 @@ func testGames() []testGame {
 		{"upthrust", "colours=gb", 1},
 		{"hiya", "", 1},
 		{"sixes", "", 1},
+		{"hex", "size=7", 1},
+		{"loa", "", 1},
 	}
 }
 

@@ -146,6 +146,8 @@ func newPainter(s *scene, opt Options, f *faces) *painter {
 		// of frame around the board.
 		p.boardW = (s.cols+1)/2*p.sq + (s.cols+1)/2*p.gap + p.gap
 		p.boardH = (s.rows+1)/2*p.sq + (s.rows+1)/2*p.gap + p.gap
+	} else if s.layout == hexes {
+		p.boardW, p.boardH = p.hexBoardSize()
 	} else {
 		p.boardW, p.boardH = s.cols*p.sq, s.rows*p.sq
 	}
@@ -241,6 +243,9 @@ func (fs *faces) face(size float64, bold bool) font.Face {
 
 // cellRect returns the pixel rectangle of display cell c, r.
 func (p *painter) cellRect(c, r int) image.Rectangle {
+	if p.s.layout == hexes {
+		return p.hexCellRect(c, r)
+	}
 	if p.s.layout != lattice {
 		x, y := p.left+c*p.sq, p.top+r*p.sq
 		return image.Rect(x, y, x+p.sq, y+p.sq)
@@ -267,12 +272,15 @@ func (p *painter) paint() {
 	s := p.s
 	p.rect(image.Rect(0, 0, p.width, p.height), hex(colBackground))
 	board := image.Rect(p.left, p.top, p.left+p.boardW, p.top+p.boardH)
-	if s.layout == lattice {
+	switch s.layout {
+	case hexes:
+		p.paintHexes()
+	case lattice:
 		p.rect(board, s.palette.frame)
-	} else {
+	default:
 		p.rect(board.Inset(-2), s.palette.frame)
 	}
-	for r := 0; r < s.rows; r++ {
+	for r := 0; r < s.rows && s.layout != hexes; r++ {
 		for c := 0; c < s.cols; c++ {
 			p.paintCell(c, r, s.at(c, r))
 		}
@@ -292,13 +300,16 @@ func (p *painter) paint() {
 			}
 		}
 	}
-	p.labels()
+	if s.layout == hexes {
+		p.hexLabels()
+	} else {
+		p.labels()
+	}
 	p.paintCaption()
 }
 
 // paintCell draws a cell's ground and its highlight.
 func (p *painter) paintCell(c, r int, cl *cell) {
-	s := p.s
 	rect := p.cellRect(c, r)
 	if cl.kind != square {
 		// Lattice points and borders are the frame; a highlighted point
@@ -314,6 +325,12 @@ func (p *painter) paintCell(c, r int, cl *cell) {
 		}
 		return
 	}
+	p.rect(rect, p.ground(c, r, cl))
+}
+
+// ground returns the colour of a square's ground with its highlight.
+func (p *painter) ground(c, r int, cl *cell) color.RGBA {
+	s := p.s
 	ground := s.palette.board
 	if s.palette.boardAlt != (color.RGBA{}) && (c+r)%2 == 1 {
 		ground = s.palette.boardAlt
@@ -327,7 +344,7 @@ func (p *painter) paintCell(c, r int, cl *cell) {
 	case toMark:
 		ground = blend(ground, hex(colTo), highlightBlend)
 	}
-	p.rect(rect, ground)
+	return ground
 }
 
 // gridLines draws the lines between a grid's squares and the dividing rules.

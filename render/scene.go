@@ -42,6 +42,9 @@ type scene struct {
 	imageKey  string   // a caption line saying what the image's pieces are, "" if plain
 	squarePx  int      // image: a square's side in pixels
 	gapPx     int      // image: the lattice's width between squares
+	// edges are the board's edges as drawn (top, right, bottom, left)
+	// that belong to a player, in that player's looks; zero for none.
+	edges [4]edgeLook
 
 	status status
 	// marks counts the cells with each mark (setMark keeps it).
@@ -62,6 +65,10 @@ const (
 	// are odd, points (the corners where four squares meet) where both are
 	// even, and the borders between squares elsewhere.
 	lattice
+	// hexes is a rhombus of hexagons (Hex): each display row lies half a
+	// cell right of the row below it, so that a cell touches two cells
+	// of each row next to its own (hexes.go).
+	hexes
 )
 
 // cellKind is what a cell of the grid is.
@@ -186,6 +193,7 @@ func (s *scene) turn() {
 	}
 	slices.Reverse(s.rowLabels)
 	slices.Reverse(s.rowNotes)
+	s.edges = [4]edgeLook{s.edges[2], s.edges[3], s.edges[0], s.edges[1]}
 	// A rule under display row i lies above row i+1; turned, it lies under
 	// row rows-2-i. A rule under the last row has no row below it.
 	if s.rows > 0 {

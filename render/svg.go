@@ -36,6 +36,13 @@ func SVG(g rules.Game, opt Options) ([]byte, error) {
 		p.width, p.height, p.width, p.height)
 	p.paint()
 	w.buf.WriteString(`<g class="cells">`)
+	clip := ""
+	if s.layout == hexes {
+		// Each cell's target is its hexagon: the box around it, clipped
+		// (which clips where a pointer finds it too).
+		w.buf.WriteString(`<defs><clipPath id="hexcell" clipPathUnits="objectBoundingBox"><polygon points="0.5,0 1,0.25 1,0.75 0.5,1 0,0.75 0,0.25"/></clipPath></defs>`)
+		clip = ` clip-path="url(#hexcell)"`
+	}
 	for r := 0; r < s.rows; r++ {
 		for c := 0; c < s.cols; c++ {
 			cl := s.at(c, r)
@@ -43,13 +50,16 @@ func SVG(g rules.Game, opt Options) ([]byte, error) {
 				continue
 			}
 			rect := p.cellRect(c, r)
+			if s.layout == hexes {
+				rect = p.hexBox(c, r)
+			}
 			if cl.kind == point {
 				cx, cy := centre(rect)
 				h := int(float32(p.sq) * 0.34)
 				rect = image.Rect(int(cx)-h, int(cy)-h, int(cx)+h, int(cy)+h)
 			}
-			fmt.Fprintf(&w.buf, `<rect class="cell" data-i="%d" x="%d" y="%d" width="%d" height="%d" fill="transparent" role="button" tabindex="-1" aria-label="%s"/>`,
-				r*s.cols+c, rect.Min.X, rect.Min.Y, rect.Dx(), rect.Dy(), html.EscapeString(cellWords(s, c, r)))
+			fmt.Fprintf(&w.buf, `<rect class="cell" data-i="%d" x="%d" y="%d" width="%d" height="%d" fill="transparent" role="button" tabindex="-1" aria-label="%s"%s/>`,
+				r*s.cols+c, rect.Min.X, rect.Min.Y, rect.Dx(), rect.Dy(), html.EscapeString(cellWords(s, c, r)), clip)
 		}
 	}
 	w.buf.WriteString(`</g></svg>`)

@@ -116,8 +116,8 @@ func writeText(w *textWriter, s *scene, opt Options) {
 	labelWidth := longest(s.rowLabels)
 	width := s.textWidth
 
-	columns := func() {
-		w.repeat(' ', labelWidth+1, "")
+	columns := func(indent int) {
+		w.repeat(' ', indent+labelWidth+1, "")
 		line := len(w.buf)
 		w.repeat(' ', width*s.cols, "")
 		for c, l := range s.colLabels {
@@ -127,9 +127,15 @@ func writeText(w *textWriter, s *scene, opt Options) {
 		w.end()
 	}
 
-	columns()
+	indent := func(r int) int { // a board of hexagons shifts each row
+		if s.layout == hexes {
+			return hexTextIndent(s, r)
+		}
+		return 0
+	}
+	columns(indent(0))
 	for r := 0; r < s.rows; r++ {
-		w.repeat(' ', labelWidth-len(s.rowLabels[r]), "")
+		w.repeat(' ', indent(r)+labelWidth-len(s.rowLabels[r]), "")
 		w.buf = append(append(w.buf, s.rowLabels[r]...), ' ') // at a line's start: no colour
 		if w.colour {
 			for c := 0; c < s.cols; c++ {
@@ -153,7 +159,7 @@ func writeText(w *textWriter, s *scene, opt Options) {
 			w.end()
 		}
 	}
-	columns()
+	columns(indent(s.rows - 1))
 
 	for p, side := range s.status.sides {
 		for i, k := range side.pieces {

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"arbiter/rules/described"
 	"bytes"
 	"fmt"
 	"strconv"
@@ -42,8 +43,9 @@ func readBoard(t *testing.T, text string) (map[string]byte, []string) {
 	}
 	cells := map[string]byte{}
 	var rowsTop []string
+	first := -1 // where the first row's label ends
 	for _, ln := range lines[1:] {
-		if ln == header {
+		if strings.TrimSpace(ln) == strings.TrimSpace(header) {
 			break
 		}
 		label := strings.Fields(ln)[0]
@@ -51,9 +53,16 @@ func readBoard(t *testing.T, text string) (map[string]byte, []string) {
 			continue // Upthrust's rule under the scoring rows
 		}
 		rowsTop = append(rowsTop, label)
+		// A board of hexagons shifts each row left of the one above it,
+		// label and all: read the row shifted as its label is.
+		end := strings.Index(ln, label) + len(label)
+		if first < 0 {
+			first = end
+		}
+		shift := end - first
 		for _, c := range cols {
-			if c.end-1 < len(ln) {
-				cells[c.label+","+label] = ln[c.end-1]
+			if i := c.end - 1 + shift; i < len(ln) {
+				cells[c.label+","+label] = ln[i]
 			} else {
 				cells[c.label+","+label] = ' '
 			}
@@ -166,6 +175,26 @@ func checkCells(g rules.Game, view View, cells map[string]byte, rowsTop []string
 				}
 				if got := at(strconv.Itoa(col), string(rune('a'+row-1))); got != want {
 					return fmt.Sprintf("%c%d shows %q, want %q", 'a'+row-1, col, got, want)
+				}
+			}
+		}
+	case *described.Game:
+		cols, rows := g.Size()
+		top := g.RowLabel(0)
+		if bottom, seated := g.Seated(); seated && ViewFrom(bottom) != view && view != Standard {
+			top = g.RowLabel(rows - 1)
+		}
+		if rowsTop[0] != top {
+			return fmt.Sprintf("top row %s, want %s", rowsTop[0], top)
+		}
+		for r := range rows {
+			for c := range cols {
+				want := byte('.')
+				if p, k, ok := g.At(c, r); ok {
+					want = g.PieceText(k, p)[0]
+				}
+				if got := at(g.ColumnLabel(c), g.RowLabel(r)); got != want {
+					return fmt.Sprintf("%s%s shows %q, want %q", g.ColumnLabel(c), g.RowLabel(r), got, want)
 				}
 			}
 		}

@@ -71,6 +71,15 @@ func variants() []variant {
 	}
 	vs = append(vs, variant{"pentago", nil, func() refGame { return newPentago() }, 3})
 	vs = append(vs, variant{"checkers", nil, func() refGame { return newCheckers() }, 7})
+	for _, c := range []struct {
+		size  int
+		swap  bool
+		depth int
+	}{{11, true, 3}, {5, false, 5}, {7, true, 4}} {
+		opts := rules.Options{"size": fmt.Sprint(c.size), "swap": map[bool]string{true: "on", false: "off"}[c.swap]}
+		vs = append(vs, variant{"hex", opts, func() refGame { return newHex(c.size, c.swap) }, c.depth})
+	}
+	vs = append(vs, variant{"loa", nil, func() refGame { return newLOA() }, 4})
 	return vs
 }
 
@@ -93,6 +102,12 @@ func TestPerftTables(t *testing.T) {
 		{"gomoku", rules.Options{"columns": "19", "rows": "19"}, []uint64{361, 129960, 46655640}},
 		// English draughts from the start.
 		{"checkers", nil, []uint64{7, 49, 302, 1469, 7361, 36768, 179740}},
+		// Every empty cell, and at the second move the swap: 121, 121×121, 121×(120×119+120).
+		{"hex", nil, []uint64{121, 14641, 1742400}},
+		{"hex", rules.Options{"size": "5", "swap": "off"}, []uint64{25, 600, 13800, 303600}},
+		// Lines of Action from the start: 36 moves (Black's 12 pieces, three
+		// ways each), deeper figures as the hand-written twin counts them.
+		{"loa", nil, []uint64{36, 1244, 44952, 1563208}},
 	} {
 		g := newDescribed(t, tc.game, tc.opts)
 		for d, want := range tc.want {

@@ -101,6 +101,9 @@ func (g *Game) MoveSquares(m rules.Move) (fromCol, fromRow, toCol, toRow int, ha
 	if m&^moveBits != 0 || rule >= len(g.c.gens[0]) || to >= g.c.n || from >= g.c.n {
 		return 0, 0, 0, 0, false, false
 	}
+	if g.c.gens[0][rule].kind == kindSwap {
+		from = -1
+	}
 	if from >= 0 {
 		fromCol, fromRow, hasFrom = from%g.c.w, from/g.c.w, true
 	}

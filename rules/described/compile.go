@@ -22,6 +22,19 @@ type compiled struct {
 	// moves every square one step in direction d.
 	shiftBy   [8]int
 	shiftMask [8]uint64
+	// hex: the cells are hexagons (cells: hexagons); one diagonal does
+	// not touch, and its neighbours are -1 (connect.go).
+	hex bool
+	// line[a][sq] is the whole line through sq along axis a (north-south,
+	// northeast-southwest, east-west, southeast-northwest), sq included,
+	// for slides with distance: line (linemove.go).
+	line [4][maxCells][maxWords]uint64
+	// swap: some rule swaps at the game's second move (swap.go).
+	swap bool
+	// connects are the connect endings; oneGroup the one-group ending.
+	connects    []connectEnd
+	oneGroup    bool
+	oneGroupRes resultKind
 	// cls[p][v] is what a cell holding v is to player p: toEmpty,
 	// toFriend or toEnemy.
 	cls  [2][16]uint8
@@ -65,6 +78,7 @@ type compiled struct {
 
 	material                           [maxKinds]int
 	mobility, advance, centre, corners int
+	connection                         int
 	adv                                [2][maxCells]int16 // rows from the player's own edge
 	centrality                         [maxCells]int16
 	corner                             [maxWords]uint64
@@ -97,6 +111,9 @@ type gen struct {
 	// turns a quarter (blocks numbered from 1, left to right, top to
 	// bottom as drawn); 0 for none.
 	rotate int
+	// slide: exactly as many squares as pieces stand on the line
+	// (distance: line).
+	lineDist bool
 }
 
 // reachEnd is a reach ending: a player's piece arriving on a row.
@@ -131,6 +148,7 @@ func build(s *Spec, env map[string]int) (*compiled, error) {
 	}
 	c.n = c.w * c.h
 	c.words = (c.n + 63) / 64
+	c.hex = s.hexagons
 	for sq := range c.n {
 		c.mask[sq/64] |= 1 << (sq % 64)
 		col, row := sq%c.w, sq/c.w
@@ -138,16 +156,20 @@ func build(s *Spec, env map[string]int) (*compiled, error) {
 		for d := range 8 {
 			x, y := col+dirDX[d], row+dirDY[d]
 			c.nb[d][sq] = -1
-			if x >= 0 && x < c.w && y >= 0 && y < c.h {
+			if x >= 0 && x < c.w && y >= 0 && y < c.h && c.touching(dir(d), s.rowsFromTop) {
 				t := y*c.w + x
 				c.nb[d][sq] = int16(t)
 				c.adj[sq][t/64] |= 1 << (t % 64)
 			}
 		}
 	}
+	c.buildLines()
 	for d := range 8 {
 		c.shiftBy[d] = dirDY[d]*c.w + dirDX[d]
 		c.shiftMask[d] = c.mask[0]
+		if !c.touching(dir(d), s.rowsFromTop) {
+			c.shiftMask[d] = 0
+		}
 		for sq := range min(c.n, 64) {
 			col := sq % c.w
 			if dirDX[d] == 1 && col == 0 || dirDX[d] == -1 && col == c.w-1 {
@@ -279,7 +301,21 @@ func (c *compiled) buildGens(s *Spec, eval func(*expr, string) (int, error)) err
 			g := gen{rule: uint8(i), kind: r.kind, piece: int8(r.piece), to: r.to, over: r.over,
 				capture: r.capture, chain: r.chain, outflank: r.outflank, must: r.mustOutflank,
 				promoteRow: -1, off: r.player != 0 && r.player != p+1, nextTo: r.nextTo,
-				route: r.route, compulsory: r.compulsory}
+				route: r.route, compulsory: r.compulsory, lineDist: r.lineDistance}
+			if r.cond != nil {
+				v, err := eval(r.cond, "if")
+				if err != nil {
+					return err
+				}
+				g.off = g.off || v == 0
+			}
+			if r.kind == kindSwap && !g.off {
+				if c.w != c.h {
+					return fmt.Errorf("move %d: a swap mirrors pieces across the board's diagonal, so the board must be square, not %d columns by %d rows", i+1, c.w, c.h)
+				}
+				c.swap = true
+				c.openingPlies = max(c.openingPlies, 2)
+			}
 			g.dirs = resolveDirs(r.dirs, s.players[p].forward)
 			if r.route {
 				both := append(resolveDirs(r.dirs, s.players[0].forward), resolveDirs(r.dirs, s.players[1].forward)...)
@@ -351,6 +387,7 @@ func (c *compiled) buildGens(s *Spec, eval func(*expr, string) (int, error)) err
 			c.hasDrop = true
 		case kindRemove:
 			c.remove = true
+		case kindSwap:
 		default:
 			c.moveOK = true
 		}
@@ -437,6 +474,10 @@ func (c *compiled) buildEnds(s *Spec, eval func(*expr, string) (int, error)) err
 				return fmt.Errorf("no-progress count %d: it must be 1 or more", v)
 			}
 			c.progress, c.progressPiece, c.progressRes = v, int8(e.piece), e.result
+		case whenConnect:
+			c.connects = append(c.connects, c.connectEnd(e))
+		case whenOneGroup:
+			c.oneGroup, c.oneGroupRes = true, e.result
 		}
 	}
 	return nil
@@ -445,6 +486,7 @@ func (c *compiled) buildEnds(s *Spec, eval func(*expr, string) (int, error)) err
 func (c *compiled) buildEval(s *Spec) {
 	copy(c.material[:], s.eval.material)
 	c.mobility, c.advance, c.centre, c.corners = s.eval.mobility, s.eval.advance, s.eval.centre, s.eval.corners
+	c.connection = s.eval.connection
 	for sq := range c.n {
 		col, row := sq%c.w, sq/c.w
 		for p := range 2 {

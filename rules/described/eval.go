@@ -17,7 +17,9 @@ import (
 //     opponent's;
 //   - centre: the weight for each step in from the nearest edges, summed
 //     over pieces, own minus the opponent's;
-//   - corners: the weight for each corner held more than the opponent.
+//   - corners: the weight for each corner held more than the opponent;
+//   - connection: the weight for each empty cell fewer than the opponent
+//     still to fill to make a connect ending's join (connect.go).
 //
 // It allocates nothing; mobility costs a move generation for each side.
 func (g *Game) Evaluate() int {
@@ -50,6 +52,9 @@ func (g *Game) Evaluate() int {
 			n += bits.OnesCount64(g.occ[p][w]&c.corner[w]) - bits.OnesCount64(g.occ[p^1][w]&c.corner[w])
 		}
 		score += c.corners * n
+	}
+	if c.connection != 0 {
+		score += c.connection * (g.connectionDistance(p^1) - g.connectionDistance(p))
 	}
 	return score
 }

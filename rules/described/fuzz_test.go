@@ -16,7 +16,7 @@ import (
 // and a description it accepts starts a game whose random moves play and
 // undo without panicking.
 func FuzzParse(f *testing.F) {
-	for _, name := range []string{"breakthrough", "othello", "connect4"} {
+	for _, name := range []string{"breakthrough", "othello", "connect4", "hex", "loa"} {
 		data, err := shipped.Files.ReadFile(name + described.Ext)
 		if err != nil {
 			f.Fatal(err)

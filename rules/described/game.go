@@ -62,6 +62,8 @@ const (
 	whyTurns
 	whyBothInARow
 	whyNoProgress
+	whyConnect
+	whyOneGroup
 )
 
 // endState is how the game stands after the last move. known is false
@@ -223,6 +225,10 @@ func (g *Game) Play(m rules.Move) {
 	}
 	from, to, rule := unpack(m)
 	gn := &c.gens[p][rule]
+	if gn.kind == kindSwap {
+		g.end = g.endAfter(p, g.playSwap(p, m))
+		return
+	}
 	if c.progress > 0 {
 		g.countProgress(m, gn, from, to)
 	}
@@ -466,6 +472,11 @@ func (g *Game) Undo() {
 // pass). No-moves is left for Status.
 func (g *Game) endAfter(p rules.Player, to int) endState {
 	c := g.c
+	if len(c.connects) > 0 || c.oneGroup {
+		if e := g.shapeEnd(p, to); e.known {
+			return e
+		}
+	}
 	if to >= 0 {
 		v := g.cells[to]
 		if v != 0 && rules.Player((v-1)&1) == p {
@@ -688,6 +699,8 @@ func (g *Game) generatePass(p rules.Player, list *rules.MoveList, first bool, tu
 			g.genPlace(gn, p, list)
 		case kindDrop:
 			g.genDrop(gn, list)
+		case kindSwap:
+			g.genSwap(gn, p, list)
 		default:
 			g.genPieces(gn, p, list)
 		}
@@ -816,6 +829,10 @@ func (g *Game) genPieces(gn *gen, p rules.Player, list *rules.MoveList) {
 						g.add(list, pack(sq, int(t), gn.rule))
 					}
 				case kindSlide:
+					if gn.lineDist {
+						g.genLineSlide(gn, p, sq, d, list)
+						break
+					}
 					steps := 0
 					for t := nb[sq]; t >= 0 && (gn.rng == 0 || steps < gn.rng); t = nb[t] {
 						steps++
@@ -823,7 +840,7 @@ func (g *Game) genPieces(gn *gen, p rules.Player, list *rules.MoveList) {
 						if k&gn.to != 0 {
 							g.add(list, pack(sq, int(t), gn.rule))
 						}
-						if k != toEmpty {
+						if k != toEmpty && k&gn.over == 0 {
 							break
 						}
 					}

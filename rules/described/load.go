@@ -43,7 +43,7 @@ func (s *Spec) optionCorners() []rules.Options {
 			vals = o.Values
 		}
 		for _, v := range vals {
-			out = append(out, rules.Options{o.Key: fmt.Sprint(v)})
+			out = append(out, rules.Options{o.Key: o.text(v)})
 		}
 	}
 	return out

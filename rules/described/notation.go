@@ -52,6 +52,8 @@ func (g *Game) FormatMove(m rules.Move) string {
 		return fmt.Sprintf("invalid move %d", uint32(m))
 	}
 	switch {
+	case g.c.gens[0][rule].kind == kindSwap:
+		return "swap"
 	case g.c.gens[0][rule].kind == kindDrop:
 		return g.ColumnLabel(to % g.c.w)
 	case from < 0:
@@ -102,6 +104,9 @@ func (g *Game) howToWrite() string {
 	}
 	if g.c.pass {
 		forms = append(forms, "pass when you have no other move")
+	}
+	if g.c.swap {
+		forms = append(forms, "swap as the game's second move, to take the first stone over")
 	}
 	return "write " + strings.Join(forms, ", or ")
 }
@@ -177,6 +182,9 @@ func (g *Game) ParseMove(text string) (rules.Move, error) {
 			return rules.NoMove, illegal("there is no passing in %s: %s", g.spec.Title, g.howToWrite())
 		}
 		return rules.NoMove, illegal("you may pass only when you have no other move, and you have %d", list.N)
+	}
+	if trimmed == "swap" {
+		return g.parseSwap(&list)
 	}
 	if g.turns() {
 		return g.parseTurn(trimmed, text, &list)
@@ -381,6 +389,10 @@ func (g *Game) Outcome() rules.Outcome {
 		if g.c.fullRes == resScore {
 			out.Reason += ": " + counts
 		}
+	case whyConnect:
+		out.Reason = who + " joined their edges"
+	case whyOneGroup:
+		out.Reason = who + "'s pieces form one group"
 	case whyNoProgress:
 		out.Reason = fmt.Sprintf("%d moves in a row without progress", g.c.progress)
 	case whyTurns:

@@ -280,6 +280,10 @@ func (r *reader) options(s *Spec, n *yaml.Node, names map[string]bool) {
 			return
 		}
 		names[o.Key] = true
+		if v, ok := f["values"]; ok && r.switchOption(&o, f["default"].value, v.value) {
+			s.options = append(s.options, o)
+			continue
+		}
 		o.Default = r.integer(f["default"].value, "default")
 		if v, ok := f["values"]; ok {
 			for _, x := range r.list(v.value, "values") {
@@ -417,7 +421,7 @@ func parseColour(s string) ([3]uint8, error) {
 
 // board reads the board's size and notation.
 func (r *reader) board(s *Spec, n *yaml.Node, names map[string]bool) {
-	f := r.fields(n, "board", "columns", "rows", "rows-numbered", "colour", "emoji")
+	f := r.fields(n, "board", "columns", "rows", "rows-numbered", "cells", "colour", "emoji")
 	r.require(n, f, "board", "columns", "rows")
 	if r.err != nil {
 		return
@@ -426,6 +430,9 @@ func (r *reader) board(s *Spec, n *yaml.Node, names map[string]bool) {
 	s.rows = r.known(f["rows"].value, "rows", names)
 	if rn, ok := f["rows-numbered"]; ok {
 		s.rowsFromTop = r.word(rn.value, "rows-numbered", "from-bottom", "from-top") == "from-top"
+	}
+	if c, ok := f["cells"]; ok {
+		s.hexagons = r.word(c.value, "cells", "squares", "hexagons") == "hexagons"
 	}
 	if c, ok := f["colour"]; ok {
 		s.boardColour = r.scalar(c.value, "colour")
@@ -574,7 +581,8 @@ func (r *reader) moves(s *Spec, n *yaml.Node, names map[string]bool) {
 	}
 	for _, item := range items {
 		f := r.fields(item, "a move", "kind", "piece", "directions", "to", "over", "capture", "chain",
-			"compulsory", "range", "outflank", "must-outflank", "promote", "player", "turn", "on", "next-to", "rotate")
+			"compulsory", "range", "outflank", "must-outflank", "promote", "player", "turn", "on", "next-to", "rotate",
+			"if", "distance")
 		r.require(item, f, "a move", "kind")
 		if r.err != nil {
 			return
@@ -587,6 +595,9 @@ func (r *reader) moves(s *Spec, n *yaml.Node, names map[string]bool) {
 		}
 		if t, ok := f["turn"]; ok {
 			m.turn = r.known(t.value, "turn", names)
+		}
+		if c, ok := f["if"]; ok {
+			m.cond = r.known(c.value, "if", names)
 		}
 		if rt, ok := f["rotate"]; ok {
 			if m.kind != kindPlace {
@@ -607,6 +618,8 @@ func (r *reader) moves(s *Spec, n *yaml.Node, names map[string]bool) {
 			}
 		}
 		switch {
+		case m.kind == kindSwap:
+			r.swapMove(f, &m)
 		case m.kind == kindRemove:
 			r.removeMove(f, &m)
 		case m.kind == kindPlace || m.kind == kindDrop:
@@ -640,6 +653,11 @@ func (r *reader) moves(s *Spec, n *yaml.Node, names map[string]bool) {
 				}
 			}
 		}
+		if m.kind == kindSlide {
+			r.lineSlide(f, &m)
+		} else if d, ok := f["distance"]; ok {
+			r.fail(d.key, "distance belongs to slide moves, not %s moves", kindNames[m.kind])
+		}
 		if m.kind == kindJump {
 			m.over = toEnemy
 			if o, ok := f["over"]; ok {
@@ -672,7 +690,7 @@ func (r *reader) moves(s *Spec, n *yaml.Node, names map[string]bool) {
 			}
 		} else {
 			for _, k := range []string{"over", "capture", "chain", "compulsory"} {
-				if x, has := f[k]; has {
+				if x, has := f[k]; has && !(k == "over" && m.kind == kindSlide) {
 					r.fail(x.key, "%s belongs to jump moves, not %s moves", k, kindNames[m.kind])
 				}
 			}
@@ -750,7 +768,7 @@ func (r *reader) row(n *yaml.Node, names map[string]bool) *expr {
 // ends reads the ending conditions.
 func (r *reader) ends(s *Spec, n *yaml.Node, names map[string]bool) {
 	for _, item := range r.list(n, "end") {
-		f := r.fields(item, "an ending", "when", "result", "row", "piece", "length", "count", "anywhere")
+		f := r.fields(item, "an ending", "when", "result", "row", "piece", "length", "count", "anywhere", "player", "edges")
 		r.require(item, f, "an ending", "when", "result")
 		if r.err != nil {
 			return
@@ -766,6 +784,8 @@ func (r *reader) ends(s *Spec, n *yaml.Node, names map[string]bool) {
 			whenBoardFull:  {resWin, resLoss, resDraw, resScore},
 			whenTurns:      {resDraw, resScore},
 			whenNoProgress: {resDraw, resScore},
+			whenConnect:    {resWin, resLoss, resDraw},
+			whenOneGroup:   {resWin, resLoss, resDraw},
 		}
 		if r.err == nil && !slices.Contains(allowed[e.when], e.result) {
 			var ws []string
@@ -774,7 +794,8 @@ func (r *reader) ends(s *Spec, n *yaml.Node, names map[string]bool) {
 			}
 			r.fail(f["result"].value, "when %s, result must be %s", whenNames[e.when], strings.Join(ws, ", "))
 		}
-		need := map[endWhen]string{whenInARow: "length", whenTurns: "count", whenReach: "row", whenNoProgress: "count"}
+		need := map[endWhen]string{whenInARow: "length", whenTurns: "count", whenReach: "row", whenNoProgress: "count", whenConnect: "edges"}
+		r.connectEnding(f, &e)
 		if a, has := f["anywhere"]; has && e.when != whenInARow {
 			r.fail(a.key, "anywhere belongs to when: in-a-row")
 		}
@@ -811,7 +832,7 @@ func (r *reader) ends(s *Spec, n *yaml.Node, names map[string]bool) {
 			}
 		}
 		for _, old := range s.ends {
-			if old.when == e.when && e.when != whenReach {
+			if old.when == e.when && e.when != whenReach && e.when != whenConnect {
 				r.fail(f["when"].value, "when: %s is given twice", whenNames[e.when])
 			}
 		}
@@ -837,7 +858,7 @@ func (r *reader) evaluation(s *Spec, n *yaml.Node) {
 	if n == nil {
 		return
 	}
-	f := r.fields(n, "evaluation", "material", "mobility", "advance", "centre", "corners")
+	f := r.fields(n, "evaluation", "material", "mobility", "advance", "centre", "corners", "connection")
 	if m, ok := f["material"]; ok {
 		mf := r.fields(m.value, "material", pieceNames(s)...)
 		for name, v := range mf {
@@ -855,6 +876,12 @@ func (r *reader) evaluation(s *Spec, n *yaml.Node) {
 	}
 	if m, ok := f["corners"]; ok {
 		s.eval.corners = r.weight(m.value, "corners")
+	}
+	if m, ok := f["connection"]; ok {
+		s.eval.connection = r.weight(m.value, "connection")
+		if r.err == nil && !slices.ContainsFunc(s.ends, func(e endDef) bool { return e.when == whenConnect }) {
+			r.fail(m.key, "connection weighs the way to a connect ending: add an ending with when: connect")
+		}
 	}
 }
 

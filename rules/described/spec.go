@@ -99,9 +99,10 @@ const (
 	kindSlide                  // a piece any number of empty squares in a direction
 	kindJump                   // a piece over a neighbour to the empty square behind
 	kindRemove                 // one of the mover's own pieces taken off the board
+	kindSwap                   // the second move of the game: the opponent's pieces become the mover's, mirrored (swap.go)
 )
 
-var kindNames = [...]string{"place", "drop", "step", "slide", "jump", "remove"}
+var kindNames = [...]string{"place", "drop", "step", "slide", "jump", "remove", "swap"}
 
 // Named sets of squares a remove move may be limited to (on:).
 var squareSetNames = []string{"corners", "centre", "edges"}
@@ -143,9 +144,11 @@ const (
 	whenBoardFull
 	whenTurns
 	whenNoProgress
+	whenConnect  // a player's group joins two edges (connect.go)
+	whenOneGroup // all of a player's pieces form one group (connect.go)
 )
 
-var whenNames = [...]string{"reach", "in-a-row", "no-pieces", "no-moves", "board-full", "turns", "no-progress"}
+var whenNames = [...]string{"reach", "in-a-row", "no-pieces", "no-moves", "board-full", "turns", "no-progress", "connect", "one-group"}
 
 func whenOf(s string) endWhen { return endWhen(max(0, slices.Index(whenNames[:], s))) }
 
@@ -179,6 +182,7 @@ type Spec struct {
 	lets          []letDef
 	columns, rows *expr
 	rowsFromTop   bool
+	hexagons      bool   // cells: hexagons, each touching six (connect.go)
 	boardColour   string // "#rrggbb" or ""
 	boardEmoji    string // an empty square's emoji, or ""
 	pieces        []pieceDef
@@ -205,6 +209,8 @@ type optionDef struct {
 	Min, Max int
 	Values   []int
 	Help     string
+	// Switch: the values are on and off (1 and 0 in expressions).
+	Switch bool
 }
 
 type letDef struct {
@@ -247,6 +253,8 @@ type ruleDef struct {
 	on           []string // remove: the squares allowed, by squareSetNames; nil for all
 	nextTo       bool     // remove: only a piece next to an empty square (in dirs, default orthogonal)
 	rotate       *expr    // place: the side of the blocks one of which turns after the placement; nil for none
+	cond         *expr    // if: the rule applies only when this is not 0; nil for always
+	lineDistance bool     // slide with distance: line, exactly as far as pieces stand on its line
 }
 
 type endDef struct {
@@ -259,20 +267,25 @@ type endDef struct {
 	// in-a-row: lines anywhere on the board count, either player's, not
 	// only the mover's through the square moved to.
 	anywhere bool
+	// connect: the player whose group counts (0 for either, else 1 or
+	// 2) and the two edges it joins (dirNorth, dirEast, ...).
+	player int
+	edges  [2]dir
 }
 
 type evalDef struct {
 	material                           []int
 	mobility, advance, centre, corners int
+	connection                         int // per step of shortest connection (connect.go)
 }
 
 // OptionSpecs returns the game's options for the registry.
 func (s *Spec) OptionSpecs() []rules.OptionSpec {
 	out := make([]rules.OptionSpec, 0, len(s.options))
 	for _, o := range s.options {
-		spec := rules.OptionSpec{Key: o.Key, Default: strconv.Itoa(o.Default), Min: o.Min, Max: o.Max, Help: o.Help}
+		spec := rules.OptionSpec{Key: o.Key, Default: o.text(o.Default), Min: o.Min, Max: o.Max, Help: o.Help}
 		for _, v := range o.Values {
-			spec.Values = append(spec.Values, strconv.Itoa(v))
+			spec.Values = append(spec.Values, o.text(v))
 		}
 		if spec.Help == "" {
 			spec.Help = o.Key
@@ -348,7 +361,7 @@ func (s *Spec) compile(full rules.Options) (*compiled, error) {
 	}
 	env := map[string]int{}
 	for _, o := range s.options {
-		v, err := strconv.Atoi(full[o.Key])
+		v, err := o.value(full[o.Key])
 		if err != nil {
 			return nil, fmt.Errorf("%s=%s: not a whole number", o.Key, full[o.Key])
 		}
@@ -370,4 +383,30 @@ func (s *Spec) compile(full rules.Options) (*compiled, error) {
 	}
 	s.compiled[key] = c
 	return c, nil
+}
+
+// text writes an option's value as players write it: on or off for a
+// switch, else the number.
+func (o optionDef) text(v int) string {
+	if o.Switch {
+		if v != 0 {
+			return "on"
+		}
+		return "off"
+	}
+	return strconv.Itoa(v)
+}
+
+// value reads an option's value as text writes it.
+func (o optionDef) value(s string) (int, error) {
+	if o.Switch {
+		switch s {
+		case "on":
+			return 1, nil
+		case "off":
+			return 0, nil
+		}
+		return 0, fmt.Errorf("%s=%s: write on or off", o.Key, s)
+	}
+	return strconv.Atoi(s)
 }

@@ -1,0 +1,196 @@
+package described_test
+
+// A hand-written Go Hex, for the tests only: the described hex must agree
+// with it move for move.
+
+import (
+	"strings"
+	"testing"
+
+	"arbiter/rules"
+)
+
+// hexGame's cells are cells[rank0*size + file0], rank 0 at the bottom; a
+// move is the cell, or hexSwap.
+type hexGame struct {
+	size   int
+	swap   bool
+	cells  []int8 // 0 empty, 1 Red, 2 Blue
+	moves  []rules.Move
+	result []rules.Result
+}
+
+const hexSwap rules.Move = 1 << 12
+
+func newHex(size int, swap bool) *hexGame {
+	return &hexGame{size: size, swap: swap, cells: make([]int8, size*size), result: []rules.Result{rules.Ongoing}}
+}
+
+func (g *hexGame) Status() rules.Result { return g.result[len(g.result)-1] }
+
+func (g *hexGame) Moves(list *rules.MoveList) {
+	list.N = 0
+	if g.Status() != rules.Ongoing {
+		return
+	}
+	for c, v := range g.cells {
+		if v == 0 {
+			list.Add(rules.Move(c))
+		}
+	}
+	if g.swap && len(g.moves) == 1 {
+		list.Add(hexSwap)
+	}
+}
+
+// neighbours of (f, r): (f±1, r), (f, r±1), (f+1, r−1), (f−1, r+1).
+var hexSteps = [6][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, -1}, {-1, 1}}
+
+// joined reports whether player who (1 Red: rank 1 to the last rank; 2
+// Blue: file a to the last file) has a chain.
+func (g *hexGame) joined(who int8) bool {
+	n := g.size
+	seen := make([]bool, n*n)
+	var stack []int
+	for i := range n {
+		c := i // Red: rank 0, file i
+		if who == 2 {
+			c = i * n // Blue: file 0, rank i
+		}
+		if g.cells[c] == who {
+			seen[c] = true
+			stack = append(stack, c)
+		}
+	}
+	for len(stack) > 0 {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		f, r := c%n, c/n
+		if who == 1 && r == n-1 || who == 2 && f == n-1 {
+			return true
+		}
+		for _, s := range hexSteps {
+			x, y := f+s[0], r+s[1]
+			if x < 0 || x >= n || y < 0 || y >= n {
+				continue
+			}
+			if t := y*n + x; !seen[t] && g.cells[t] == who {
+				seen[t] = true
+				stack = append(stack, t)
+			}
+		}
+	}
+	return false
+}
+
+func (g *hexGame) Play(m rules.Move) {
+	me := int8(1 + len(g.moves)%2)
+	if m == hexSwap {
+		for c, v := range g.cells {
+			if v == 1 {
+				g.cells[c] = 0
+				f, r := c%g.size, c/g.size
+				g.cells[f*g.size+r] = 2 // (f, r) -> (r, f)
+				break
+			}
+		}
+	} else {
+		g.cells[m] = me
+	}
+	g.moves = append(g.moves, m)
+	res := rules.Ongoing
+	if g.joined(me) {
+		res = rules.Win(rules.Player(me - 1))
+	}
+	g.result = append(g.result, res)
+}
+
+func (g *hexGame) Undo() {
+	m := g.moves[len(g.moves)-1]
+	g.moves = g.moves[:len(g.moves)-1]
+	g.result = g.result[:len(g.result)-1]
+	if m == hexSwap {
+		for c, v := range g.cells {
+			if v == 2 {
+				g.cells[c] = 0
+				f, r := c%g.size, c/g.size
+				g.cells[f*g.size+r] = 1
+				break
+			}
+		}
+		return
+	}
+	g.cells[m] = 0
+}
+
+func (g *hexGame) FormatMove(m rules.Move) string {
+	if m == hexSwap {
+		return "swap"
+	}
+	return squareText(int(m)%g.size, int(m)/g.size+1)
+}
+
+// TestHexSwap: Blue's swap is the second move only, mirrors Red's stone
+// and gives Red the move; with swap off it is refused.
+func TestHexSwap(t *testing.T) {
+	g := newDescribed(t, "hex", nil)
+	if _, err := g.ParseMove("swap"); err == nil || !strings.Contains(err.Error(), "second move") {
+		t.Fatalf("swap as the first move: %v", err)
+	}
+	for _, text := range []string{"b3", "swap"} {
+		m, err := g.ParseMove(text)
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		if got := g.FormatMove(m); got != text {
+			t.Fatalf("%s reads back as %s", text, got)
+		}
+		g.Play(m)
+	}
+	cols, rows := g.Size()
+	// c2 (file 3, rank 2) is Blue's now, b3 empty, and Red is to move.
+	if p, _, ok := g.At(2, rows-2); !ok || p != rules.P2 {
+		t.Fatalf("after swap c2 holds %v %v", p, ok)
+	}
+	if _, _, ok := g.At(1, rows-3); ok {
+		t.Fatal("after swap b3 still holds a stone")
+	}
+	if g.ToMove() != rules.P1 || cols != 11 {
+		t.Fatalf("after swap %v is to move", g.ToMove())
+	}
+	if _, err := g.ParseMove("swap"); err == nil {
+		t.Fatal("a second swap was accepted")
+	}
+	off := newDescribed(t, "hex", rules.Options{"swap": "off"})
+	off.Play(mustParse(t, off, "b3"))
+	if _, err := off.ParseMove("swap"); err == nil || !strings.Contains(err.Error(), "no swap") {
+		t.Fatalf("swap with swap=off: %v", err)
+	}
+}
+
+// TestHexConnects: a straight chain of Red up file a wins for Red, and
+// the reason says so; the zigzag a1 b1... is no chain for Blue since a1
+// and b1 ... meet only through touching cells.
+func TestHexConnects(t *testing.T) {
+	g := newDescribed(t, "hex", rules.Options{"size": "5", "swap": "off"})
+	for _, text := range []string{"c1", "a1", "c2", "b1", "c3", "d1", "c4", "e1"} {
+		g.Play(mustParse(t, g, text))
+	}
+	// Blue's a1 b1 d1 e1 miss c1 (Red's), so Blue has not joined.
+	if g.Status() != rules.Ongoing {
+		t.Fatalf("status %v before Red's last stone", g.Status())
+	}
+	g.Play(mustParse(t, g, "c5"))
+	if g.Status() != rules.Win(rules.P1) || !strings.Contains(g.Outcome().Reason, "Red joined") {
+		t.Fatalf("after c1-c5: %v %q", g.Status(), g.Outcome().Reason)
+	}
+	// The diagonal that does not touch: b1, c2 ... do not join for Red
+	// when they step along file and rank together.
+	d := newDescribed(t, "hex", rules.Options{"size": "5", "swap": "off"})
+	for _, text := range []string{"a1", "e1", "b2", "e2", "c3", "e3", "d4", "d1", "e5"} {
+		d.Play(mustParse(t, d, text))
+	}
+	if d.Status() != rules.Ongoing {
+		t.Fatalf("a1 b2 c3 d4 e5 joined: %v", d.Status())
+	}
+}
