@@ -278,7 +278,13 @@ func (s *Service) deliver(ctx context.Context, g *store.Game, key string, c cons
 		}
 	}
 	if c.Tournament {
-		if err := s.tournamentGameOver(ctx, g); err != nil {
+		// Starting the next round takes many store calls and posts: it has
+		// the tournament lock's time, not the delivery's, so that a busy
+		// machine does not leave a round half started for a referee.
+		tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), tourneyLockTTL)
+		err := s.tournamentGameOver(tctx, g)
+		cancel()
+		if err != nil {
 			return err
 		}
 	}

@@ -330,17 +330,24 @@ func (s *Service) tournamentGameOver(ctx context.Context, g *store.Game) error {
 	return nil
 }
 
+// tourneyLockTTL is how long a tournament's lock lasts when its holder
+// dies before releasing it.
+const tourneyLockTTL = time.Minute
+
 // withTourney loads channel's tournament record under its lock, lets do
 // change it, and saves it when do says it changed.
 func (s *Service) withTourney(ctx context.Context, channel string, do func(t *tourney) (bool, error)) error {
 	var lock store.Lock
-	for try := 0; ; try++ {
+	// Past the lock's time to live a holder that died has lost it, so a
+	// wait that long is only reached by a hang, however busy the machine.
+	giveUp := time.Now().Add(tourneyLockTTL)
+	for {
 		var err error
-		lock, err = s.store.TryLock(ctx, tournamentLock(channel), time.Minute)
+		lock, err = s.store.TryLock(ctx, tournamentLock(channel), tourneyLockTTL)
 		if err == nil {
 			break
 		}
-		if !errors.Is(err, store.ErrLocked) || try == 200 {
+		if !errors.Is(err, store.ErrLocked) || time.Now().After(giveUp) {
 			return fmt.Errorf("tournament of %s: %w", channel, err)
 		}
 		select {
