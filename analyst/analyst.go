@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -196,8 +197,12 @@ func (a *Analyst) make(ctx context.Context, job *store.AnalysisJob) {
 		if !a.search(jctx, work.Plan, p, &mu) {
 			return // cut short: left in line
 		}
-		eng := a.engine(0)
-		work.Plan.Recheck(jctx, eng, p.Verdicts)
+		// Every position is searched: what is recorded stays as it is, and
+		// this worker alone searches again those whose verdicts disagree.
+		mu.Lock()
+		prog = &progress{Verdicts: slices.Clone(p.Verdicts), Done: p.Done}
+		mu.Unlock()
+		work.Plan.Recheck(jctx, a.engine(0), p.Verdicts)
 		if jctx.Err() != nil {
 			return
 		}

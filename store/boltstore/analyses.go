@@ -153,6 +153,8 @@ func (s *Bolt) ClaimAnalysis(ctx context.Context, worker string, lease time.Dura
 	if lease <= 0 {
 		return nil, fmt.Errorf("claim an analysis: %w: lease %s", store.ErrInvalid, lease)
 	}
+	s.mu.Lock() // held from the read of the line: no job leaves it meanwhile
+	defer s.mu.Unlock()
 	var jobs []boltAnalysisJob
 	err := s.view(ctx, "claim an analysis", func(tx *bolt.Tx) error {
 		var err error
@@ -163,8 +165,6 @@ func (s *Bolt) ClaimAnalysis(ctx context.Context, worker string, lease time.Dura
 		return nil, err
 	}
 	now := time.Now()
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.analysisLeases == nil {
 		s.analysisLeases = map[string]analysisLease{}
 	}
