@@ -114,8 +114,8 @@ return 1
 const outOfLine = `
 local f = redis.call('HMGET', KEYS[1], 'guild', 'asker')
 redis.call('LREM', KEYS[3], 0, ARGV[3])
-if f[1] then redis.call('HINCRBY', KEYS[4], 'g:' .. f[1], -1) end
-if f[2] and f[2] ~= '' then redis.call('HINCRBY', KEYS[4], 'p:' .. f[2], -1) end
+if f[1] and redis.call('HINCRBY', KEYS[4], 'g:' .. f[1], -1) <= 0 then redis.call('HDEL', KEYS[4], 'g:' .. f[1]) end
+if f[2] and f[2] ~= '' and redis.call('HINCRBY', KEYS[4], 'p:' .. f[2], -1) <= 0 then redis.call('HDEL', KEYS[4], 'p:' .. f[2]) end
 redis.call('DEL', KEYS[1], KEYS[2])
 `
 
