@@ -178,8 +178,8 @@ func (a *Analyst) make(ctx context.Context, job *store.AnalysisJob) {
 	var result store.Analysis
 	if job.Kept {
 		kept, err := a.st.KeptAnalysis(jctx, job.Guild, job.Game)
-		if err != nil {
-			log.Warn("kept analysis not read; it will be taken up again", "err", err)
+		if err != nil { // forgotten (past store.KeptAnalyses): nothing to post
+			a.failed(ctx, log, job, "kept analysis not read", err)
 			return
 		}
 		result = kept
