@@ -64,12 +64,15 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 
 // claimScript gives a worker the oldest job whose lease ran out (or that
 // none held). KEYS: the line. ARGV: the job keys' prefix, the worker, the
-// lease (ms). It returns {guild, game, progress, kept, deliveries} or nil.
-// The job keys it reads share the line's slot.
+// lease (ms). It returns {guild, game, progress, kept, deliveries} or nil;
+// a key in line whose job is missing is dropped on the way. The job keys
+// it reads share the line's slot.
 var claimScript = redis.NewScript(nowMs + `
 for _, key in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do
   local jk = ARGV[1] .. key
-  if tonumber(redis.call('HGET', jk, 'until') or '0') <= now then
+  if redis.call('HEXISTS', jk, 'game') == 0 then
+    redis.call('LREM', KEYS[1], 0, key) -- a key in line without its job: dropped
+  elseif tonumber(redis.call('HGET', jk, 'until') or '0') <= now then
     local d = redis.call('HINCRBY', jk, 'deliveries', 1)
     redis.call('HSET', jk, 'worker', ARGV[2], 'until', now + tonumber(ARGV[3]))
     local f = redis.call('HMGET', jk, 'guild', 'game', 'progress', 'kept')
