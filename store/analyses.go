@@ -83,9 +83,9 @@ type Analyses interface {
 	// ClaimAnalysis gives worker, for lease, the oldest job in line that
 	// no worker holds or whose lease ran out; ErrNoJob when there is none.
 	ClaimAnalysis(ctx context.Context, worker string, lease time.Duration) (*AnalysisJob, error)
-	// ExtendAnalysis renews job's lease from now and records progress
-	// (nil keeps what was recorded); ErrStaleJob when job is no longer
-	// its worker's (out of line, or taken by another).
+	// ExtendAnalysis renews job's lease for job.Lease from now and
+	// records progress (nil keeps what was recorded); ErrStaleJob when
+	// job is no longer its worker's (out of line, or taken by another).
 	ExtendAnalysis(ctx context.Context, job *AnalysisJob, progress []byte) error
 	// KeepAnalysis keeps job's result, as its worker's; the job stays in
 	// line until NextAnalysisPost finds no channel left. ErrStaleJob as
