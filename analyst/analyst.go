@@ -202,9 +202,8 @@ func (a *Analyst) make(ctx context.Context, job *store.AnalysisJob) {
 		mu.Lock()
 		prog = &progress{Verdicts: slices.Clone(p.Verdicts), Done: p.Done}
 		mu.Unlock()
-		work.Plan.Recheck(jctx, a.engine(0), p.Verdicts)
-		if jctx.Err() != nil {
-			return
+		if !a.recheck(jctx, work.Plan, p.Verdicts) {
+			return // cut short: left in line
 		}
 		rep, err := work.Plan.Report(p.Verdicts, time.Since(began))
 		if err != nil {
@@ -325,4 +324,30 @@ func (a *Analyst) search(ctx context.Context, plan *analysis.Plan, p *progress, 
 		}
 	}
 	return true
+}
+
+// recheck runs plan.Recheck on verdicts under the gate: a bot turn cuts
+// it short, and it runs again once the gate opens (verdicts it corrected
+// stay corrected). It reports whether it ran to its end (false: ctx ended
+// first).
+func (a *Analyst) recheck(ctx context.Context, plan *analysis.Plan, verdicts []analysis.Verdict) bool {
+	t := time.NewTicker(a.cfg.Poll / 10)
+	defer t.Stop()
+	for ctx.Err() == nil {
+		sctx, sr, ok := a.gate.start(ctx)
+		if !ok {
+			select {
+			case <-ctx.Done():
+			case <-t.C:
+			}
+			continue
+		}
+		plan.Recheck(sctx, a.engine(0), verdicts)
+		cut := sctx.Err() != nil
+		a.gate.end(sr)
+		if !cut {
+			return true
+		}
+	}
+	return false
 }
