@@ -81,13 +81,34 @@ var (
 
 // TestAnalysisFinishedByAnotherWorkerAcrossProcesses: an `arbiter bot`
 // that runs no workers and two `arbiter worker` processes on one
-// redis-server. An analysis asked for through the bot is taken by the
-// first worker, whose searches last an hour; it is SIGKILLed, and the
-// second worker takes the analysis over once its lease ran out, makes it
-// and posts it once.
+// redis-server, and on a Redis Cluster. An analysis asked for through the
+// bot is taken by the first worker, whose searches last an hour; it is
+// SIGKILLed, and the second worker takes the analysis over once its lease
+// ran out, makes it and posts it once.
 func TestAnalysisFinishedByAnotherWorkerAcrossProcesses(t *testing.T) {
-	srv := redistest.Start(t, redistest.Options{})
-	c := newClassroom(t, "REDIS_URL="+srv.URL())
+	t.Run("redis", func(t *testing.T) {
+		srv := redistest.Start(t, redistest.Options{})
+		analysisFinishedByAnotherWorker(t, "REDIS_URL="+srv.URL())
+	})
+	t.Run("cluster", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("a Redis Cluster of its own takes a while to start; the contract suite covers the cluster under -short")
+		}
+		redistest.SkipWithoutCluster(t)
+		cluster, err := redistest.NewCluster(redistest.ClusterOptions{})
+		if err != nil {
+			t.Fatalf("start a Redis Cluster: %v", err)
+		}
+		t.Cleanup(cluster.Close)
+		analysisFinishedByAnotherWorker(t, "REDIS_URL="+cluster.URL(), "REDIS_CLUSTER=true")
+	})
+}
+
+// analysisFinishedByAnotherWorker is the body of
+// TestAnalysisFinishedByAnotherWorkerAcrossProcesses on the Redis of
+// storeEnv.
+func analysisFinishedByAnotherWorker(t *testing.T, storeEnv ...string) {
+	c := newClassroom(t, storeEnv...)
 	workersReady := regexp.MustCompile(`bot-turn workers running`)
 	w1 := c.start(workersReady, []string{"ANALYSIS_MOVE_TIME=1h"}, "worker", "--name", "w1", "--workers", "1")
 	b := c.start(regexp.MustCompile(`serving Discord's interactions`), nil, "bot", "--http", "127.0.0.1:0", "--workers", "0")
