@@ -18,6 +18,7 @@ import (
 
 	"arbiter/bot"
 	"arbiter/commands"
+	"arbiter/engine"
 	"arbiter/internal/httplimit"
 	"arbiter/metrics"
 	"arbiter/rules"
@@ -163,17 +164,18 @@ func runBotAt(ctx context.Context, args []string, stderr io.Writer, at discordAt
 // whose clock beats the heartbeat that keeps time fair.
 func gameFlow(cfg config, st store.Store, reg *rules.Registry, session *discordgo.Session, log *slog.Logger, meter commands.Meter, n int, name string, takesCommands bool) *commands.Service {
 	return commands.New(commands.Config{
-		RefereeRole:   cfg.RefereeRole,
-		TurnTime:      cfg.TurnTime,
-		BotMoveTime:   cfg.BotMoveTime,
-		Workers:       n,
-		WorkerName:    name,
-		TakesCommands: takesCommands,
-		CachedGames:   cfg.CachedGames,
-		Meter:         meter,
-		PublicURL:     cfg.PublicURL,
-		Limits:        cfg.Limits,
-		Deadlines:     bot.Timestamp,
+		RefereeRole:    cfg.RefereeRole,
+		TurnTime:       cfg.TurnTime,
+		BotMoveTime:    cfg.BotMoveTime,
+		AnalysisLimits: engine.Limits{MoveTime: cfg.AnalysisMoveTime},
+		Workers:        n,
+		WorkerName:     name,
+		TakesCommands:  takesCommands,
+		CachedGames:    cfg.CachedGames,
+		Meter:          meter,
+		PublicURL:      cfg.PublicURL,
+		Limits:         cfg.Limits,
+		Deadlines:      bot.Timestamp,
 	}, st, reg, bot.NewNotifier(session, log), log, nil)
 }
 

@@ -35,6 +35,7 @@ type config struct {
 	ShardCount       int             // SHARD_COUNT
 	LogLevel         slog.Level      // LOG_LEVEL: debug, info, warn or error
 	BotMoveTime      time.Duration   // BOT_MOVE_TIME: overrides each game's bot time per move
+	AnalysisMoveTime time.Duration   // ANALYSIS_MOVE_TIME: each position's search in an /analyse
 	TurnTime         time.Duration   // TURN_TIME: a person's default time per move, default 48h
 	APIAddr          string          // API_ADDR: serve the programs' API and the live wall here; unset: off
 	MetricsAddr      string          // METRICS_ADDR: serve /metrics and /healthz here; unset: off
@@ -122,6 +123,7 @@ func loadConfig() (config, error) {
 		}
 	}
 	durVar("BOT_MOVE_TIME", &c.BotMoveTime)
+	durVar("ANALYSIS_MOVE_TIME", &c.AnalysisMoveTime)
 	durVar("TURN_TIME", &c.TurnTime)
 	durVar("STORE_BACKUP_EVERY", &c.StoreBackupEvery)
 	c.TrustedProxies = httplimit.Loopback()

@@ -164,10 +164,6 @@ func TestAnalyseQueueIsBounded(t *testing.T) {
 		}
 	}
 	e.refused(bob, "q1", "/analyse", "already in line for analysis: position 2 in line")
-
-	idle := newEnv(t, false)
-	idle.playStudents(t, "w", "sixes", 2, rng)
-	idle.refused(ann, "w", "/analyse", "runs none")
 }
 
 // TestQueuedAnalysisNeverDelaysABotTurn plays bot turns while a long

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"arbiter/analyst"
 	"context"
 	"errors"
 	"fmt"
@@ -81,6 +82,10 @@ type Config struct {
 	// AnalysisPersonShare is the most of them one person may have put in
 	// line; default 2.
 	AnalysisPersonShare int
+	// AnalysisLease is how long the workers of a process that stopped
+	// keep a game of the analysis line from the others; default
+	// analyst.DefaultLease.
+	AnalysisLease time.Duration
 }
 
 // Service runs the game flow over a store. It is safe for concurrent use.
@@ -104,11 +109,12 @@ type Service struct {
 	cached *gameCache
 	// routes maps command names to their handlers; specs is the command
 	// set of the registry's games (a registry does not change).
-	// analyses is /analyse's queue and results (analyse.go).
-	analyses *analyses
-	// workersRun counts the RunWorkers under way: /analyse needs them.
+	// analyst makes the analyses of the store's line beside the workers
+	// (analyse.go).
+	analyst *analyst.Analyst
+	// workersRun counts the RunWorkers under way.
 	workersRun atomic.Int64
-	gate       idleGate // analyses run only while no worker has a bot turn (analyse.go)
+	gate       analyst.Gate // analyses run only while no worker has a bot turn
 	routes     map[string]handler
 	specs      []CommandSpec
 	// direct writes to people directly, when the notifier can (nil when
@@ -157,13 +163,14 @@ func New(cfg Config, st store.Store, reg *rules.Registry, notify Notifier, log *
 	}
 	cached := newGameCache(cfg.CachedGames)
 	s := &Service{store: forgetfulStore{Store: st, games: cached}, reg: reg, notify: notify, cfg: cfg, log: log, now: now,
-		replays: newReplays(), cached: cached, analyses: newAnalyses(cfg.AnalysisQueue, cfg.AnalysisServerShare, cfg.AnalysisPersonShare)}
+		replays: newReplays(), cached: cached}
 	if now == nil {
 		s.now = s.storeNow
 	}
 	s.notify = pausingNotifier{Notifier: notify, s: s}
 	s.direct, _ = notify.(DirectMessenger)
 	s.routes, s.specs = s.handlers(), CommandSet(reg.Names())
+	s.analyst = s.newAnalyst()
 	return s
 }
 

@@ -50,6 +50,7 @@ func (s *Service) RunWorkers(ctx context.Context) {
 	s.workersRun.Add(1)
 	defer s.workersRun.Add(-1)
 	var wg sync.WaitGroup
+	wg.Go(func() { s.analyst.Run(ctx) })
 	for i := range s.cfg.Workers {
 		wg.Go(func() { s.runWorker(ctx, fmt.Sprintf("%s-%d", s.cfg.WorkerName, i+1), uint64(i)) })
 	}
@@ -59,13 +60,11 @@ func (s *Service) RunWorkers(ctx context.Context) {
 // runWorker is one worker's loop. Each worker keeps one engine per level,
 // so their transposition tables live across moves.
 //
-// Beside each worker runs its share of /analyse, one position at a time,
-// only while no worker has a bot turn: a claimed turn stops every analysis
-// search at once (idleGate) and is thought about without them.
+// Beside the workers, their analyst searches the positions of the
+// analysis line, as many at once as there are workers, only while no
+// worker has a bot turn: a claimed turn stops every analysis search at
+// once (analyst.Gate) and is thought about without them.
 func (s *Service) runWorker(ctx context.Context, name string, seed uint64) {
-	var analysing sync.WaitGroup
-	analysing.Go(func() { s.analyseWhileIdle(ctx) })
-	defer analysing.Wait()
 	players := map[int]engine.Player{}
 	rng := rand.New(rand.NewPCG(seed, uint64(time.Now().UnixNano())))
 	for ctx.Err() == nil {
@@ -80,11 +79,11 @@ func (s *Service) runWorker(ctx context.Context, name string, seed uint64) {
 			}
 			continue
 		}
-		s.gate.enter()
+		s.gate.Enter()
 		s.inFlight.Add(1)
 		s.guardedBotTurn(ctx, name, job, players, rng)
 		s.inFlight.Add(-1)
-		s.gate.leave()
+		s.gate.Leave()
 	}
 }
 

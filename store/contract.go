@@ -123,6 +123,8 @@ type Store interface {
 
 	// The play page's one-time links and sessions (playpage.go).
 	PlayCredentials
+	// The analysis line and the analyses kept (analyses.go).
+	Analyses
 }
 
 // Lock is held by one process at a time, such as the one that keeps a

@@ -33,6 +33,9 @@
 //	playlinks            secret's hash -> a play page one-time link (store.PlayGrant, JSON)
 //	playsessions         secret's hash -> a play page session (store.PlayGrant, JSON)
 //	playexpiry           expiry (8 bytes, Unix ms) + bucket + "/" + hash -> empty: swept at each keeping
+//	analysisline         guild/game -> an analysis in line: its order, asker, channels, posts and progress (JSON)
+//	analyseskept         guild/game -> a finished analysis (store.Analysis and its keeping order, JSON)
+//	analysiskeptorder    keeping order (8 bytes) -> guild/game: the oldest is forgotten past store.KeptAnalyses
 //	guilds/<guild>       a guild ("count" -> its archived games); its sequence gives archive ids, with buckets:
 //	  archive            archive id -> game record
 //	  archived           finish time (8 bytes) + archive id -> empty: newest last
@@ -41,7 +44,7 @@
 //	  board:<game>       rating (8 sortable bytes) + player -> empty
 //	  rated:<game>       result id -> empty
 //
-// Claims of bot turns and locks live in memory: only this process can
+// Claims of bot turns, leases of analyses and locks live in memory: only this process can
 // open the directory, so a claim or a lock of a process that ended died
 // with it.
 package boltstore
@@ -104,9 +107,11 @@ type Bolt struct {
 	mu     sync.Mutex          // guards claims, locks and wakeup
 	claims map[uint64]claim    // bot turns handed to a worker, by job number
 	locks  map[string]boltLock // locks held, by name
-	wakeup chan struct{}       // closed and replaced when a job is queued
-	closed chan struct{}       // closed by Close
-	once   sync.Once
+	// analysisLeases are the analysis jobs handed to a worker, by key.
+	analysisLeases map[string]analysisLease
+	wakeup         chan struct{} // closed and replaced when a job is queued
+	closed         chan struct{} // closed by Close
+	once           sync.Once
 }
 
 var _ store.Store = (*Bolt)(nil)

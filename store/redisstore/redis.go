@@ -42,6 +42,7 @@
 //	{tokuser:U}:issued        when a person was last given a token
 //	{play:H}:link             a play page one-time link (store.PlayGrant, JSON), expiring, by its secret's hash
 //	{play:H}:session          a play page session (store.PlayGrant, JSON), expiring, by its secret's hash
+//	{analyses}:...            the analysis line and the analyses kept, in one slot (analyses.go)
 //
 // # Versions
 //

@@ -122,7 +122,7 @@ var tests = []struct {
 
 // Run runs the contract suite against b, each test in a subtest of t.
 func Run(t *testing.T, b Backend) {
-	for _, tc := range slices.Concat(tests, playTests) {
+	for _, tc := range slices.Concat(tests, playTests, analysisTests) {
 		if b.Cluster && !tc.cluster {
 			continue
 		}
