@@ -23,14 +23,16 @@ import (
 //go:embed testdata/openapi.json
 var openAPIJSON []byte
 
-// The JSON Schema keywords the check knows: type (a name or a list of
-// names), const, enum, properties, required, additionalProperties (false
-// or a schema), items, minItems, maxItems, uniqueItems, minLength,
-// maxLength (in characters), pattern, minimum, maximum, maxProperties, allOf,
-// oneOf and anyOf, and $ref into the spec's components. oneOf is checked
-// as "at least one alternative fits": the spec's alternatives overlap
-// where Discord tells them apart by context, so "exactly one" would refuse
-// valid requests. Formats (snowflake, uri, int64...) are not checked.
+// The JSON Schema keywords the check knows, every one the spec's schemas
+// assert: type (a name or a list of names), const, enum, properties,
+// required, additionalProperties (false or a schema), items, minItems,
+// maxItems, uniqueItems, minLength, maxLength (in characters), pattern,
+// minimum, maximum, minProperties, maxProperties, allOf, oneOf and anyOf,
+// and $ref into the spec's components. oneOf is checked as "at least one
+// alternative fits": the spec's alternatives overlap where Discord tells
+// them apart by context, so "exactly one" would refuse valid requests.
+// Formats (snowflake, uri, int64...) and contentEncoding are annotations
+// and not checked.
 
 // apiSpec is the parsed spec: its paths, split into segments, and its
 // component schemas.
@@ -266,6 +268,9 @@ func (sp *apiSpec) check(schema any, v any, path string, errs *[]string, depth i
 		}
 		if m, ok := num(s["maxProperties"]); ok && float64(len(x)) > m {
 			fail("%d properties, more than %v", len(x), m)
+		}
+		if m, ok := num(s["minProperties"]); ok && float64(len(x)) < m {
+			fail("%d properties, fewer than %v", len(x), m)
 		}
 		keys := make([]string, 0, len(x))
 		for k := range x {

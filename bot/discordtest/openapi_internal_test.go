@@ -33,10 +33,33 @@ func TestOpenAPIChecksBodies(t *testing.T) {
 		{"POST", "/interactions/1/tok/callback", `{"type":4,"data":{"content":"x","flags":64}}`, ""},
 		{"POST", "/interactions/1/tok/callback", `{"type":99}`, "fits none"},
 		{"POST", "/nowhere", `{}`, "no path of the spec"},
+		// An application's integration types name at least one.
+		{"PATCH", "/applications/@me", `{"integration_types_config":{"0":{}}}`, ""},
+		{"PATCH", "/applications/@me", `{"integration_types_config":{}}`, "0 properties, fewer than 1"},
 	} {
 		errs := strings.Join(sp.checkBody(c.method, c.path, []byte(c.body)), "\n")
 		if c.want == "" && errs != "" || c.want != "" && !strings.Contains(errs, c.want) {
 			t.Errorf("%s %s %.80s: %q, want %q", c.method, c.path, c.body, errs, c.want)
+		}
+	}
+}
+
+// BenchmarkOpenAPICheck checks a typical request against the spec: a
+// message with a select menu of 25 options.
+func BenchmarkOpenAPICheck(b *testing.B) {
+	sp, err := loadSpec()
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := make([]string, 25)
+	for i := range opts {
+		opts[i] = fmt.Sprintf(`{"label":"o%d","value":"%d"}`, i, i)
+	}
+	body := []byte(`{"content":"pick","components":[{"type":1,"components":[{"type":3,"custom_id":"pick:1:2","options":[` + strings.Join(opts, ",") + `]}]}]}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if errs := sp.checkBody("POST", "/channels/1/messages", body); len(errs) > 0 {
+			b.Fatal(errs)
 		}
 	}
 }
