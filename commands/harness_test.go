@@ -1,6 +1,7 @@
 package commands_test
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -118,7 +119,7 @@ func newEnvWith(t testing.TB, workers bool, tweak func(*commands.Config), opts .
 	ctx, cancel := context.WithCancel(context.Background())
 	reg := games.Registry()
 	clk := &clock{now: time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	log := failureLog(t)
 	st, err := open.Store(ctx, store.Config{RedisURL: srv.URL(), Registry: reg, Logger: log, Now: clk.Now, ClaimTimeout: 5 * time.Second})
 	if err != nil {
 		t.Fatalf("open store: %v", err)
@@ -269,4 +270,33 @@ func (e *env) archived(channel string) *store.Game {
 	}
 	e.t.Fatalf("no archived game of channel %s", channel)
 	return nil
+}
+
+// failureLog is a logger whose warnings and errors the test prints if it
+// fails (the last hundred lines), and drops otherwise.
+func failureLog(t testing.TB) *slog.Logger {
+	var mu sync.Mutex
+	var buf bytes.Buffer
+	t.Cleanup(func() {
+		if !t.Failed() {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+		t.Logf("the service's warnings and errors:\n%s", strings.Join(lines[max(0, len(lines)-100):], "\n"))
+	})
+	return slog.New(slog.NewTextHandler(lockedWriter{&mu, &buf}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+}
+
+// lockedWriter writes to w under mu.
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
