@@ -244,20 +244,20 @@ func (c *compiled) rowIndex(row int, fromTop bool) int {
 
 func (c *compiled) buildStart(s *Spec, eval func(*expr, string) (int, error)) error {
 	for i, st := range s.start {
-		for _, re := range st.rows {
+		for j, re := range st.rows {
 			row, err := eval(re, "start row")
 			if err != nil {
 				return err
 			}
 			r := c.rowIndex(row, s.rowsFromTop)
 			if r < 0 {
-				return fmt.Errorf("start entry %d: row %d is off the board (rows 1 to %d)", i+1, row, c.h)
+				return &placedError{at: st.rowsAt[j], err: fmt.Errorf("start entry %d: row %d is off the board (rows 1 to %d)", i+1, row, c.h)}
 			}
 			for col := range c.w {
 				c.start[r*c.w+col] = cellValue(st.piece, rules.Player(st.player))
 			}
 		}
-		for _, at := range st.at {
+		for j, at := range st.at {
 			col, err := eval(at[0], "start column")
 			if err != nil {
 				return err
@@ -268,7 +268,7 @@ func (c *compiled) buildStart(s *Spec, eval func(*expr, string) (int, error)) er
 			}
 			sq := c.square(col, row, s.rowsFromTop)
 			if sq < 0 {
-				return fmt.Errorf("start entry %d: square [%d, %d] is off the board (%d columns, %d rows)", i+1, col, row, c.w, c.h)
+				return &placedError{at: st.atAt[j], err: fmt.Errorf("start entry %d: square [%d, %d] is off the board (%d columns, %d rows)", i+1, col, row, c.w, c.h)}
 			}
 			c.start[sq] = cellValue(st.piece, rules.Player(st.player))
 		}

@@ -27,6 +27,10 @@ func Load(file string, data []byte) (*Spec, error) {
 	}
 	for _, opts := range s.optionCorners() {
 		if _, err := s.New(opts); err != nil {
+			var pe *placedError
+			if errors.As(err, &pe) {
+				return nil, &Error{File: file, Line: pe.at.line, Column: pe.at.col, Msg: pe.Error()}
+			}
 			return nil, fmt.Errorf("%s: %w", file, err)
 		}
 	}

@@ -190,9 +190,14 @@ func Parse(file string, data []byte) (*Spec, error) {
 	return s, nil
 }
 
-// syntaxError turns a YAML syntax error into an *Error at its line, column
-// at the line's first character (YAML's errors give no column).
+// syntaxError turns a YAML syntax error into an *Error: a key indented
+// unlike the keys around it, at that key, in the author's words; else
+// YAML's own message at its line, column at the line's first character
+// (YAML's errors give no column).
 func syntaxError(file string, data []byte, err error) *Error {
+	if line, col, msg, ok := indentFault(data); ok {
+		return &Error{File: file, Line: line, Column: col, Msg: msg}
+	}
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	line := 1
 	if m := yamlErr.FindStringSubmatch(msg); m != nil {
@@ -546,6 +551,7 @@ func (r *reader) start(s *Spec, n *yaml.Node, names map[string]bool) {
 		if rows, ok := f["rows"]; ok {
 			for _, x := range r.list(rows.value, "rows") {
 				st.rows = append(st.rows, r.known(x, "a row", names))
+				st.rowsAt = append(st.rowsAt, place{x.Line, x.Column})
 			}
 		}
 		if at, ok := f["at"]; ok {
@@ -563,6 +569,7 @@ func (r *reader) start(s *Spec, n *yaml.Node, names map[string]bool) {
 					return
 				}
 				st.at = append(st.at, [2]*expr{r.known(xy[0], "a column", names), r.known(xy[1], "a row", names)})
+				st.atAt = append(st.atAt, place{sq.Line, sq.Column})
 			}
 		}
 		if r.err == nil && st.rows == nil && st.at == nil && !st.checkered {

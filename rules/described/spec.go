@@ -11,6 +11,7 @@
 package described
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -228,9 +229,24 @@ type startDef struct {
 	player    int
 	piece     int
 	rows      []*expr
+	rowsAt    []place // where each of rows is written
 	at        [][2]*expr
+	atAt      []place // where each of at is written
 	checkered bool
 }
+
+// place is a line and column of the description.
+type place struct{ line, col int }
+
+// placedError is an error found in building a game from its description
+// with some option values, at the place in the file that caused it.
+type placedError struct {
+	at  place
+	err error
+}
+
+func (e *placedError) Error() string { return e.err.Error() }
+func (e *placedError) Unwrap() error { return e.err }
 
 type ruleDef struct {
 	kind         moveKind
@@ -376,6 +392,10 @@ func (s *Spec) compile(full rules.Options) (*compiled, error) {
 	}
 	c, err := build(s, env)
 	if err != nil {
+		var pe *placedError
+		if errors.As(err, &pe) {
+			return nil, &placedError{at: pe.at, err: fmt.Errorf("%s with %s: %w", s.Name, key, pe.err)}
+		}
 		return nil, fmt.Errorf("%s with %s: %w", s.Name, key, err)
 	}
 	if s.compiled == nil {
