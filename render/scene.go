@@ -41,7 +41,10 @@ type scene struct {
 	textKey   []string // lines saying what the text pieces are, none if the side lines say it
 	imageKey  string   // a caption line saying what the image's pieces are, "" if plain
 	squarePx  int      // image: a square's side in pixels
-	gapPx     int      // image: the lattice's width between squares
+	// openLattice: the lattice's points and borders are blank in text
+	// until a piece stands on them (Dots and Boxes' undrawn lines).
+	openLattice bool
+	gapPx       int // image: the lattice's width between squares
 
 	status status
 	// marks counts the cells with each mark (setMark keeps it).
@@ -117,6 +120,7 @@ const (
 	disc shape = iota
 	box
 	diamond
+	bar // fills its cell: a line drawn on a lattice border
 )
 
 // scenePalette is a scene's cell colours and marks in every style.
@@ -266,6 +270,10 @@ func sceneInto(reuse *scene, g rules.Game, opt Options) (*scene, error) {
 		s, bottom = hiyaScene(reuse, g), g.PlayerOf(hiya.South)
 	case *sixes.Game:
 		s, bottom = sixesScene(reuse, g), rules.P1
+	case *described.Pits:
+		s, seats = pitsScene(reuse, g), false
+	case *described.Dots:
+		s, seats = dotsScene(reuse, g), false
 	default:
 		if g == nil {
 			return nil, fmt.Errorf("render: no game")

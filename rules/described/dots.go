@@ -373,3 +373,16 @@ func (g *Dots) Clone() rules.Game {
 	c.movers = append(make([]rules.Player, 0, cap(g.movers)), g.movers...)
 	return &c
 }
+
+// LastMover returns the player who made the last move (a move again
+// leaves the same player to move), and false before the first move.
+func (g *Dots) LastMover() (rules.Player, bool) {
+	if len(g.movers) == 0 {
+		return rules.P1, false
+	}
+	return g.movers[len(g.movers)-1], true
+}
+
+// BoxText returns the one-character text of p's boxes (the piece's text
+// in the description).
+func (g *Dots) BoxText(p rules.Player) string { return g.spec.pieces[0].Text[p&1] }

@@ -354,3 +354,12 @@ func (g *Pits) Clone() rules.Game {
 	c.saved = append(make([]pitsSaved, 0, cap(g.saved)), g.saved...)
 	return &c
 }
+
+// LastMover returns the player who made the last move (a move again
+// leaves the same player to move), and false before the first move.
+func (g *Pits) LastMover() (rules.Player, bool) {
+	if len(g.saved) == 0 {
+		return rules.P1, false
+	}
+	return g.saved[len(g.saved)-1].toMove, true
+}
