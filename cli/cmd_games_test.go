@@ -39,6 +39,8 @@ func TestGamesCheckShipped(t *testing.T) {
 		"../games/tictactoe.yaml":    "perft 1 9\nperft 2 72\nperft 3 504\n",
 		"../games/konane.yaml":       "perft 1 4\nperft 2 12\nperft 3 28\n",
 		"../games/checkers.yaml":     "perft 1 7\nperft 2 49\nperft 3 302\n",
+		"../games/kalah.yaml":        "perft 1 6\nperft 2 35\nperft 3 185\n",
+		"../games/dots.yaml":         "perft 1 24\nperft 2 552\nperft 3 12144\n",
 		// Past 20,000 sequences check goes no deeper.
 		"../games/gomoku.yaml":  "perft 1 225\nperft 2 50400\nrandom",
 		"../games/pentago.yaml": "perft 1 288\nperft 2 80640\nrandom",

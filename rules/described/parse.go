@@ -258,7 +258,11 @@ func (r *reader) spec(root *yaml.Node) *Spec {
 		r.ends(s, f["end"].value, names)
 	}
 	if sc, ok := f["score"]; ok {
-		r.word(sc.value, "score on a "+shapeNames[s.shape]+" board", s.scoreWords()...)
+		what := "score"
+		if s.shape != shapeGrid {
+			what = "score on a " + shapeNames[s.shape] + " board"
+		}
+		r.word(sc.value, what, s.scoreWords()...)
 		s.scoreByPieces = s.shape == shapeGrid
 	}
 	r.evaluation(s, f["evaluation"].value)
