@@ -29,6 +29,8 @@ func TestDescribedGamesThroughDiscord(t *testing.T) {
 		{"breakthrough", "emoji", "A piece moves one square straight forward", "⚪"},
 		{"othello", "image", "every outflanked disc in every direction flips", ""},
 		{"connect4", "text", "the disc falls to the lowest empty cell", "R"},
+		{"kalah", "text", "sows its seeds one at a time", "seeds in store"},
+		{"dots", "image", "A move that completes one or two boxes", ""},
 	} {
 		rules := w.do(ann.ID, w.general, "rules", opt("game", tc.game))
 		w.private(rules, tc.rules)
