@@ -75,13 +75,13 @@ func pitsScene(reuse *scene, g *described.Pits) *scene {
 	if mover, ok := g.LastMover(); ok {
 		m := g.History()[g.Ply()-1]
 		h, _ := strconv.Atoi(g.FormatMove(m))
-		if mover == south {
-			s.setMark(h, 1, fromMark)
-			s.moved[0] = s.cols + h
-		} else {
-			s.setMark(n+1-h, 0, fromMark)
-			s.moved[0] = n + 1 - h
+		// The house sown is the move's one cell (a click on it plays it).
+		c, r := h, 1
+		if mover != south {
+			c, r = n+1-h, 0
 		}
+		s.setMark(c, r, fromMark)
+		s.moved[1] = r*s.cols + c
 		s.status.last = g.PlayerName(mover) + " " + g.FormatMove(m)
 		if g.Status() == rules.Ongoing && g.ToMove() == mover {
 			s.status.last += ", moving again"

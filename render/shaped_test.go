@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -85,6 +86,47 @@ func TestShapedBoardsDrawToTheEnd(t *testing.T) {
 		text := Text(g, Options{})
 		if !strings.Contains(text, " wins: ") && !strings.Contains(text, "Draw") {
 			t.Errorf("%s: the finished board does not say the result:\n%s", tc.game, text)
+		}
+	}
+}
+
+// TestShapedBoardMoves: on the play page every move of Kalah (a house)
+// and Dots and Boxes (a line) is one click on its own target of the SVG
+// board.
+func TestShapedBoardMoves(t *testing.T) {
+	reg := games.Registry()
+	for _, tc := range []struct {
+		game  string
+		moves []string
+		want  int
+	}{{"kalah", nil, 6}, {"kalah", []string{"3", "6"}, 6}, {"dots", nil, 24}, {"dots", []string{"a1 b1"}, 23}} {
+		g, err := reg.Replay(tc.game, nil, tc.moves)
+		if err != nil {
+			t.Fatal(err)
+		}
+		moves, err := BoardMoves(g, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		svg, err := SVG(g, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[int]string{}
+		for _, m := range moves {
+			if m.From != -1 || m.To < 0 {
+				t.Errorf("%s %s: cells %d %d, want one cell", tc.game, m.Text, m.From, m.To)
+			}
+			if other, ok := seen[m.To]; ok {
+				t.Errorf("%s: %s and %s share cell %d", tc.game, m.Text, other, m.To)
+			}
+			seen[m.To] = m.Text
+			if !strings.Contains(string(svg), `data-i="`+strconv.Itoa(m.To)+`"`) {
+				t.Errorf("%s %s: no target for cell %d", tc.game, m.Text, m.To)
+			}
+		}
+		if len(moves) != tc.want {
+			t.Errorf("%s after %v: %d moves, want %d", tc.game, tc.moves, len(moves), tc.want)
 		}
 	}
 }
