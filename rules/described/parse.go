@@ -270,7 +270,7 @@ func (r *reader) spec(root *yaml.Node) *Spec {
 		return nil
 	}
 	if s.shape != shapeGrid {
-		r.shapedCheck(s, f["score"].value)
+		r.shapedCheck(s, f["score"].value, f["pieces"].value)
 		if r.err != nil {
 			return nil
 		}

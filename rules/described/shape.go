@@ -81,6 +81,8 @@ func (r *reader) shapedStart(s *Spec, n *yaml.Node, names map[string]bool) {
 	}
 	if r.err == nil && len(items) != 1 {
 		r.fail(n, "a pits board's start is one entry, the seeds in each house: start: [{seeds: 4}]")
+	}
+	if r.err != nil {
 		return
 	}
 	f := r.fields(items[0], "a start entry", "seeds")
@@ -183,12 +185,12 @@ func (s *Spec) scoreWords() []string {
 }
 
 // shapedCheck checks a pits or dots description as a whole.
-func (r *reader) shapedCheck(s *Spec, score *yaml.Node) {
+func (r *reader) shapedCheck(s *Spec, score, pieces *yaml.Node) {
 	if r.err == nil && score == nil {
 		r.fail(s.shaped.endNode, "result: score needs score: %s in the description", s.scoreWords()[0])
 	}
 	if r.err == nil && len(s.pieces) != 1 {
-		r.fail(nil, "a %s board has one kind of piece", shapeNames[s.shape])
+		r.fail(pieces, "a %s board has one kind of piece", shapeNames[s.shape])
 	}
 }
 
