@@ -31,6 +31,8 @@ func TestDescribedGamesThroughDiscord(t *testing.T) {
 		{"connect4", "text", "the disc falls to the lowest empty cell", "R"},
 		{"hex", "image", "Red wins by joining rank 1 to the last rank", ""},
 		{"loa", "emoji", "exactly as many squares as there are pieces", "⚫"},
+		{"kalah", "text", "sows its seeds one at a time", "seeds in store"},
+		{"dots", "image", "A move that completes one or two boxes", ""},
 	} {
 		rules := w.do(ann.ID, w.general, "rules", opt("game", tc.game))
 		w.private(rules, tc.rules)

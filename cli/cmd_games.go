@@ -74,7 +74,7 @@ func listGames(reg *rules.Registry, stdout io.Writer) int {
 	for _, d := range reg.Definitions() {
 		source := "built in"
 		if g, err := d.New(defaults(d)); err == nil {
-			if dg, ok := described.Of(g); ok {
+			if dg, ok := g.(interface{ Spec() *described.Spec }); ok {
 				source = "described in " + dg.Spec().File
 			}
 		}
@@ -129,9 +129,13 @@ func checkGame(file string, opts rules.Options, seed uint64, stdout io.Writer) e
 			return fmt.Errorf("%s: the name %s is taken by a game Arbiter has already: rename it", file, spec.Name)
 		}
 	}
-	g, err := spec.New(opts)
+	g, err := spec.Definition().New(opts)
 	if err != nil {
 		return fmt.Errorf("%s: %w", file, err)
+	}
+	overflowed := func() bool {
+		o, ok := described.Of(g)
+		return ok && o.Overflowed()
 	}
 	players := spec.Players()
 	header := fmt.Sprintf("%s: %s, %s against %s", spec.Name, spec.Title, players[0], players[1])
@@ -142,13 +146,13 @@ func checkGame(file string, opts rules.Options, seed uint64, stdout io.Writer) e
 	tooMany := fmt.Errorf("%s: a position has more than %d legal moves, more than Arbiter's move lists hold", file, rules.MaxMoves)
 	for depth, last := 1, uint64(0); depth <= 3 && last <= maxCheckLeaves; depth++ {
 		if err := checkNotation(g, depth); err != nil {
-			if g.Overflowed() {
+			if overflowed() {
 				return tooMany
 			}
 			return fmt.Errorf("%s: %w", file, err)
 		}
 		n := rules.Perft(g, depth)
-		if g.Overflowed() {
+		if overflowed() {
 			return tooMany
 		}
 		fmt.Fprintf(stdout, "perft %d %d\n", depth, n)
@@ -166,7 +170,7 @@ func checkGame(file string, opts rules.Options, seed uint64, stdout io.Writer) e
 		moves = append(moves, g.FormatMove(m))
 		g.Play(m)
 	}
-	if g.Overflowed() {
+	if overflowed() {
 		return tooMany
 	}
 	out := g.Outcome()
@@ -185,7 +189,7 @@ func checkGame(file string, opts rules.Options, seed uint64, stdout io.Writer) e
 // checkNotation walks the positions up to depth plies from g's and checks
 // that each position's moves have distinct texts, each of which ParseMove
 // reads back as the same move.
-func checkNotation(g *described.Game, depth int) error {
+func checkNotation(g rules.Game, depth int) error {
 	if depth <= 1 {
 		return checkTexts(g)
 	}
@@ -204,7 +208,7 @@ func checkNotation(g *described.Game, depth int) error {
 }
 
 // checkTexts checks the moves of g's position.
-func checkTexts(g *described.Game) error {
+func checkTexts(g rules.Game) error {
 	var list rules.MoveList
 	g.Moves(&list)
 	seen := map[string]bool{}
@@ -224,11 +228,11 @@ func checkTexts(g *described.Game) error {
 }
 
 // historyText writes the moves played, "the start" before the first.
-func historyText(g *described.Game) string {
+func historyText(g rules.Game) string {
 	if g.Ply() == 0 {
 		return "the start"
 	}
-	c := g.Clone().(*described.Game)
+	c := g.Clone()
 	texts := make([]string, g.Ply())
 	for i := g.Ply() - 1; i >= 0; i-- {
 		m := c.History()[i]

@@ -22,7 +22,7 @@ func TestConsoleDescribedGames(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 9))
 	var script strings.Builder
 	var results []string
-	for _, name := range []string{"breakthrough", "othello", "connect4"} {
+	for _, name := range []string{"breakthrough", "othello", "connect4", "kalah", "dots"} {
 		g, err := reg.New(name, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -50,7 +50,7 @@ func TestConsoleDescribedGames(t *testing.T) {
 		results = append(results, result+": "+out.Reason)
 	}
 	transcript := runConsoleBinary(t, bin, script.String(), "DATA_DIR="+t.TempDir())
-	for _, want := range append(results, "White (alice) played ", "Black (alice) played ", "Red (alice) played ", "⚪", "🟩", "🔴") {
+	for _, want := range append(results, "White (alice) played ", "Black (alice) played ", "Red (alice) played ", "South (alice) played ", "North (bob) played ", "seeds in store", "⚪", "🟩", "🔴", "⚫") {
 		if !strings.Contains(transcript, want) {
 			t.Errorf("transcript lacks %q:\n%s", want, transcript)
 		}

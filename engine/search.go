@@ -248,15 +248,16 @@ func (s *Searcher[G]) searchRoot(depth int) int {
 	if s.tick() {
 		return best
 	}
+	side := g.ToMove()
 	for i, m := range s.root {
 		g.Play(m)
 		var score int
 		if i == 0 || s.exactRoot {
-			score = -s.negamax(depth-1, 1, -beta, -alpha, true)
+			score = s.child(side, depth-1, 1, alpha, beta, true)
 		} else {
-			score = -s.negamax(depth-1, 1, -alpha-1, -alpha, false)
+			score = s.child(side, depth-1, 1, alpha, alpha+1, false)
 			if score > alpha && !s.stopped {
-				score = -s.negamax(depth-1, 1, -beta, -alpha, true)
+				score = s.child(side, depth-1, 1, alpha, beta, true)
 			}
 		}
 		g.Undo()
@@ -308,6 +309,17 @@ func clampEval(v int) int {
 		return -maxEval
 	}
 	return v
+}
+
+// child searches the position after a move by side, to depth, within
+// alpha and beta as side sees them, and returns its score for side: the
+// opponent's score negated, or the position's own score when the rules
+// give side the next move too (a move again).
+func (s *Searcher[G]) child(side rules.Player, depth, ply, alpha, beta int, pvNode bool) int {
+	if s.g.ToMove()&1 == side&1 {
+		return s.negamax(depth, ply, alpha, beta, pvNode)
+	}
+	return -s.negamax(depth, ply, -beta, -alpha, pvNode)
 }
 
 // negamax searches the current position to depth with the window
@@ -371,7 +383,7 @@ func (s *Searcher[G]) negamax(depth, ply, alpha, beta int, pvNode bool) int {
 		g.Play(m)
 		var score int
 		if i == 0 {
-			score = -s.negamax(depth-1, ply+1, -beta, -alpha, pvNode)
+			score = s.child(side, depth-1, ply+1, alpha, beta, pvNode)
 		} else {
 			r := 0
 			if quiet && depth >= 3 && i >= 3 {
@@ -380,12 +392,12 @@ func (s *Searcher[G]) negamax(depth, ply, alpha, beta int, pvNode bool) int {
 					r = 2
 				}
 			}
-			score = -s.negamax(depth-1-r, ply+1, -alpha-1, -alpha, false)
+			score = s.child(side, depth-1-r, ply+1, alpha, alpha+1, false)
 			if score > alpha && r > 0 && !s.stopped {
-				score = -s.negamax(depth-1, ply+1, -alpha-1, -alpha, false)
+				score = s.child(side, depth-1, ply+1, alpha, alpha+1, false)
 			}
 			if score > alpha && score < beta && pvNode && !s.stopped {
-				score = -s.negamax(depth-1, ply+1, -beta, -alpha, true)
+				score = s.child(side, depth-1, ply+1, alpha, beta, true)
 			}
 		}
 		g.Undo()
@@ -448,8 +460,14 @@ func (s *Searcher[G]) quiesce(ply, alpha, beta, qdepth int) int {
 		if !g.Tactical(m) {
 			continue
 		}
+		mover := g.ToMove()
 		g.Play(m)
-		score := -s.quiesce(ply+1, -beta, -alpha, qdepth+1)
+		var score int
+		if g.ToMove() == mover { // the mover moves again
+			score = s.quiesce(ply+1, alpha, beta, qdepth+1)
+		} else {
+			score = -s.quiesce(ply+1, -beta, -alpha, qdepth+1)
+		}
 		g.Undo()
 		if s.stopped {
 			return 0

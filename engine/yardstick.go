@@ -51,6 +51,9 @@ func (p *greedyPlayer) Choose(ctx context.Context, g rules.Game, lim Limits) (ru
 	for _, m := range list.Slice() {
 		g.Play(m)
 		score := -clampEval(g.Evaluate())
+		if g.ToMove() == me { // a move again: the evaluation is the mover's
+			score = -score
+		}
 		if r := g.Status(); r != rules.Ongoing {
 			score = resultScore(r, me, 1)
 		}
@@ -104,12 +107,18 @@ func (p *alphaBetaPlayer) Choose(ctx context.Context, g rules.Game, lim Limits) 
 	if list.N == 0 {
 		return rules.NoMove, Info{Move: rules.NoMove}, errNoMove
 	}
+	me := g.ToMove()
 	best, ties := -inf, 0
 	choice := list.Moves[0]
 	for _, m := range list.Slice() {
 		g.Play(m)
 		// A window just below the best so far tells equal moves apart.
-		score := -p.negamax(g, p.depth-1, 1, -inf, -(best - 1))
+		var score int
+		if g.ToMove() == me { // a move again
+			score = p.negamax(g, p.depth-1, 1, best-1, inf)
+		} else {
+			score = -p.negamax(g, p.depth-1, 1, -inf, -(best - 1))
+		}
 		g.Undo()
 		if ctx.Err() != nil {
 			break
@@ -139,8 +148,14 @@ func (p *alphaBetaPlayer) negamax(g rules.Game, depth, ply, alpha, beta int) int
 	g.Moves(list)
 	best := -inf
 	for i := 0; i < list.N; i++ {
+		mover := g.ToMove()
 		g.Play(list.Moves[i])
-		score := -p.negamax(g, depth-1, ply+1, -beta, -alpha)
+		var score int
+		if g.ToMove() == mover { // a move again
+			score = p.negamax(g, depth-1, ply+1, alpha, beta)
+		} else {
+			score = -p.negamax(g, depth-1, ply+1, -beta, -alpha)
+		}
 		g.Undo()
 		if score > best {
 			best = score

@@ -141,7 +141,12 @@ type faceKey struct {
 func newPainter(s *scene, opt Options, f *faces) *painter {
 	p := &painter{s: s, opt: opt, faces: f, z: f.rasterizer}
 	p.sq, p.gap = s.squarePx, s.gapPx
-	if s.layout == lattice {
+	if s.layout == lattice && s.openLattice {
+		// Gaps at the even indexes (the points and borders on the board's
+		// edge too), squares at the odd ones.
+		p.boardW = s.cols/2*p.sq + (s.cols/2+1)*p.gap
+		p.boardH = s.rows/2*p.sq + (s.rows/2+1)*p.gap
+	} else if s.layout == lattice {
 		// Squares at the odd coordinates, gaps at the even ones and a gap
 		// of frame around the board.
 		p.boardW = (s.cols+1)/2*p.sq + (s.cols+1)/2*p.gap + p.gap
@@ -251,6 +256,13 @@ func (p *painter) cellRect(c, r int) image.Rectangle {
 		return image.Rect(x, y, x+p.sq, y+p.sq)
 	}
 	span := func(i int) (int, int) {
+		if p.s.openLattice {
+			start := i / 2 * (p.sq + p.gap)
+			if i%2 == 0 {
+				return start, start + p.gap
+			}
+			return start + p.gap, start + p.gap + p.sq
+		}
 		start := p.gap + i/2*(p.sq+p.gap)
 		if i%2 == 0 {
 			return start, start + p.sq
@@ -292,7 +304,10 @@ func (p *painter) paint() {
 		for c := 0; c < s.cols; c++ {
 			cl := s.at(c, r)
 			cx, cy := centre(p.cellRect(c, r))
-			if cl.piece != 0 {
+			switch {
+			case cl.piece != 0 && s.pieces[cl.piece].shape == bar:
+				p.rect(p.cellRect(c, r), s.pieces[cl.piece].fill)
+			case cl.piece != 0:
 				p.piece(s.pieces[cl.piece], cx, cy, float32(p.sq))
 			}
 			if cl.mark == hitMark {

@@ -45,6 +45,9 @@ type scene struct {
 	// edges are the board's edges as drawn (top, right, bottom, left)
 	// that belong to a player, in that player's looks; zero for none.
 	edges [4]edgeLook
+	// openLattice: the lattice's points and borders are blank in text
+	// until a piece stands on them (Dots and Boxes' undrawn lines).
+	openLattice bool
 
 	status status
 	// marks counts the cells with each mark (setMark keeps it).
@@ -124,6 +127,7 @@ const (
 	disc shape = iota
 	box
 	diamond
+	bar // fills its cell: a line drawn on a lattice border
 )
 
 // scenePalette is a scene's cell colours and marks in every style.
@@ -274,6 +278,10 @@ func sceneInto(reuse *scene, g rules.Game, opt Options) (*scene, error) {
 		s, bottom = hiyaScene(reuse, g), g.PlayerOf(hiya.South)
 	case *sixes.Game:
 		s, bottom = sixesScene(reuse, g), rules.P1
+	case *described.Pits:
+		s, seats = pitsScene(reuse, g), false
+	case *described.Dots:
+		s, seats = dotsScene(reuse, g), false
 	default:
 		if g == nil {
 			return nil, fmt.Errorf("render: no game")

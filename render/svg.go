@@ -46,12 +46,21 @@ func SVG(g rules.Game, opt Options) ([]byte, error) {
 	for r := 0; r < s.rows; r++ {
 		for c := 0; c < s.cols; c++ {
 			cl := s.at(c, r)
-			if cl.kind != square && cl.kind != point {
+			line := s.openLattice && (cl.kind == hedge || cl.kind == vedge)
+			if cl.kind != square && cl.kind != point && !line {
 				continue
 			}
 			rect := p.cellRect(c, r)
-			if s.layout == hexes {
+			switch {
+			case s.layout == hexes:
 				rect = p.hexBox(c, r)
+			case line: // a thin border: widened across to be easy to click
+				w := p.sq / 5
+				if cl.kind == hedge {
+					rect.Min.Y, rect.Max.Y = rect.Min.Y-w, rect.Max.Y+w
+				} else {
+					rect.Min.X, rect.Max.X = rect.Min.X-w, rect.Max.X+w
+				}
 			}
 			if cl.kind == point {
 				cx, cy := centre(rect)

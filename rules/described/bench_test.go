@@ -24,11 +24,17 @@ func BenchmarkPerft(b *testing.B) {
 	b.Run("connect4", func(b *testing.B) {
 		benchBoth(b, newDescribed(b, "connect4", nil), newConnect4(7, 6, 4), 6)
 	})
+	b.Run("kalah", func(b *testing.B) {
+		benchBoth(b, newShaped(b, "kalah", nil).(*described.Pits), newKalah(6, 4), 8)
+	})
+	b.Run("dots", func(b *testing.B) {
+		benchBoth(b, newShaped(b, "dots", nil).(*described.Dots), newDotsHand(3, 3), 4)
+	})
 }
 
 // benchBoth runs perft to depth on g and on its hand-written twin ref in
 // turn, each called directly (no interface dispatch for either).
-func benchBoth[R refGame](b *testing.B, g *described.Game, ref R, depth int) {
+func benchBoth[G, R refGame](b *testing.B, g G, ref R, depth int) {
 	lists := make([]rules.MoveList, depth)
 	var nodes [2]uint64
 	var spent [2]time.Duration

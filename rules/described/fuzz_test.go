@@ -16,7 +16,7 @@ import (
 // and a description it accepts starts a game whose random moves play and
 // undo without panicking.
 func FuzzParse(f *testing.F) {
-	for _, name := range []string{"breakthrough", "othello", "connect4", "hex", "loa"} {
+	for _, name := range []string{"breakthrough", "othello", "connect4", "hex", "loa", "kalah", "dots"} {
 		data, err := shipped.Files.ReadFile(name + described.Ext)
 		if err != nil {
 			f.Fatal(err)
@@ -36,6 +36,21 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("error %v points outside the file (%d lines)", err, lines)
 			}
 			return
+		}
+		if other, err := s.Definition().New(nil); err == nil {
+			if _, grid := described.Of(other); !grid { // a pits or dots board
+				var list rules.MoveList
+				for range 30 {
+					if other.Moves(&list); list.N == 0 {
+						break
+					}
+					other.Play(list.Moves[0])
+				}
+				for other.Ply() > 0 {
+					other.Undo()
+				}
+				return
+			}
 		}
 		g, err := s.New(nil)
 		if err != nil {

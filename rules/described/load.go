@@ -26,7 +26,7 @@ func Load(file string, data []byte) (*Spec, error) {
 		return nil, err
 	}
 	for _, opts := range s.optionCorners() {
-		if _, err := s.New(opts); err != nil {
+		if _, err := s.Definition().New(opts); err != nil {
 			var pe *placedError
 			if errors.As(err, &pe) {
 				return nil, &Error{File: file, Line: pe.at.line, Column: pe.at.col, Msg: pe.Error()}

@@ -253,15 +253,33 @@ func (r *reader) spec(root *yaml.Node) *Spec {
 	r.players(s, f["players"].value)
 	r.board(s, f["board"].value, names)
 	r.pieces(s, f["pieces"].value)
-	r.start(s, f["start"].value, names)
-	r.moves(s, f["moves"].value, names)
-	r.ends(s, f["end"].value, names)
+	if s.shape != shapeGrid {
+		r.shapedStart(s, f["start"].value, names)
+		r.shapedMoves(s, f["moves"].value)
+		r.shapedEnds(s, f["end"].value)
+	} else {
+		r.start(s, f["start"].value, names)
+		r.moves(s, f["moves"].value, names)
+		r.ends(s, f["end"].value, names)
+	}
 	if sc, ok := f["score"]; ok {
-		s.scoreByPieces = r.word(sc.value, "score", "pieces") == "pieces"
+		what := "score"
+		if s.shape != shapeGrid {
+			what = "score on a " + shapeNames[s.shape] + " board"
+		}
+		r.word(sc.value, what, s.scoreWords()...)
+		s.scoreByPieces = s.shape == shapeGrid
 	}
 	r.evaluation(s, f["evaluation"].value)
 	if r.err != nil {
 		return nil
+	}
+	if s.shape != shapeGrid {
+		r.shapedCheck(s, f["score"].value, f["pieces"].value)
+		if r.err != nil {
+			return nil
+		}
+		return s
 	}
 	r.checkEnds(s)
 	return s
@@ -426,13 +444,30 @@ func parseColour(s string) ([3]uint8, error) {
 
 // board reads the board's size and notation.
 func (r *reader) board(s *Spec, n *yaml.Node, names map[string]bool) {
-	f := r.fields(n, "board", "columns", "rows", "rows-numbered", "cells", "colour", "emoji")
-	r.require(n, f, "board", "columns", "rows")
+	f := r.fields(n, "board", "shape", "columns", "rows", "houses", "rows-numbered", "cells", "colour", "emoji")
+	if sh, ok := f["shape"]; ok {
+		w := r.word(sh.value, "shape", shapeNames[:]...)
+		for i, name := range shapeNames {
+			if name == w {
+				s.shape = boardShape(i)
+			}
+		}
+	}
+	if r.err == nil && s.shape != shapeGrid {
+		r.shapedBoard(s, n, f, names)
+	} else if x, has := f["houses"]; has {
+		r.fail(x.key, "houses belongs to a pits board: add shape: pits")
+	}
+	if s.shape == shapeGrid {
+		r.require(n, f, "board", "columns", "rows")
+	}
 	if r.err != nil {
 		return
 	}
-	s.columns = r.known(f["columns"].value, "columns", names)
-	s.rows = r.known(f["rows"].value, "rows", names)
+	if s.shape == shapeGrid {
+		s.columns = r.known(f["columns"].value, "columns", names)
+		s.rows = r.known(f["rows"].value, "rows", names)
+	}
 	if rn, ok := f["rows-numbered"]; ok {
 		s.rowsFromTop = r.word(rn.value, "rows-numbered", "from-bottom", "from-top") == "from-top"
 	}
@@ -595,6 +630,11 @@ func (r *reader) moves(s *Spec, n *yaml.Node, names map[string]bool) {
 			return
 		}
 		m := ruleDef{}
+		for sh, k := range shapedKinds {
+			if r.scalar(f["kind"].value, "kind") == k {
+				r.fail(f["kind"].value, "kind %s needs a %s board: add shape: %s to board", k, shapeNames[sh], shapeNames[sh])
+			}
+		}
 		m.kind = kindOf(r.word(f["kind"].value, "kind", kindNames[:]...))
 		m.piece = r.piece(s, f["piece"].value)
 		if pl, ok := f["player"]; ok {

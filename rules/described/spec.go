@@ -192,6 +192,8 @@ type Spec struct {
 	ends          []endDef
 	scoreByPieces bool
 	eval          evalDef
+	shape         boardShape // grid, pits or dots
+	shaped        shapedDef  // what a pits or dots board says (shape.go)
 
 	mu       sync.Mutex
 	compiled map[string]*compiled // by Options.String()
@@ -324,6 +326,9 @@ func (s *Spec) Definition() rules.Definition {
 		MoveTime: s.MoveTime,
 		Summary:  s.Rules,
 		New: func(opts rules.Options) (rules.Game, error) {
+			if s.shape != shapeGrid {
+				return s.newShaped(opts)
+			}
 			g, err := s.New(opts)
 			switch {
 			case err != nil:
@@ -340,6 +345,9 @@ func (s *Spec) Definition() rules.Definition {
 // missing options take their defaults. Values that make no board (too
 // large, a start square off the board) are errors.
 func (s *Spec) New(opts rules.Options) (*Game, error) {
+	if s.shape != shapeGrid {
+		return nil, fmt.Errorf("%s is played on a %s board: start it with Definition().New", s.Name, shapeNames[s.shape])
+	}
 	full, err := rules.Resolve(s.Name, s.OptionSpecs(), opts)
 	if err != nil {
 		return nil, err
