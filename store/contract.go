@@ -123,6 +123,21 @@ type Store interface {
 
 	// The play page's one-time links and sessions (playpage.go).
 	PlayCredentials
+
+	// Forget removes or anonymises everything the store keeps of the
+	// person with user id user, by the rules of Scrubber (forget.go):
+	// their seats, moves and mentions in running and finished games
+	// become FormerID and FormerName, and their ratings, leaderboard
+	// places, tokens, play page credentials and settings are deleted. A
+	// running game they are in moves on a version, so that a save of it
+	// loaded before is a conflict. Afterwards no byte of their id or
+	// names remains in what the store keeps, nor in a backup or an
+	// export made after it. ErrInvalid for an id that cannot be one.
+	Forget(ctx context.Context, user string) (ForgetReport, error)
+	// ForgetFinished deletes, in every guild, the archived games that
+	// finished before before, with their place in the archive's lists,
+	// and returns how many it deleted. A zero before deletes nothing.
+	ForgetFinished(ctx context.Context, before time.Time) (int, error)
 }
 
 // Lock is held by one process at a time, such as the one that keeps a
