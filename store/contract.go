@@ -60,6 +60,10 @@ type Store interface {
 		update func(current []Rating) ([]Rating, error)) (bool, error)
 	// Leaderboard lists a guild's game's ratings, best first.
 	Leaderboard(ctx context.Context, guild, game string, offset, limit int) ([]Rating, error)
+	// ClearRatings deletes every rating of a guild, in every game, and
+	// returns how many; the results already rated stay so (a result is
+	// never rated twice, nor one from before into the new ratings).
+	ClearRatings(ctx context.Context, guild string) (int, error)
 
 	// ChannelSetting returns one of a channel's settings, "" when unset.
 	ChannelSetting(ctx context.Context, channel, key string) (string, error)

@@ -296,3 +296,51 @@ func testForgetFinished(t *testing.T, e *env) {
 		t.Errorf("again: %d, %v", n, err)
 	}
 }
+
+// testClearRatings: a guild's ratings in every game go, another guild's
+// stay, and a result rated before is not rated again.
+func testClearRatings(t *testing.T, e *env) {
+	ctx := Context(t)
+	s := e.open()
+	rate := func(guild, game, result string) bool {
+		t.Helper()
+		ok, err := s.UpdateRatings(ctx, guild, game, result, []string{"1001", "1002"}, func(cur []store.Rating) ([]store.Rating, error) {
+			next := append([]store.Rating(nil), cur...)
+			for i := range next {
+				next[i].Rating, next[i].Deviation, next[i].Volatility, next[i].Games = 1500+float64(i), 300, 0.06, next[i].Games+1
+			}
+			return next, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok
+	}
+	rate("4400", "hique", "1")
+	rate("4400", "sixes", "2")
+	rate("4401", "hique", "1")
+	n, err := s.ClearRatings(ctx, "4400")
+	if err != nil || n != 4 {
+		t.Fatalf("ClearRatings = %d, %v; want 4", n, err)
+	}
+	for _, game := range []string{"hique", "sixes"} {
+		if b, err := s.Leaderboard(ctx, "4400", game, 0, 10); err != nil || len(b) != 0 {
+			t.Errorf("the %s leaderboard after: %+v, %v", game, b, err)
+		}
+		if r, err := s.Ratings(ctx, "4400", game, "1001"); err != nil || r[0].Games != 0 {
+			t.Errorf("a %s rating after: %+v, %v", game, r, err)
+		}
+	}
+	if b, err := s.Leaderboard(ctx, "4401", "hique", 0, 10); err != nil || len(b) != 2 {
+		t.Errorf("another guild's leaderboard: %+v, %v", b, err)
+	}
+	if rate("4400", "hique", "1") {
+		t.Error("a result rated before the clearing was rated again")
+	}
+	if !rate("4400", "hique", "3") {
+		t.Error("a new result was not rated")
+	}
+	if n, err := s.ClearRatings(ctx, "4402"); err != nil || n != 0 {
+		t.Errorf("a guild without ratings: %d, %v", n, err)
+	}
+}

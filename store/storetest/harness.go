@@ -124,6 +124,7 @@ var tests = []struct {
 	{"RunningRacesCreate", testRunningRacesCreate, false},
 	{"Forget", testForget, false},
 	{"ForgetFinished", testForgetFinished, false},
+	{"ClearRatings", testClearRatings, true},
 }
 
 // Run runs the contract suite against b, each test in a subtest of t.
