@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
+	"path/filepath"
 	"sync/atomic"
 	"time"
 
@@ -22,6 +23,7 @@ import (
 	"arbiter/metrics"
 	"arbiter/rules"
 	"arbiter/store"
+	"arbiter/term"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gorilla/websocket"
@@ -174,6 +176,7 @@ func gameFlow(cfg config, st store.Store, reg *rules.Registry, session *discordg
 		PublicURL:     cfg.PublicURL,
 		Limits:        cfg.Limits,
 		Deadlines:     bot.Timestamp,
+		Terms:         &term.Closer{Store: st, Dir: filepath.Join(cfg.DataDir, term.Dir), Log: log},
 	}, st, reg, bot.NewNotifier(session, log), log, nil)
 }
 

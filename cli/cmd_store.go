@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,7 +15,7 @@ import (
 )
 
 // storeUsage is `arbiter store`'s synopsis.
-const storeUsage = "usage: arbiter store export FILE | store import FILE | store backup [FILE] | store restore FILE"
+const storeUsage = "usage: arbiter store export FILE | store import FILE | store backup [FILE] | store restore FILE | store forget USER"
 
 // runStore is `arbiter store VERB`:
 //
@@ -30,6 +31,10 @@ const storeUsage = "usage: arbiter store export FILE | store import FILE | store
 //	restore FILE   put such a copy in place of DATA_DIR/arbiter.db, keeping
 //	               the database it replaces; refused while a process runs
 //	               the store
+//	forget USER    remove or anonymise everything the store keeps of the
+//	               person with that user id (store.Store's Forget): their
+//	               games then show the former student; backups made before
+//	               still hold them
 //
 // With REDIS_URL set, export and import work on Redis, else on the
 // embedded store under DATA_DIR (locked to one process: export and import
@@ -44,6 +49,7 @@ func runStore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	switch {
 	case (verb == "export" || verb == "import" || verb == "restore") && fs.NArg() == 2:
 	case verb == "backup" && fs.NArg() <= 2:
+	case verb == "forget" && fs.NArg() == 2:
 	default:
 		fmt.Fprintln(stderr, storeUsage)
 		return 2
@@ -70,6 +76,9 @@ func runStore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	defer closeStore(ctx, st, stderr, "arbiter store "+verb)
+	if verb == "forget" {
+		return storeForget(ctx, st, path, stdout, stderr)
+	}
 	p, ok := st.(store.Porter)
 	if !ok {
 		fmt.Fprintf(stderr, "arbiter store %s: this store (%T) cannot be exported or imported\n", verb, st)
@@ -153,4 +162,24 @@ func exportFile(ctx context.Context, p store.Porter, path string) (int, error) {
 		return err
 	})
 	return n, err
+}
+
+// storeForget forgets the person with user id user in st.
+func storeForget(ctx context.Context, st store.Store, user string, stdout, stderr io.Writer) int {
+	rep, err := st.Forget(ctx, user)
+	if err != nil {
+		fmt.Fprintf(stderr, "arbiter store forget: %v\n", err)
+		if errors.Is(err, store.ErrInvalid) {
+			return 2
+		}
+		return 1
+	}
+	if rep == (store.ForgetReport{}) {
+		fmt.Fprintln(stdout, "the store holds nothing of that person")
+		return 0
+	}
+	fmt.Fprintf(stdout, "forgotten: %d entries rewritten (their games show the former student), %d deleted (ratings, tokens, settings)\n",
+		rep.Rewritten, rep.Deleted)
+	fmt.Fprintln(stdout, "backups made before this still hold them: see docs/explanation/security.md")
+	return 0
 }

@@ -81,6 +81,9 @@ type Config struct {
 	// AnalysisPersonShare is the most of them one person may have put in
 	// line; default 2.
 	AnalysisPersonShare int
+	// Terms closes a server's term for /referee term-close; nil: it is
+	// refused, pointing at the command line.
+	Terms TermCloser
 }
 
 // Service runs the game flow over a store. It is safe for concurrent use.
