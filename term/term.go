@@ -290,7 +290,6 @@ func writeAtomic(path string, write func(w io.Writer) error) error {
 	return err
 }
 
-
 // CloseTerm is Close for /referee term-close (commands.TermCloser).
 func (c *Closer) CloseTerm(ctx context.Context, guild, name string) (commands.TermClosed, error) {
 	done, err := c.Close(ctx, guild, name)
