@@ -143,6 +143,7 @@ func runBotAt(ctx context.Context, args []string, stderr io.Writer, at discordAt
 	defer waitMetrics()
 	defer serveAPI(loopCtx, apiLn, cfg, svc, log)()
 	wait := runLoops(loopCtx, svc, n > 0)
+	waitRetention := runRetention(loopCtx, cfg, st, log)
 	if *httpAddr != "" {
 		err = serveInteractions(ctx, *httpAddr, b, cfg.TrustedProxies, log, &listening)
 	} else {
@@ -151,6 +152,7 @@ func runBotAt(ctx context.Context, args []string, stderr io.Writer, at discordAt
 	}
 	stopLoops()
 	wait()
+	waitRetention()
 	if err != nil {
 		fmt.Fprintf(stderr, "arbiter bot: %v\n", err)
 		return 1

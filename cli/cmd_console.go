@@ -113,6 +113,7 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	defer serveAPI(ctx, apiLn, cfg, svc, log)()
 	defer runLoops(ctx, svc, true)()
+	defer runRetention(ctx, cfg, st, log)()
 	defer cancel()
 
 	con.as(*name)
