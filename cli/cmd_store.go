@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -12,6 +11,7 @@ import (
 
 	"arbiter/store"
 	"arbiter/store/boltstore"
+	"arbiter/term"
 )
 
 // storeUsage is `arbiter store`'s synopsis.
@@ -77,7 +77,7 @@ func runStore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	defer closeStore(ctx, st, stderr, "arbiter store "+verb)
 	if verb == "forget" {
-		return storeForget(ctx, st, path, stdout, stderr)
+		return storeForget(ctx, st, cfg.DataDir, path, stdout, stderr)
 	}
 	p, ok := st.(store.Porter)
 	if !ok {
@@ -164,22 +164,43 @@ func exportFile(ctx context.Context, p store.Porter, path string) (int, error) {
 	return n, err
 }
 
-// storeForget forgets the person with user id user in st.
-func storeForget(ctx context.Context, st store.Store, user string, stdout, stderr io.Writer) int {
+// storeForget forgets the person with user id user in st and in the
+// term archives under DATA_DIR/terms.
+func storeForget(ctx context.Context, st store.Store, dataDir, user string, stdout, stderr io.Writer) int {
+	sc, err := store.NewScrubber(user)
+	if err != nil {
+		fmt.Fprintf(stderr, "arbiter store forget: %v\n", err)
+		return 2
+	}
+	terms := filepath.Join(dataDir, term.Dir)
+	// The names the archives and the store give the person, before the
+	// store forgets them.
+	if err := term.LearnArchives(terms, sc); err != nil {
+		fmt.Fprintf(stderr, "arbiter store forget: the term archives: %v\n", err)
+		return 1
+	}
+	if p, ok := st.(store.Porter); ok {
+		if err := sc.LearnStore(ctx, p); err != nil {
+			fmt.Fprintf(stderr, "arbiter store forget: %v\n", err)
+			return 1
+		}
+	}
 	rep, err := st.Forget(ctx, user)
 	if err != nil {
 		fmt.Fprintf(stderr, "arbiter store forget: %v\n", err)
-		if errors.Is(err, store.ErrInvalid) {
-			return 2
-		}
 		return 1
 	}
-	if rep == (store.ForgetReport{}) {
-		fmt.Fprintln(stdout, "the store holds nothing of that person")
+	archives, err := term.ForgetArchives(terms, sc)
+	if err != nil {
+		fmt.Fprintf(stderr, "arbiter store forget: the store has forgotten them, but the term archives in %s were not all rewritten: %v\n", terms, err)
+		return 1
+	}
+	if rep == (store.ForgetReport{}) && archives == 0 {
+		fmt.Fprintln(stdout, "the store and the term archives hold nothing of that person")
 		return 0
 	}
-	fmt.Fprintf(stdout, "forgotten: %d entries rewritten (their games show the former student), %d deleted (ratings, tokens, settings)\n",
-		rep.Rewritten, rep.Deleted)
-	fmt.Fprintln(stdout, "backups made before this still hold them: see docs/explanation/security.md")
+	fmt.Fprintf(stdout, "forgotten: %d entries rewritten (their games show the former student), %d deleted (ratings, tokens, settings), %d term archives rewritten\n",
+		rep.Rewritten, rep.Deleted, archives)
+	fmt.Fprintln(stdout, "backups and exports made before this still hold them: see docs/explanation/security.md")
 	return 0
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -62,6 +63,24 @@ func NewScrubber(user string) (*Scrubber, error) {
 		return nil, fmt.Errorf("%w: %.20q is not a user id that can be forgotten (%d to 128 characters)", ErrInvalid, user, minForgetID)
 	}
 	return &Scrubber{id: user}, nil
+}
+
+// ID returns the user id of the person the scrubber removes.
+func (s *Scrubber) ID() string { return s.id }
+
+// LearnStore shows s everything p holds (each item of an export), for the
+// names it gives the person: before Forget, whose own scrubber is gone
+// with the names once it returns, so that a caller can remove them from
+// files the store does not keep (a term's archive).
+func (s *Scrubber) LearnStore(ctx context.Context, p Porter) error {
+	return p.Walk(ctx, func(it Item) error {
+		data, err := json.Marshal(it)
+		if err != nil {
+			return err
+		}
+		s.Learn(data)
+		return nil
+	})
 }
 
 // Names returns how many names of the person the scrubber has learnt.
