@@ -82,7 +82,7 @@ func runLoops(ctx context.Context, svc *commands.Service, withWorkers bool) (wai
 }
 
 // runRetention forgets the finished games older than ARCHIVE_DAYS, now
-// and every hour, until ctx ends (nothing when it is unset). The function
+// and once a day, until ctx ends (nothing when it is unset). The function
 // it returns waits until it stopped.
 func runRetention(ctx context.Context, cfg config, st store.Store, log *slog.Logger) (wait func()) {
 	var bg sync.WaitGroup

@@ -14,8 +14,10 @@ import (
 	"arbiter/store"
 )
 
-// DefaultEvery is how often a Keeper sweeps when Every is not set.
-const DefaultEvery = time.Hour
+// DefaultEvery is how often a Keeper sweeps when Every is not set: a
+// retention is counted in days, and on the embedded store a sweep that
+// deletes rewrites the database file (holding up moves meanwhile).
+const DefaultEvery = 24 * time.Hour
 
 // lockName is the store lock that keeps the sweeps of several processes
 // to one a period.

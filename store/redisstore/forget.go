@@ -76,8 +76,10 @@ func (s *Redis) forgetGame(ctx context.Context, sc *store.Scrubber, channel stri
 			return rep, nil
 		}
 		var dmg *store.DamagedError
-		if errors.As(err, &dmg) {
-			// Not a game record: its keys are scrubbed as they are.
+		if errors.As(err, &dmg) || err == nil && g.Status != store.Active {
+			// Not a game record, or a finished one left in its channel
+			// (whose archive copy is scrubbed with the archive): its keys
+			// are scrubbed as they are.
 			for _, key := range []string{gameKey(channel), movesKey(channel)} {
 				r, err := s.forgetKey(ctx, s.rdb, sc, key)
 				rep.Add(r)
