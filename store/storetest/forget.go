@@ -120,6 +120,21 @@ func forgetFill(t *testing.T, e *env, s store.Store) *store.Game {
 		Record: `{"players":[{"user":"` + forgetID + `"}]}`, At: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
+	// A finished game left in its channel by an interrupted save.
+	left := NewGame(t, e.reg, "hiya", "4204", forgetGuild)
+	left.Players[0] = her
+	if err := s.Create(ctx, left); err != nil {
+		t.Fatal(err)
+	}
+	left.Status, left.Result, left.Reason = store.Finished, rules.Draw, "agreed with "+forgetName
+	left.Version++
+	left.Finished = time.Now().UTC()
+	data, err := store.EncodeRecord(left)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.putRecord(s, "4204", "2", "finished", data)
+
 	g, err := s.Load(ctx, "4202")
 	if err != nil {
 		t.Fatal(err)
