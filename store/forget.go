@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Forgetting a person (Store.Forget): every backend walks what it keeps
@@ -107,21 +109,23 @@ func (s *Scrubber) Learn(value []byte) {
 	})
 }
 
-// KeyMentions reports whether a key holds the person's id: its entry is
-// theirs, to delete.
-func (s *Scrubber) KeyMentions(key []byte) bool { return bytes.Contains(key, []byte(s.id)) }
+// KeyMentions reports whether a key holds the person's id as a word of
+// its own (not inside a longer id): its entry is theirs, to delete.
+func (s *Scrubber) KeyMentions(key []byte) bool { return containsWord(string(key), s.id) }
 
 // Mentions reports whether value holds the person's id or a name of
-// theirs, as stored (JSON-escaped or not).
+// theirs, as stored (JSON-escaped or not), as words of their own: "Ann"
+// is not in "Anna", nor an id inside a longer one.
 func (s *Scrubber) Mentions(value []byte) bool {
-	if bytes.Contains(value, []byte(s.id)) {
+	v := string(value)
+	if containsWord(v, s.id) {
 		return true
 	}
 	for _, n := range s.names {
-		if bytes.Contains(value, []byte(n)) {
+		if containsWord(v, n) {
 			return true
 		}
-		if q, err := json.Marshal(n); err == nil && bytes.Contains(value, q[1:len(q)-1]) {
+		if q, err := json.Marshal(n); err == nil && containsWord(v, string(q[1:len(q)-1])) {
 			return true
 		}
 	}
@@ -173,13 +177,13 @@ func (s *Scrubber) RewriteRecord(value []byte, bump bool) (out []byte, changed b
 }
 
 // text replaces the person's id in t, and their names: wherever they
-// appear when of minForgetID characters or more, else only as the whole
-// of t. *changed is set when t changes.
+// stand as words of their own when of minForgetID characters or more,
+// else only as the whole of t. *changed is set when t changes.
 func (s *Scrubber) text(t string, changed *bool) string {
-	out := strings.ReplaceAll(t, s.id, FormerID)
+	out := replaceWord(t, s.id, FormerID)
 	for _, n := range s.names {
 		if len(n) >= minForgetID {
-			out = strings.ReplaceAll(out, n, FormerName)
+			out = replaceWord(out, n, FormerName)
 		} else if out == n {
 			out = FormerName
 		}
@@ -188,6 +192,62 @@ func (s *Scrubber) text(t string, changed *bool) string {
 		*changed = true
 	}
 	return out
+}
+
+// containsWord reports whether word is in t with neither a letter nor a
+// digit just before or after it.
+func containsWord(t, word string) bool {
+	for i := 0; ; {
+		j := strings.Index(t[i:], word)
+		if j < 0 {
+			return false
+		}
+		if isWordAt(t, i+j, len(word)) {
+			return true
+		}
+		i += j + 1
+	}
+}
+
+// replaceWord replaces each of word in t that containsWord would find.
+func replaceWord(t, word, with string) string {
+	if word == "" || !strings.Contains(t, word) {
+		return t
+	}
+	var b strings.Builder
+	for i := 0; ; {
+		j := strings.Index(t[i:], word)
+		if j < 0 {
+			b.WriteString(t[i:])
+			return b.String()
+		}
+		if isWordAt(t, i+j, len(word)) {
+			b.WriteString(t[i : i+j])
+			b.WriteString(with)
+			i += j + len(word)
+			continue
+		}
+		_, size := utf8.DecodeRuneInString(t[i+j:])
+		b.WriteString(t[i : i+j+size])
+		i += j + size
+	}
+}
+
+// isWordAt reports whether t[at:at+n] has neither a letter nor a digit
+// on either side.
+func isWordAt(t string, at, n int) bool {
+	alnum := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+	if at > 0 {
+		if r, _ := utf8.DecodeLastRuneInString(t[:at]); alnum(r) {
+			return false
+		}
+	}
+	if end := at + n; end < len(t) {
+		if r, _ := utf8.DecodeRuneInString(t[end:]); alnum(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // value replaces the person's id and names in every string of a decoded
@@ -206,7 +266,7 @@ func (s *Scrubber) value(v any, changed *bool) any {
 	case map[string]any:
 		out := make(map[string]any, len(v))
 		for k, e := range v {
-			nk := strings.ReplaceAll(k, s.id, FormerID)
+			nk := replaceWord(k, s.id, FormerID)
 			if nk != k {
 				*changed = true
 			}

@@ -28,7 +28,7 @@ func (s *Bolt) Forget(ctx context.Context, user string) (store.ForgetReport, err
 	}
 	err = s.update(ctx, "forget a person", func(tx *bolt.Tx) error {
 		rep = store.ForgetReport{}
-		if err := eachEntry(tx, func(_ []byte, _ *bolt.Bucket, _, v []byte) error {
+		if err := eachEntry(tx, func(_, _ []byte, _ *bolt.Bucket, _, v []byte) error {
 			sc.Learn(v)
 			return nil
 		}); err != nil {
@@ -39,8 +39,10 @@ func (s *Bolt) Forget(ctx context.Context, user string) (store.ForgetReport, err
 			k, v []byte // v nil: delete
 		}
 		var changes []change
-		err := eachEntry(tx, func(top []byte, b *bolt.Bucket, k, v []byte) error {
-			if sc.KeyMentions(k) {
+		err := eachEntry(tx, func(top, name []byte, b *bolt.Bucket, k, v []byte) error {
+			// A leaderboard's key is the rating's 8 bytes, then the player.
+			board := bytes.HasPrefix(name, []byte("board:")) && len(k) > 8 && string(k[8:]) == sc.ID()
+			if board || sc.KeyMentions(k) {
 				changes = append(changes, change{b: b, k: bytes.Clone(k)})
 				return nil
 			}
@@ -140,20 +142,20 @@ func (s *Bolt) ForgetFinished(ctx context.Context, before time.Time) (int, error
 }
 
 // eachEntry calls fn with every key and value of every bucket, nested
-// ones too, and the top-level bucket it is under.
-func eachEntry(tx *bolt.Tx, fn func(top []byte, b *bolt.Bucket, k, v []byte) error) error {
-	var walk func(top []byte, b *bolt.Bucket) error
-	walk = func(top []byte, b *bolt.Bucket) error {
+// ones too, the top-level bucket it is under and its own bucket's name.
+func eachEntry(tx *bolt.Tx, fn func(top, name []byte, b *bolt.Bucket, k, v []byte) error) error {
+	var walk func(top, name []byte, b *bolt.Bucket) error
+	walk = func(top, name []byte, b *bolt.Bucket) error {
 		return b.ForEach(func(k, v []byte) error {
 			if v == nil {
 				if nb := b.Bucket(k); nb != nil {
-					return walk(top, nb)
+					return walk(top, k, nb)
 				}
 			}
-			return fn(top, b, k, v)
+			return fn(top, name, b, k, v)
 		})
 	}
-	return tx.ForEach(func(name []byte, b *bolt.Bucket) error { return walk(name, b) })
+	return tx.ForEach(func(name []byte, b *bolt.Bucket) error { return walk(name, name, b) })
 }
 
 // compact rewrites the database file with only what it holds now
