@@ -16,14 +16,16 @@ import (
 // with one Scrubber, which decides entry by entry, so that the backends
 // agree on what is left of the person:
 //
-//   - an entry whose key holds their id (a rating, a leaderboard place,
-//     their settings, their token's index) is deleted;
+//   - an entry whose key holds their id as a word of its own (a rating,
+//     a leaderboard place, their settings, their token's index) is
+//     deleted;
 //   - an entry that is theirs (a JSON object whose "user" or "player" is
 //     their id: a token, a play page link or session, a rating) is
 //     deleted;
 //   - every other entry that mentions them (a game record, its moves, its
 //     flow, an outbox entry) is rewritten: their id becomes FormerID and
-//     each of their names FormerName, wherever it appears in a text.
+//     each of their names FormerName, wherever it stands in a text as a
+//     word of its own (never inside another person's longer name or id).
 //
 // Their names are what the store itself calls them: the "name" of each
 // object whose "user" or "player" is their id, learnt in a first pass.
