@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -32,9 +33,11 @@ const storeUsage = "usage: arbiter store export FILE | store import FILE | store
 //	               the database it replaces; refused while a process runs
 //	               the store
 //	forget USER    remove or anonymise everything the store keeps of the
-//	               person with that user id (store.Store's Forget): their
-//	               games then show the former student; backups made before
-//	               still hold them
+//	               person with that user id (store.Store's Forget), and the
+//	               term archives in DATA_DIR/terms: their games then show
+//	               the former student; backups made before still hold
+//	               them. The embedded store in use is asked to do it
+//	               through the running process, as backup is
 //
 // With REDIS_URL set, export and import work on Redis, else on the
 // embedded store under DATA_DIR (locked to one process: export and import
@@ -68,6 +71,15 @@ func runStore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return storeBackup(ctx, cfg, path, stdout, stderr)
 		}
 		return storeRestore(cfg, path, stdout, stderr)
+	}
+	if verb == "forget" && cfg.RedisURL == "" {
+		if locked, pid := boltstore.Locked(cfg.DataDir); locked {
+			rep, archives, err := forgetThroughSocket(ctx, cfg.DataDir, path)
+			if err != nil && !errors.Is(err, store.ErrInvalid) {
+				err = fmt.Errorf("the store is in use by process %d, which did not forget: %w", pid, err)
+			}
+			return forgetAnswer(rep, archives, err, stdout, stderr)
+		}
 	}
 	log := newLogger(stderr, cfg.LogLevel)
 	st, reg, err := openStore(ctx, cfg, log)
@@ -167,32 +179,18 @@ func exportFile(ctx context.Context, p store.Porter, path string) (int, error) {
 // storeForget forgets the person with user id user in st and in the
 // term archives under DATA_DIR/terms.
 func storeForget(ctx context.Context, st store.Store, dataDir, user string, stdout, stderr io.Writer) int {
-	sc, err := store.NewScrubber(user)
+	rep, archives, err := forgetPerson(ctx, st, dataDir, user)
+	return forgetAnswer(rep, archives, err, stdout, stderr)
+}
+
+// forgetAnswer reports what forgetting a person did, and returns the exit
+// status.
+func forgetAnswer(rep store.ForgetReport, archives int, err error, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "arbiter store forget: %v\n", err)
-		return 2
-	}
-	terms := filepath.Join(dataDir, term.Dir)
-	// The names the archives and the store give the person, before the
-	// store forgets them.
-	if err := term.LearnArchives(terms, sc); err != nil {
-		fmt.Fprintf(stderr, "arbiter store forget: the term archives: %v\n", err)
-		return 1
-	}
-	if p, ok := st.(store.Porter); ok {
-		if err := sc.LearnStore(ctx, p); err != nil {
-			fmt.Fprintf(stderr, "arbiter store forget: %v\n", err)
-			return 1
+		if errors.Is(err, store.ErrInvalid) {
+			return 2
 		}
-	}
-	rep, err := st.Forget(ctx, user)
-	if err != nil {
-		fmt.Fprintf(stderr, "arbiter store forget: %v\n", err)
-		return 1
-	}
-	archives, err := term.ForgetArchives(terms, sc)
-	if err != nil {
-		fmt.Fprintf(stderr, "arbiter store forget: the store has forgotten them, but the term archives in %s were not all rewritten: %v\n", terms, err)
 		return 1
 	}
 	if rep == (store.ForgetReport{}) && archives == 0 {
@@ -203,4 +201,33 @@ func storeForget(ctx context.Context, st store.Store, dataDir, user string, stdo
 		rep.Rewritten, rep.Deleted, archives)
 	fmt.Fprintln(stdout, "backups and exports made before this still hold them: see docs/explanation/security.md")
 	return 0
+}
+
+// forgetPerson forgets the person with user id user in st and in the term
+// archives under dataDir/terms, and returns what it changed there.
+func forgetPerson(ctx context.Context, st store.Store, dataDir, user string) (store.ForgetReport, int, error) {
+	sc, err := store.NewScrubber(user)
+	if err != nil {
+		return store.ForgetReport{}, 0, err
+	}
+	terms := filepath.Join(dataDir, term.Dir)
+	// The names the archives and the store give the person, before the
+	// store forgets them.
+	if err := term.LearnArchives(terms, sc); err != nil {
+		return store.ForgetReport{}, 0, fmt.Errorf("the term archives: %w", err)
+	}
+	if p, ok := st.(store.Porter); ok {
+		if err := sc.LearnStore(ctx, p); err != nil {
+			return store.ForgetReport{}, 0, err
+		}
+	}
+	rep, err := st.Forget(ctx, user)
+	if err != nil {
+		return rep, 0, err
+	}
+	archives, err := term.ForgetArchives(terms, sc)
+	if err != nil {
+		return rep, archives, fmt.Errorf("the store has forgotten them, but the term archives in %s were not all rewritten: %w", terms, err)
+	}
+	return rep, archives, nil
 }
