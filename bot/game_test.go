@@ -473,7 +473,7 @@ func TestRegistration(t *testing.T) {
 				t.Errorf("/play level = %+v", o)
 			}
 		}
-		if ref := byName["referee"]; len(ref.Options) != 8 || ref.Options[0].Type != discordtest.OptionSubCommand {
+		if ref := byName["referee"]; len(ref.Options) != 9 || ref.Options[0].Type != discordtest.OptionSubCommand {
 			t.Errorf("/referee = %+v", ref.Options)
 		}
 		if mv := byName["move"]; !mv.Options[0].Autocomplete {

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -22,6 +23,7 @@ import (
 	"arbiter/store"
 	"arbiter/store/open"
 	"arbiter/store/redistest"
+	"arbiter/term"
 )
 
 const token = "bot-test-token"
@@ -151,6 +153,7 @@ func (w *world) start(o procOptions) *proc {
 		ClockTick:      200 * time.Millisecond,
 		AnalysisLimits: o.analysis,
 		Deadlines:      bot.Timestamp,
+		Terms:          &term.Closer{Store: st, Dir: filepath.Join(w.dataDir, term.Dir), Log: w.log},
 	}, st, w.reg, n, w.log, o.now)
 	p := &proc{w: w, st: st, svc: svc, b: bot.New(bcfg, session, svc), notifier: n, cancel: cancel, runErr: make(chan error, 1), gateway: o.gateway}
 	w.t.Cleanup(p.stop)

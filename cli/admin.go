@@ -2,15 +2,18 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"arbiter/store"
@@ -43,7 +46,8 @@ func tightenDataDir(dir string, log *slog.Logger) error {
 }
 
 // serveAdmin serves GET /backup, a consistent copy of the embedded store
-// st, on the admin socket in dataDir until ctx ends or the function it
+// st, and POST /forget (user=ID: forgetPerson, answered with forgotten in
+// JSON), on the admin socket in dataDir until ctx ends or the function it
 // returns is called (which waits until it stopped; call it before closing
 // st); nothing for another store.
 func serveAdmin(ctx context.Context, st store.Store, dataDir string, log *slog.Logger) (stop func()) {
@@ -76,6 +80,20 @@ func serveAdmin(ctx context.Context, st store.Store, dataDir string, log *slog.L
 			return
 		}
 		log.Info("backup sent through the admin socket")
+	})
+	mux.HandleFunc("POST /forget", func(w http.ResponseWriter, r *http.Request) {
+		rep, archives, err := forgetPerson(r.Context(), st, dataDir, r.FormValue("user"))
+		switch {
+		case errors.Is(err, store.ErrInvalid):
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		case err != nil:
+			log.Error("forget through the admin socket failed", "err", err)
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(forgotten{Rewritten: rep.Rewritten, Deleted: rep.Deleted, Archives: archives})
 	})
 	ctx, cancel := context.WithCancel(ctx)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
@@ -121,4 +139,46 @@ func backupThroughSocket(ctx context.Context, dataDir, path string) (int64, erro
 		return err
 	})
 	return n, err
+}
+
+// forgotten is the admin socket's answer to POST /forget.
+type forgotten struct {
+	Rewritten int `json:"rewritten"`
+	Deleted   int `json:"deleted"`
+	Archives  int `json:"archives"`
+}
+
+// forgetThroughSocket asks the process running the embedded store in
+// dataDir to forget the person with user id user.
+func forgetThroughSocket(ctx context.Context, dataDir, user string) (store.ForgetReport, int, error) {
+	sock := filepath.Join(dataDir, adminSocket)
+	client := &http.Client{Transport: &http.Transport{
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			return (&net.Dialer{}).DialContext(ctx, "unix", sock)
+		},
+	}}
+	form := url.Values{"user": {user}}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://arbiter/forget", strings.NewReader(form.Encode()))
+	if err != nil {
+		return store.ForgetReport{}, 0, err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, err := client.Do(req)
+	if err != nil {
+		return store.ForgetReport{}, 0, fmt.Errorf("reach the running process through %s: %w", sock, err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	switch resp.StatusCode {
+	case http.StatusOK:
+	case http.StatusBadRequest:
+		return store.ForgetReport{}, 0, fmt.Errorf("%w: %s", store.ErrInvalid, strings.TrimSpace(string(body)))
+	default:
+		return store.ForgetReport{}, 0, fmt.Errorf("the running process answered %s: %s", resp.Status, strings.TrimSpace(string(body)))
+	}
+	var f forgotten
+	if err := json.Unmarshal(body, &f); err != nil {
+		return store.ForgetReport{}, 0, fmt.Errorf("the running process's answer does not read: %w", err)
+	}
+	return store.ForgetReport{Rewritten: f.Rewritten, Deleted: f.Deleted}, f.Archives, nil
 }

@@ -48,7 +48,8 @@ func subcommands() map[string]subcommand {
 		"doctor":     {"check the configuration before a start, saying what to do: doctor [--http ADDR]", runDoctor},
 		"version":    {"which Arbiter this is, by module version, revision, Go version and store layout: version", runVersion},
 		"games":      {"the games Arbiter knows, and a check of a game description file: games list | games check FILE [--set k=v] [--seed S]", runGames},
-		"store":      {"move everything between stores, back up and restore: store export FILE | store import FILE (into an empty store) | store backup [FILE] | store restore FILE", runStore},
+		"store":      {"move everything between stores, back up and restore, forget a person: store export FILE | store import FILE (into an empty store) | store backup [FILE] | store restore FILE | store forget USER", runStore},
+		"term":       {"archive a class's term (grades, games, ratings) to a file, then reset its ratings and vacation days: term close NAME --guild G [--dir DIR]", runTerm},
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
+	"path/filepath"
 	"sync/atomic"
 	"time"
 
@@ -23,6 +24,7 @@ import (
 	"arbiter/metrics"
 	"arbiter/rules"
 	"arbiter/store"
+	"arbiter/term"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gorilla/websocket"
@@ -142,6 +144,7 @@ func runBotAt(ctx context.Context, args []string, stderr io.Writer, at discordAt
 	defer waitMetrics()
 	defer serveAPI(loopCtx, apiLn, cfg, svc, log)()
 	wait := runLoops(loopCtx, svc, n > 0)
+	waitRetention := runRetention(loopCtx, cfg, st, log)
 	if *httpAddr != "" {
 		err = serveInteractions(ctx, *httpAddr, b, cfg.TrustedProxies, log, &listening)
 	} else {
@@ -150,6 +153,7 @@ func runBotAt(ctx context.Context, args []string, stderr io.Writer, at discordAt
 	}
 	stopLoops()
 	wait()
+	waitRetention()
 	if err != nil {
 		fmt.Fprintf(stderr, "arbiter bot: %v\n", err)
 		return 1
@@ -176,6 +180,7 @@ func gameFlow(cfg config, st store.Store, reg *rules.Registry, session *discordg
 		PublicURL:      cfg.PublicURL,
 		Limits:         cfg.Limits,
 		Deadlines:      bot.Timestamp,
+		Terms:          &term.Closer{Store: st, Dir: filepath.Join(cfg.DataDir, term.Dir), Log: log},
 	}, st, reg, bot.NewNotifier(session, log), log, nil)
 }
 

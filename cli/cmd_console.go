@@ -19,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"arbiter/commands"
+	"arbiter/term"
 )
 
 // runDefault runs what plain `arbiter` (or `go run .`) should: the console
@@ -104,6 +105,7 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		CachedGames:   cfg.CachedGames,
 		Limits:        cfg.Limits,
 		PublicURL:     cfg.PublicURL,
+		Terms:         &term.Closer{Store: st, Dir: filepath.Join(cfg.DataDir, term.Dir), Log: log},
 	}, st, reg, con, log, nil)
 	con.svc, con.specs = svc, commands.CommandSet(reg.Names())
 	if apiLn != nil {
@@ -111,6 +113,7 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	defer serveAPI(ctx, apiLn, cfg, svc, log)()
 	defer runLoops(ctx, svc, true)()
+	defer runRetention(ctx, cfg, st, log)()
 	defer cancel()
 
 	con.as(*name)

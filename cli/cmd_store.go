@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -11,10 +12,11 @@ import (
 
 	"arbiter/store"
 	"arbiter/store/boltstore"
+	"arbiter/term"
 )
 
 // storeUsage is `arbiter store`'s synopsis.
-const storeUsage = "usage: arbiter store export FILE | store import FILE | store backup [FILE] | store restore FILE"
+const storeUsage = "usage: arbiter store export FILE | store import FILE | store backup [FILE] | store restore FILE | store forget USER"
 
 // runStore is `arbiter store VERB`:
 //
@@ -30,6 +32,12 @@ const storeUsage = "usage: arbiter store export FILE | store import FILE | store
 //	restore FILE   put such a copy in place of DATA_DIR/arbiter.db, keeping
 //	               the database it replaces; refused while a process runs
 //	               the store
+//	forget USER    remove or anonymise everything the store keeps of the
+//	               person with that user id (store.Store's Forget), and the
+//	               term archives in DATA_DIR/terms: their games then show
+//	               the former student; backups made before still hold
+//	               them. The embedded store in use is asked to do it
+//	               through the running process, as backup is
 //
 // With REDIS_URL set, export and import work on Redis, else on the
 // embedded store under DATA_DIR (locked to one process: export and import
@@ -44,6 +52,7 @@ func runStore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	switch {
 	case (verb == "export" || verb == "import" || verb == "restore") && fs.NArg() == 2:
 	case verb == "backup" && fs.NArg() <= 2:
+	case verb == "forget" && fs.NArg() == 2:
 	default:
 		fmt.Fprintln(stderr, storeUsage)
 		return 2
@@ -63,6 +72,15 @@ func runStore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		return storeRestore(cfg, path, stdout, stderr)
 	}
+	if verb == "forget" && cfg.RedisURL == "" {
+		if locked, pid := boltstore.Locked(cfg.DataDir); locked {
+			rep, archives, err := forgetThroughSocket(ctx, cfg.DataDir, path)
+			if err != nil && !errors.Is(err, store.ErrInvalid) {
+				err = fmt.Errorf("the store is in use by process %d, which did not forget: %w", pid, err)
+			}
+			return forgetAnswer(rep, archives, err, stdout, stderr)
+		}
+	}
 	log := newLogger(stderr, cfg.LogLevel)
 	st, reg, err := openStore(ctx, cfg, log)
 	if err != nil {
@@ -70,6 +88,9 @@ func runStore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	defer closeStore(ctx, st, stderr, "arbiter store "+verb)
+	if verb == "forget" {
+		return storeForget(ctx, st, cfg.DataDir, path, stdout, stderr)
+	}
 	p, ok := st.(store.Porter)
 	if !ok {
 		fmt.Fprintf(stderr, "arbiter store %s: this store (%T) cannot be exported or imported\n", verb, st)
@@ -153,4 +174,60 @@ func exportFile(ctx context.Context, p store.Porter, path string) (int, error) {
 		return err
 	})
 	return n, err
+}
+
+// storeForget forgets the person with user id user in st and in the
+// term archives under DATA_DIR/terms.
+func storeForget(ctx context.Context, st store.Store, dataDir, user string, stdout, stderr io.Writer) int {
+	rep, archives, err := forgetPerson(ctx, st, dataDir, user)
+	return forgetAnswer(rep, archives, err, stdout, stderr)
+}
+
+// forgetAnswer reports what forgetting a person did, and returns the exit
+// status.
+func forgetAnswer(rep store.ForgetReport, archives int, err error, stdout, stderr io.Writer) int {
+	if err != nil {
+		fmt.Fprintf(stderr, "arbiter store forget: %v\n", err)
+		if errors.Is(err, store.ErrInvalid) {
+			return 2
+		}
+		return 1
+	}
+	if rep == (store.ForgetReport{}) && archives == 0 {
+		fmt.Fprintln(stdout, "the store and the term archives hold nothing of that person")
+		return 0
+	}
+	fmt.Fprintf(stdout, "forgotten: %d entries rewritten (their games show the former student), %d deleted (ratings, tokens, settings), %d term archives rewritten\n",
+		rep.Rewritten, rep.Deleted, archives)
+	fmt.Fprintln(stdout, "backups and exports made before this still hold them: see docs/explanation/security.md")
+	return 0
+}
+
+// forgetPerson forgets the person with user id user in st and in the term
+// archives under dataDir/terms, and returns what it changed there.
+func forgetPerson(ctx context.Context, st store.Store, dataDir, user string) (store.ForgetReport, int, error) {
+	sc, err := store.NewScrubber(user)
+	if err != nil {
+		return store.ForgetReport{}, 0, err
+	}
+	terms := filepath.Join(dataDir, term.Dir)
+	// The names the archives and the store give the person, before the
+	// store forgets them.
+	if err := term.LearnArchives(terms, sc); err != nil {
+		return store.ForgetReport{}, 0, fmt.Errorf("the term archives: %w", err)
+	}
+	if p, ok := st.(store.Porter); ok {
+		if err := sc.LearnStore(ctx, p); err != nil {
+			return store.ForgetReport{}, 0, err
+		}
+	}
+	rep, err := st.Forget(ctx, user)
+	if err != nil {
+		return rep, 0, err
+	}
+	archives, err := term.ForgetArchives(terms, sc)
+	if err != nil {
+		return rep, archives, fmt.Errorf("the store has forgotten them, but the term archives in %s were not all rewritten: %w", terms, err)
+	}
+	return rep, archives, nil
 }

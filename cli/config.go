@@ -47,6 +47,7 @@ type config struct {
 	StoreStartEmpty  bool            // STORE_START_EMPTY=1: move a damaged embedded database aside and start empty
 	StoreBackupEvery time.Duration   // STORE_BACKUP_EVERY: how often the embedded store copies itself into DATA_DIR/backup
 	StoreBackupKeep  int             // STORE_BACKUP_KEEP: how many of those copies are kept, the newest (default 24; 0 keeps all)
+	ArchiveDays      int             // ARCHIVE_DAYS: finished games older than this many days are forgotten (unset or 0: kept for ever)
 	CachedGames      int             // CACHED_GAMES: games a process keeps as it saved them, so a move needs no read (default 2048)
 	GamesDir         string          // GAMES_DIR: more described games (*.yaml) to load at start
 }
@@ -92,6 +93,7 @@ func loadConfig() (config, error) {
 	intVar("REDIS_WAIT_REPLICAS", &c.RedisWait)
 	intVar("CACHED_GAMES", &c.CachedGames)
 	intVar("STORE_BACKUP_KEEP", &c.StoreBackupKeep)
+	intVar("ARCHIVE_DAYS", &c.ArchiveDays)
 	intVar("LIMIT_PERSON_GAMES", &c.Limits.PersonGames)
 	intVar("LIMIT_PERSON_LEVEL5", &c.Limits.PersonStrongBot)
 	intVar("LIMIT_PERSON_CHALLENGES", &c.Limits.PersonChallenges)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"arbiter/commands"
+	"arbiter/retention"
 	"arbiter/rules"
 	"arbiter/rules/games"
 	"arbiter/store"
@@ -77,6 +78,16 @@ func runLoops(ctx context.Context, svc *commands.Service, withWorkers bool) (wai
 		bg.Go(func() { svc.RunWorkers(ctx) })
 	}
 	bg.Go(func() { svc.RunClock(ctx) })
+	return bg.Wait
+}
+
+// runRetention forgets the finished games older than ARCHIVE_DAYS, now
+// and once a day, until ctx ends (nothing when it is unset). The function
+// it returns waits until it stopped.
+func runRetention(ctx context.Context, cfg config, st store.Store, log *slog.Logger) (wait func()) {
+	var bg sync.WaitGroup
+	k := &retention.Keeper{Store: st, Days: cfg.ArchiveDays, Log: log}
+	bg.Go(func() { k.Run(ctx) })
 	return bg.Wait
 }
 

@@ -180,7 +180,7 @@ func (s *Service) help(_ context.Context, inv Invocation) Reply {
 		"/history [game:id], /analyse [game:id] (the engine's review of a finished game), /games, /stats [user], /leaderboard game:..., /rules game:..., /help (this).",
 		"Each move has a deadline (time:45s, 10m, 2d; default 2d): a reminder comes at half time and near the end; then the game is lost on time (or, with options:\"timeout=adjudicate\", decided by the game's scoring).",
 		"Your own program: /token new gives you a token (shown once) for `arbiter bridge`, /token revoke ends it; /play ... program:true challenges a classmate's program, myprogram:true lets yours play for you.",
-		"Referees: /referee start|abort|adjudicate|extend|pause|resume|export; /settings board:text|emoji|image (how boards are drawn in this channel); /diagnose (what the bot may do here, in Discord); /wall on|off|new|names (the projector's live wall: a secret link, public channels only).",
+		"Referees: /referee start|abort|adjudicate|extend|pause|resume|export|term-close; /settings board:text|emoji|image (how boards are drawn in this channel); /diagnose (what the bot may do here, in Discord); /wall on|off|new|names (the projector's live wall: a secret link, public channels only).",
 		"Tournaments: a referee's /tournament create (format: roundrobin, gauntlet, swiss: paired by points round by round, or knockout: a seeded bracket, two games a tie) and start, everyone's /tournament join and standings; /referee export [from] [to] attaches the grades.",
 	}, "\n")}}
 }

@@ -28,6 +28,9 @@ func (s *Service) referee(ctx context.Context, inv Invocation) Reply {
 	if inv.Sub == "vacation" {
 		return s.refereeVacation(ctx, inv)
 	}
+	if inv.Sub == "term-close" {
+		return s.refereeTermClose(ctx, inv)
+	}
 	if inv.Sub == "export" {
 		return s.refereeExport(ctx, inv)
 	}

@@ -86,6 +86,9 @@ type Config struct {
 	// keep a game of the analysis line from the others; default
 	// analyst.DefaultLease.
 	AnalysisLease time.Duration
+	// Terms closes a server's term for /referee term-close; nil: it is
+	// refused, pointing at the command line.
+	Terms TermCloser
 }
 
 // Service runs the game flow over a store. It is safe for concurrent use.

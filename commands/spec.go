@@ -160,6 +160,9 @@ func CommandSet(gameNames []string) []CommandSpec {
 				{Name: "from", Description: "the period's first day, YYYY-MM-DD (UTC)", Type: OptString},
 				{Name: "to", Description: "the period's last day, YYYY-MM-DD (UTC), included", Type: OptString},
 			}},
+			{Name: "term-close", Description: "archive this term (grades, games, ratings) as a file, then reset ratings and vacation days", Options: []OptionSpec{
+				{Name: "name", Description: "the term's name, e.g. 2026-autumn", Type: OptString, Required: true},
+			}},
 			{Name: "vacation", Description: "everyone's vacation allowance in this server, for the term", Options: []OptionSpec{
 				{Name: "days", Description: "days of vacation each (default 7)", Type: OptInteger, Min: 0, Max: 60},
 			}},

@@ -38,6 +38,14 @@ const (
 	vacationOn   = "vacation.on."
 )
 
+// VacationUsedSettings returns where a server's used vacation days are
+// kept: the settings pseudo-channel, and the prefix of each person's key
+// (the prefix and their user id; the value, their days as a number).
+// Clearing them gives everyone their whole allowance again.
+func VacationUsedSettings(guild string) (channel, keyPrefix string) {
+	return guildKey(guild), vacationUsed
+}
+
 // guildKey is the pseudo-channel a server's settings are kept under.
 func guildKey(guild string) string { return settingsID("guild.", guild) }
 

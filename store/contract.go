@@ -60,6 +60,10 @@ type Store interface {
 		update func(current []Rating) ([]Rating, error)) (bool, error)
 	// Leaderboard lists a guild's game's ratings, best first.
 	Leaderboard(ctx context.Context, guild, game string, offset, limit int) ([]Rating, error)
+	// ClearRatings deletes every rating of a guild, in every game, and
+	// returns how many; the results already rated stay so (a result is
+	// never rated twice, nor one from before into the new ratings).
+	ClearRatings(ctx context.Context, guild string) (int, error)
 
 	// ChannelSetting returns one of a channel's settings, "" when unset.
 	ChannelSetting(ctx context.Context, channel, key string) (string, error)
@@ -125,6 +129,21 @@ type Store interface {
 	PlayCredentials
 	// The analysis line and the analyses kept (analyses.go).
 	Analyses
+
+	// Forget removes or anonymises everything the store keeps of the
+	// person with user id user, by the rules of Scrubber (forget.go):
+	// their seats, moves and mentions in running and finished games
+	// become FormerID and FormerName, and their ratings, leaderboard
+	// places, tokens, play page credentials and settings are deleted. A
+	// running game they are in moves on a version, so that a save of it
+	// loaded before is a conflict. Afterwards no byte of their id or
+	// names remains in what the store keeps, nor in a backup or an
+	// export made after it. ErrInvalid for an id that cannot be one.
+	Forget(ctx context.Context, user string) (ForgetReport, error)
+	// ForgetFinished deletes, in every guild, the archived games that
+	// finished before before, with their place in the archive's lists,
+	// and returns how many it deleted. A zero before deletes nothing.
+	ForgetFinished(ctx context.Context, before time.Time) (int, error)
 }
 
 // Lock is held by one process at a time, such as the one that keeps a

@@ -31,6 +31,10 @@
 //   - package open chooses between them by configuration (a Redis URL or
 //     none) and is the one package that knows both.
 //
+// Forget removes one person from everything a backend keeps, by the
+// rules of Scrubber that both backends share (forget.go), and
+// ForgetFinished deletes finished games past a retention.
+//
 // Export and Import move everything a backend keeps to another (any
 // Porter), through a file of JSON lines; see docs/explanation/storage.md.
 package store

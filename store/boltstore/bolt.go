@@ -104,6 +104,10 @@ type Bolt struct {
 	heads        headMemo    // the heads last read or written, by channel, and what they read as
 	group        groupCommit // the transactions Save shares
 
+	// swap is held (shared) by every transaction and (alone) while
+	// compact puts a new database file in place of db.
+	swap sync.RWMutex
+
 	mu     sync.Mutex          // guards claims, locks and wakeup
 	claims map[uint64]claim    // bot turns handed to a worker, by job number
 	locks  map[string]boltLock // locks held, by name
@@ -371,7 +375,9 @@ func (s *Bolt) Close(ctx context.Context) error {
 	var err error
 	s.once.Do(func() {
 		close(s.closed)
+		s.swap.Lock()
 		err = s.db.Close()
+		s.swap.Unlock()
 		if uerr := unlockDir(s.dirLock); err == nil {
 			err = uerr
 		}
@@ -462,6 +468,8 @@ func (s *Bolt) view(ctx context.Context, what string, fn func(tx *bolt.Tx) error
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	s.txs.Add(1)
 	defer s.damagedPage(what, &err)
+	s.swap.RLock()
+	defer s.swap.RUnlock()
 	return s.boltErr(what, s.db.View, fn)
 }
 
@@ -473,6 +481,8 @@ func (s *Bolt) update(ctx context.Context, what string, fn func(tx *bolt.Tx) err
 	}
 	s.txs.Add(1)
 	defer s.damagedPage(what, &err)
+	s.swap.RLock()
+	defer s.swap.RUnlock()
 	return s.boltErr(what, s.db.Update, fn)
 }
 

@@ -1,8 +1,10 @@
 package boltstore_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"testing"
 
 	"arbiter/rules"
@@ -92,4 +94,18 @@ func (boltRaw) PutLegacyToken(s store.Store, hash string, owner store.TokenOwner
 		return err
 	}
 	return b.RawPut([]string{"tokenusers"}, owner.User, []byte(hash))
+}
+
+// AtRest returns the database file as it is and a backup written now.
+func (boltRaw) AtRest(s store.Store) ([]byte, error) {
+	b := s.(*boltstore.Bolt)
+	file, err := os.ReadFile(b.Path())
+	if err != nil {
+		return nil, err
+	}
+	var backup bytes.Buffer
+	if err := b.WriteBackup(context.Background(), &backup, nil); err != nil {
+		return nil, err
+	}
+	return append(file, backup.Bytes()...), nil
 }

@@ -205,6 +205,8 @@ func (s *Bolt) runBatch(live []*groupWrite, failed *int) (damaged any, err error
 		}
 	}()
 	s.txs.Add(1)
+	s.swap.RLock()
+	defer s.swap.RUnlock()
 	err = s.db.Update(func(tx *bolt.Tx) error {
 		for i, w := range live {
 			if w.err = w.fn(tx); w.err != nil {

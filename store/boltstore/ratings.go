@@ -1,6 +1,7 @@
 package boltstore
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -200,4 +201,43 @@ func (s *Bolt) SetChannelSetting(ctx context.Context, channel, key, value string
 		}
 		return b.Put(cat(channel, 0, key), []byte(value))
 	})
+}
+
+// ClearRatings deletes the guild's ratings and leaderboards of every
+// game, in one transaction; its rated results stay.
+func (s *Bolt) ClearRatings(ctx context.Context, guild string) (int, error) {
+	if err := store.CheckID("guild", guild); err != nil {
+		return 0, fmt.Errorf("clear ratings: %w", err)
+	}
+	n := 0
+	err := s.update(ctx, "clear ratings of guild "+guild, func(tx *bolt.Tx) error {
+		n = 0
+		gb := guildBucket(tx, guild)
+		if gb == nil {
+			return nil
+		}
+		var drop [][]byte
+		if err := gb.ForEachBucket(func(name []byte) error {
+			if bytes.HasPrefix(name, []byte("ratings:")) {
+				n += gb.Bucket(name).Stats().KeyN
+				drop = append(drop, bytes.Clone(name))
+			}
+			if bytes.HasPrefix(name, []byte("board:")) {
+				drop = append(drop, bytes.Clone(name))
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+		for _, name := range drop {
+			if err := gb.DeleteBucket(name); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	return n, nil
 }

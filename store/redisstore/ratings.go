@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -223,3 +224,28 @@ func (s *Redis) Leaderboard(ctx context.Context, guild, game string, offset, lim
 // ratingLockKey is the lock that makes the rating updates of a guild's
 // game take turns (in the guild's slot).
 func ratingLockKey(guild, game string) string { return "{g:" + guild + "}:ratings-lock:" + game }
+
+// ClearRatings deletes the guild's ratings and leaderboards of every game
+// (the keys of the guild's slot); its rated results stay.
+func (s *Redis) ClearRatings(ctx context.Context, guild string) (int, error) {
+	if err := store.CheckID("guild", guild); err != nil {
+		return 0, fmt.Errorf("clear ratings: %w", err)
+	}
+	n := 0
+	for _, pattern := range []string{ratingsKey(guild, "*"), boardKey(guild, "*")} {
+		err := s.scanKeys(ctx, pattern, func(c redis.Cmdable, key string) error {
+			if strings.Contains(key, "}:ratings:") {
+				k, err := c.HLen(ctx, key).Result()
+				if err != nil {
+					return err
+				}
+				n += int(k)
+			}
+			return c.Del(ctx, key).Err()
+		})
+		if err != nil {
+			return 0, fail(ctx, "clear ratings of guild "+guild, err)
+		}
+	}
+	return n, nil
+}

@@ -75,6 +75,10 @@ type Raw interface {
 	// PutLegacyToken keeps a token as it was kept before tokens were per
 	// guild: the owner by hash, and hash as owner.User's one token.
 	PutLegacyToken(s store.Store, hash string, owner store.TokenOwner) error
+	// AtRest returns every byte the backend keeps of s's data: its files
+	// as they are now (after a save, where the backend saves), a backup
+	// made now, and every key and value.
+	AtRest(s store.Store) ([]byte, error)
 }
 
 // tests is the contract suite; cluster marks the tests a Redis Cluster
@@ -118,6 +122,9 @@ var tests = []struct {
 	{"LegacyToken", testLegacyToken, false},
 	{"RunningAfterFailedCreate", testRunningAfterFailedCreate, false},
 	{"RunningRacesCreate", testRunningRacesCreate, false},
+	{"Forget", testForget, false},
+	{"ForgetFinished", testForgetFinished, false},
+	{"ClearRatings", testClearRatings, true},
 }
 
 // Run runs the contract suite against b, each test in a subtest of t.
