@@ -120,6 +120,22 @@ func forgetFill(t *testing.T, e *env, s store.Store) *store.Game {
 		Record: `{"players":[{"user":"` + forgetID + `"}]}`, At: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
+	// An analysis she asked for, kept with her name in its text and page,
+	// and another still in line.
+	shares := store.AnalysisShares{Line: 8, Server: 4, Person: 2}
+	if _, _, err := s.AskAnalysis(ctx, store.AnalysisAsk{Guild: forgetGuild, Game: "kept-1", Asker: forgetID, Channel: "4202"}, shares); err != nil {
+		t.Fatal(err)
+	}
+	job, err := s.ClaimAnalysis(ctx, "worker-1", time.Minute)
+	if err != nil || job == nil {
+		t.Fatalf("claim the analysis: %v, %v", job, err)
+	}
+	if err := s.KeepAnalysis(ctx, job, store.Analysis{Text: forgetName + ": accuracy 91.5", Page: []byte("<h1>" + forgetNick + "</h1>")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.AskAnalysis(ctx, store.AnalysisAsk{Guild: forgetGuild, Game: "in-line-2", Asker: forgetID, Channel: "4202"}, shares); err != nil {
+		t.Fatal(err)
+	}
 	// A finished game left in its channel by an interrupted save.
 	left := NewGame(t, e.reg, "hiya", "4204", forgetGuild)
 	left.Players[0] = her
