@@ -11,7 +11,7 @@ import (
 )
 
 // update rewrites the console's golden transcripts:
-// go test -run TestConsoleGolden -update ./cli
+// go test ./cli -run TestConsoleGolden -update
 var update = flag.Bool("update", false, "rewrite the golden transcripts in testdata/console")
 
 // volatile matches what changes from run to run in a transcript: deadlines
@@ -52,7 +52,7 @@ func TestConsoleGolden(t *testing.T) {
 			}
 			want, err := os.ReadFile(golden)
 			if err != nil {
-				t.Fatalf("%v (go test -run TestConsoleGolden -update ./cli writes it)", err)
+				t.Fatalf("%v (go test ./cli -run TestConsoleGolden -update writes it)", err)
 			}
 			if !bytes.Equal(got, want) {
 				t.Errorf("the transcript differs from %s:\n--- got\n%s", golden, got)

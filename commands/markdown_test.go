@@ -30,7 +30,7 @@ var hostileNames = []string{
 }
 
 // TestEscapeMarkdownGolden: each hostile name as the bot writes it
-// (testdata/markdown.golden; go test -run EscapeMarkdownGolden -update
+// (testdata/markdown.golden; go test ./commands -run EscapeMarkdownGolden -update
 // rewrites it). What the golden file shows is checked too: no unescaped
 // link, heading, mention or formatting character is left.
 func TestEscapeMarkdownGolden(t *testing.T) {
