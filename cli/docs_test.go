@@ -13,12 +13,6 @@ import (
 // and how to use it, never how it is built or tested.
 var userPageFolders = []string{"../docs/tutorials", "../docs/how-to", "../docs/reference"}
 
-// userPagesPending are user pages whose test talk still waits to move to
-// docs/explanation; each is checked once it has moved.
-var userPagesPending = map[string]bool{
-	"../docs/reference/game-format.md": true,
-}
-
 // testTalk finds what belongs to the code and its tests rather than to a
 // user page: a `go test` command, a test, benchmark or fuzz target's name,
 // a package-qualified Go identifier (store.Layout) or a Go source file.
@@ -63,9 +57,6 @@ func TestDocsUserPagesSpeakToUsers(t *testing.T) {
 			t.Fatalf("no pages in %s: %v", dir, err)
 		}
 		for _, path := range paths {
-			if userPagesPending[path] {
-				continue
-			}
 			raw, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
