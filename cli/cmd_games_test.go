@@ -167,8 +167,8 @@ func TestTutorialGame(t *testing.T) {
 
 // TestTutorialExamples follows docs/tutorials/write-a-game.md: each YAML
 // file it shows (a block starting "# NAME.yaml") passes games check with
-// the figures the tutorial gives, and its example error is what Arbiter
-// says.
+// the figures the tutorial gives, its perft counts after a swap are what
+// perft prints, and its example errors are what Arbiter says.
 func TestTutorialExamples(t *testing.T) {
 	doc, err := os.ReadFile("../docs/tutorials/write-a-game.md")
 	if err != nil {
@@ -196,6 +196,22 @@ func TestTutorialExamples(t *testing.T) {
 	}
 	if code, out, errs := run(t, "games", "check", filepath.Join(dir, "hexapawn.yaml"), "--set", "size=5"); code != 0 {
 		t.Errorf("games check hexapawn.yaml --set size=5: exit %d\n%s%s", code, out, errs)
+	}
+	minihex := "minihex: Mini Hex, Red against Blue, options size=5 swap=on\nperft 1 25\nperft 2 625\nperft 3 14400\nrandom game (seed 1): 23 moves, Red wins: Red joined their edges\nmoves: e3; d5; b3; b2; c2; a3; e4; a2; b1; e2; a5; d1; a1; d4; d3; a4; b5; e5; c5; e1; b4; c4; c1\n"
+	if code, out, errs := run(t, "games", "check", filepath.Join(dir, "minihex.yaml")); code != 0 || !strings.Contains(out, minihex) || !strings.Contains(string(doc), "$ arbiter games check minihex.yaml\n"+minihex) {
+		t.Errorf("games check minihex.yaml: exit %d, want %q (also in the tutorial)\n%s%s", code, minihex, out, errs)
+	}
+	swapOff := "minihex: Mini Hex, Red against Blue, options size=5 swap=off\nperft 1 25\nperft 2 600\nperft 3 13800\n"
+	if code, out, errs := run(t, "games", "check", filepath.Join(dir, "minihex.yaml"), "--set", "swap=off"); code != 0 || !strings.Contains(out, swapOff) || !strings.Contains(string(doc), swapOff) {
+		t.Errorf("games check minihex.yaml --set swap=off: exit %d, want %q (also in the tutorial)\n%s%s", code, swapOff, out, errs)
+	}
+	t.Setenv("GAMES_DIR", dir)
+	if code, out, errs := run(t, "perft", "minihex", "1", "--moves", "b1;swap"); code != 0 || out != "24\n" || !strings.Contains(string(doc), "--moves \"b1;swap\"\n24\n") {
+		t.Errorf("perft minihex 1 after b1;swap: exit %d, %q, want \"24\\n\" (also in the tutorial)\n%s", code, out, errs)
+	}
+	noSwap := "arbiter perft: move 2 (swap): there is no swap in Mini Hex with these options: write a square such as c3"
+	if code, _, errs := run(t, "perft", "minihex", "1", "--moves", "b1;swap", "--set", "swap=off"); code == 0 || !strings.Contains(errs, noSwap) || !strings.Contains(string(doc), noSwap) {
+		t.Errorf("perft minihex with swap off: exit %d, stderr %q, want %q (also in the tutorial)", code, errs, noSwap)
 	}
 	bad := filepath.Join(dir, "noughts.yaml")
 	if err := os.WriteFile(bad, []byte(strings.Replace(files["noughts.yaml"], "kind: place", "kind: put", 1)), 0o644); err != nil {
