@@ -80,6 +80,7 @@ func variants() []variant {
 		vs = append(vs, variant{"hex", opts, func() refGame { return newHex(c.size, c.swap) }, c.depth})
 	}
 	vs = append(vs, variant{"loa", nil, func() refGame { return newLOA() }, 4})
+	vs = append(vs, variant{"morris", nil, func() refGame { return newMorris() }, 4})
 	return vs
 }
 

@@ -259,6 +259,10 @@ func (r *reader) spec(root *yaml.Node) *Spec {
 		return nil
 	}
 	r.checkEnds(s)
+	r.checkMills(s)
+	if r.err != nil {
+		return nil
+	}
 	return s
 }
 
@@ -421,7 +425,7 @@ func parseColour(s string) ([3]uint8, error) {
 
 // board reads the board's size and notation.
 func (r *reader) board(s *Spec, n *yaml.Node, names map[string]bool) {
-	f := r.fields(n, "board", "columns", "rows", "rows-numbered", "cells", "colour", "emoji")
+	f := r.fields(n, "board", "columns", "rows", "rows-numbered", "cells", "colour", "emoji", "points", "lines", "mills")
 	r.require(n, f, "board", "columns", "rows")
 	if r.err != nil {
 		return
@@ -443,6 +447,7 @@ func (r *reader) board(s *Spec, n *yaml.Node, names map[string]bool) {
 	if e, ok := f["emoji"]; ok {
 		s.boardEmoji = r.scalar(e.value, "emoji")
 	}
+	r.graph(s, f, names)
 }
 
 // pieces reads the kinds of piece.
@@ -582,12 +587,12 @@ func (r *reader) moves(s *Spec, n *yaml.Node, names map[string]bool) {
 	for _, item := range items {
 		f := r.fields(item, "a move", "kind", "piece", "directions", "to", "over", "capture", "chain",
 			"compulsory", "range", "outflank", "must-outflank", "promote", "player", "turn", "on", "next-to", "rotate",
-			"if", "distance")
+			"if", "distance", "hand", "pieces", "mill")
 		r.require(item, f, "a move", "kind")
 		if r.err != nil {
 			return
 		}
-		m := ruleDef{}
+		m := ruleDef{node: item}
 		m.kind = kindOf(r.word(f["kind"].value, "kind", kindNames[:]...))
 		m.piece = r.piece(s, f["piece"].value)
 		if pl, ok := f["player"]; ok {
@@ -622,6 +627,13 @@ func (r *reader) moves(s *Spec, n *yaml.Node, names map[string]bool) {
 			r.swapMove(f, &m)
 		case m.kind == kindRemove:
 			r.removeMove(f, &m)
+		case m.kind == kindFly:
+			for _, k := range []string{"directions", "to", "over", "capture", "chain", "compulsory", "range", "outflank", "must-outflank", "promote"} {
+				if x, has := f[k]; has {
+					r.fail(x.key, "a fly move has no %s: it takes one of the mover's pieces to any empty square", k)
+				}
+			}
+			m.to = toEmpty
 		case m.kind == kindPlace || m.kind == kindDrop:
 			if m.piece < 0 && r.err == nil {
 				r.fail(item, "a %s move with more than one kind of piece needs piece:", kindNames[m.kind])
@@ -653,6 +665,7 @@ func (r *reader) moves(s *Spec, n *yaml.Node, names map[string]bool) {
 				}
 			}
 		}
+		r.millRule(f, &m, names)
 		if m.kind == kindSlide {
 			r.lineSlide(f, &m)
 		} else if d, ok := f["distance"]; ok {
@@ -786,6 +799,7 @@ func (r *reader) ends(s *Spec, n *yaml.Node, names map[string]bool) {
 			whenNoProgress: {resDraw, resScore},
 			whenConnect:    {resWin, resLoss, resDraw},
 			whenOneGroup:   {resWin, resLoss, resDraw},
+			whenFewer:      {resWin, resLoss, resDraw},
 		}
 		if r.err == nil && !slices.Contains(allowed[e.when], e.result) {
 			var ws []string
@@ -794,7 +808,7 @@ func (r *reader) ends(s *Spec, n *yaml.Node, names map[string]bool) {
 			}
 			r.fail(f["result"].value, "when %s, result must be %s", whenNames[e.when], strings.Join(ws, ", "))
 		}
-		need := map[endWhen]string{whenInARow: "length", whenTurns: "count", whenReach: "row", whenNoProgress: "count", whenConnect: "edges"}
+		need := map[endWhen]string{whenInARow: "length", whenTurns: "count", whenReach: "row", whenNoProgress: "count", whenConnect: "edges", whenFewer: "count"}
 		r.connectEnding(f, &e)
 		if a, has := f["anywhere"]; has && e.when != whenInARow {
 			r.fail(a.key, "anywhere belongs to when: in-a-row")
@@ -822,7 +836,7 @@ func (r *reader) ends(s *Spec, n *yaml.Node, names map[string]bool) {
 			if a, ok := f["anywhere"]; ok {
 				e.anywhere = r.boolean(a.value, "anywhere")
 			}
-		case whenTurns:
+		case whenTurns, whenFewer:
 			e.count = r.known(f["count"].value, "count", names)
 		case whenNoProgress:
 			e.count = r.known(f["count"].value, "count", names)
