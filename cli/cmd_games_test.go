@@ -41,6 +41,7 @@ func TestGamesCheckShipped(t *testing.T) {
 		"../games/checkers.yaml":     "perft 1 7\nperft 2 49\nperft 3 302\n",
 		"../games/loa.yaml":          "perft 1 36\nperft 2 1244\nperft 3 44952\n",
 		"../games/hex.yaml":          "perft 1 121\nperft 2 14641\nperft 3 1742400\n",
+		"../games/morris.yaml":       "perft 1 24\nperft 2 552\nperft 3 12144\n",
 		// Past 20,000 sequences check goes no deeper.
 		"../games/gomoku.yaml":  "perft 1 225\nperft 2 50400\nrandom",
 		"../games/pentago.yaml": "perft 1 288\nperft 2 80640\nrandom",
