@@ -223,3 +223,36 @@ func (c *compiled) points() int {
 	}
 	return n
 }
+
+// Graph reports whether the board is points joined by lines (points:).
+func (g *Game) Graph() bool { return g.c.graph }
+
+// OnBoard reports whether the square at column col and row row (both from
+// 0, row 0 at the top as drawn) is on the board: every square, or on a
+// board of points one of its points.
+func (g *Game) OnBoard(col, row int) bool {
+	if col < 0 || col >= g.c.w || row < 0 || row >= g.c.h {
+		return false
+	}
+	sq := row*g.c.w + col
+	return g.c.mask[sq/64]>>(sq%64)&1 != 0
+}
+
+// Joins returns the lines between the points of a board of points, each
+// as the columns and rows (from 0, row 0 at the top) of the two points it
+// joins; nil on a board of squares.
+func (g *Game) Joins() [][4]int {
+	c := g.c
+	if !c.graph {
+		return nil
+	}
+	var out [][4]int
+	for sq := range c.n {
+		for _, d := range []dir{dirEast, dirSouthEast, dirSouth, dirSouthWest} {
+			if t := int(c.nb[d][sq]); t >= 0 {
+				out = append(out, [4]int{sq % c.w, sq / c.w, t % c.w, t / c.w})
+			}
+		}
+	}
+	return out
+}
