@@ -140,9 +140,9 @@ const (
 type scenePalette struct {
 	emptyText  [cellKinds]string // text glyph of an empty cell, by cellKind
 	emptyEmoji [cellKinds]string // emoji of an empty cell, by cellKind
-	zoneEmoji  string    // emoji of an empty square in a zone
-	fromEmoji  string    // emoji of the square a move left
-	hitEmoji   string    // emoji of a square a piece was removed from
+	zoneEmoji  string            // emoji of an empty square in a zone
+	fromEmoji  string            // emoji of the square a move left
+	hitEmoji   string            // emoji of a square a piece was removed from
 
 	board    color.RGBA // image: squares
 	boardAlt color.RGBA // image: the other squares of a checkered board (zero: plain)
