@@ -97,6 +97,9 @@ func describedScene(reuse *scene, g *described.Game) *scene {
 		if g.OnlyPlaces() { // nothing is taken: the count is what was placed
 			side.figures = strconv.Itoa(g.Pieces(p)) + " placed"
 		}
+		if n := g.InHand(p); n > 0 {
+			side.figures += ", " + strconv.Itoa(n) + " to place"
+		}
 		for k := range kinds {
 			side.pieces = append(side.pieces, style[k][p])
 		}

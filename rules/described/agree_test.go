@@ -198,7 +198,7 @@ func TestRandomGamesAgree(t *testing.T) {
 				if ra, rb := g.Status(), ref.Status(); ra != rb {
 					t.Fatalf("%s %s game %d ply %d: status %v, hand-written %v", v.game, v.opts, i, ply, ra, rb)
 				}
-				key := fmt.Sprint(g.ToMove(), g.QuietMoves(), boardKey(g))
+				key := fmt.Sprint(g.ToMove(), g.QuietMoves(), g.InHand(rules.P1), g.InHand(rules.P2), boardKey(g))
 				if h, ok := hashes[key]; ok && h != g.Hash() {
 					t.Fatalf("%s game %d ply %d: the same position has two hashes", v.game, i, ply)
 				}

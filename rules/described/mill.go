@@ -275,3 +275,7 @@ func (g *Game) parseMill(trimmed, text string, list *rules.MoveList) (rules.Move
 	}
 	return rules.NoMove, illegal("you may not remove %q: you may remove %s", rem, strings.Join(may, ", "))
 }
+
+// InHand returns the pieces p has still to place from a hand (hand:), 0
+// when the game has none.
+func (g *Game) InHand(p rules.Player) int { return max(0, g.c.hand-g.placed(p)) }
