@@ -4,9 +4,11 @@ package described_test
 // morris must agree with it move for move.
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"arbiter/rules"
+	"arbiter/rules/described"
 )
 
 var (
@@ -237,5 +239,32 @@ func TestMorrisMoves(t *testing.T) {
 	g.Play(m)
 	if _, _, ok := g.At(3, 0); ok {
 		t.Error("d7 still holds a piece after its removal")
+	}
+}
+
+// TestMorrisFewerPieces: random games that end with a player on two
+// pieces are won by the other player, and the outcome says why.
+func TestMorrisFewerPieces(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 2))
+	start := newDescribed(t, "morris", nil)
+	var list rules.MoveList
+	found := 0
+	for range 200 {
+		g := start.Clone().(*described.Game)
+		for g.Moves(&list); list.N > 0; g.Moves(&list) {
+			g.Play(list.Moves[rng.IntN(list.N)])
+		}
+		loser := g.ToMove()
+		if g.Pieces(loser) >= 3 {
+			continue
+		}
+		found++
+		want := g.PlayerName(loser) + " has fewer than 3 pieces left"
+		if g.Status() != rules.Win(loser.Other()) || g.Outcome().Reason != want {
+			t.Fatalf("%s on %d pieces: %v, %q; want %v, %q", g.PlayerName(loser), g.Pieces(loser), g.Status(), g.Outcome().Reason, rules.Win(loser.Other()), want)
+		}
+	}
+	if found == 0 {
+		t.Fatal("no random game ended with a player on fewer than 3 pieces")
 	}
 }

@@ -404,6 +404,8 @@ func (g *Game) Outcome() rules.Outcome {
 		out.Reason = who + " joined their edges"
 	case whyOneGroup:
 		out.Reason = who + "'s pieces form one group"
+	case whyFewer:
+		out.Reason = fmt.Sprintf("%s has fewer than %d pieces left", who, g.c.fewer)
 	case whyNoProgress:
 		out.Reason = fmt.Sprintf("%d moves in a row without progress", g.c.progress)
 	case whyTurns:
