@@ -95,9 +95,12 @@ func (r *reader) millRule(f map[string]field, m *ruleDef, names map[string]bool)
 // checkMills checks that moves with mill: have mills to make.
 func (r *reader) checkMills(s *Spec) {
 	for _, m := range s.rules {
-		if m.mill && len(s.mills) == 0 {
+		switch {
+		case !m.mill:
+		case len(s.mills) == 0:
 			r.fail(m.node, "mill: remove needs mills: on the board, the lines of points a mill is made on")
-			return
+		case m.rotate != nil, m.mustOutflank, m.lineDistance:
+			r.fail(m.node, "mill: remove cannot go with rotate, must-outflank or distance: line")
 		}
 	}
 }

@@ -45,6 +45,8 @@ func TestPointFeatureErrors(t *testing.T) {
 		{morris("  - {when: fewer-pieces, count: 3, result: loss}", "  - {when: fewer-pieces, result: loss}"),
 			"m.yaml:51:5: when: fewer-pieces needs the key \"count\""},
 		{morris("  mills: lines\n", ""), "m.yaml:46:5: mill: remove needs mills: on the board"},
+		{morris("  - {kind: place, hand: 9, mill: remove}", "  - {kind: place, hand: 9, mill: remove, rotate: {block: 7}}"),
+			"m.yaml:47:5: mill: remove cannot go with rotate, must-outflank or distance: line"},
 	} {
 		_, err := described.Load("m.yaml", []byte(tc.file))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
