@@ -24,6 +24,9 @@ func BenchmarkPerft(b *testing.B) {
 	b.Run("connect4", func(b *testing.B) {
 		benchBoth(b, newDescribed(b, "connect4", nil), newConnect4(7, 6, 4), 6)
 	})
+	b.Run("morris", func(b *testing.B) {
+		benchBoth(b, newDescribed(b, "morris", nil), newMorris(), 4)
+	})
 }
 
 // benchBoth runs perft to depth on g and on its hand-written twin ref in
