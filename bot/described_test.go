@@ -11,7 +11,8 @@ import (
 // TestDescribedGamesThroughDiscord plays a whole game of each game
 // described in a file through the fake Discord: Breakthrough between two
 // students with emoji boards, Othello with image boards (passes
-// included), Connect Four against the bot with text boards; /rules shows
+// included), Connect Four against the bot with text boards, Hex, Lines of
+// Action and Nine Men's Morris (mills' removals typed); /rules shows
 // each file's own rules text.
 func TestDescribedGamesThroughDiscord(t *testing.T) {
 	w := newWorld(t, false)
@@ -33,6 +34,7 @@ func TestDescribedGamesThroughDiscord(t *testing.T) {
 		{"loa", "emoji", "exactly as many squares as there are pieces", "⚫"},
 		{"kalah", "text", "sows its seeds one at a time", "seeds in store"},
 		{"dots", "image", "A move that completes one or two boxes", ""},
+		{"morris", "text", "Each player first places 9 pieces", "W"},
 	} {
 		rules := w.do(ann.ID, w.general, "rules", opt("game", tc.game))
 		w.private(rules, tc.rules)

@@ -43,6 +43,7 @@ func TestGamesCheckShipped(t *testing.T) {
 		"../games/hex.yaml":          "perft 1 121\nperft 2 14641\nperft 3 1742400\n",
 		"../games/kalah.yaml":        "perft 1 6\nperft 2 35\nperft 3 185\n",
 		"../games/dots.yaml":         "perft 1 24\nperft 2 552\nperft 3 12144\n",
+		"../games/morris.yaml":       "perft 1 24\nperft 2 552\nperft 3 12144\n",
 		// Past 20,000 sequences check goes no deeper.
 		"../games/gomoku.yaml":  "perft 1 225\nperft 2 50400\nrandom",
 		"../games/pentago.yaml": "perft 1 288\nperft 2 80640\nrandom",

@@ -26,14 +26,17 @@ func describedScene(reuse *scene, g *described.Game) *scene {
 	if g.Hexagonal() {
 		l = hexes
 	}
+	if g.Graph() {
+		l = points
+	}
 	s := newScene(reuse, g.Title(), l, cols, rows, 2*len(kinds))
 	if l == hexes {
 		// About 560 pixels across the rhombus, 28 to 56 a cell.
 		s.squarePx = min(56, max(28, 1120/(2*cols+rows-1)))
 	}
 	s.palette = scenePalette{
-		emptyText:  [4]string{square: "."},
-		emptyEmoji: [4]string{square: "⬜"},
+		emptyText:  [cellKinds]string{square: "."},
+		emptyEmoji: [cellKinds]string{square: "⬜"},
 		fromEmoji:  "🟩",
 		hitEmoji:   "💥",
 		board:      rgb(0xE9, 0xE6, 0xDC),
@@ -78,6 +81,9 @@ func describedScene(reuse *scene, g *described.Game) *scene {
 	for c := range cols {
 		s.colLabels[c] = g.ColumnLabel(c)
 	}
+	if g.Graph() {
+		pointsScene(s, g)
+	}
 	for r := range rows {
 		s.rowLabels[r] = g.RowLabel(r)
 		for c := range cols {
@@ -90,6 +96,9 @@ func describedScene(reuse *scene, g *described.Game) *scene {
 		side := sideStatus{figures: plural(g.Pieces(p), "piece")}
 		if g.OnlyPlaces() { // nothing is taken: the count is what was placed
 			side.figures = strconv.Itoa(g.Pieces(p)) + " placed"
+		}
+		if n := g.InHand(p); n > 0 {
+			side.figures += ", " + strconv.Itoa(n) + " to place"
 		}
 		for k := range kinds {
 			side.pieces = append(side.pieces, style[k][p])

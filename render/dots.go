@@ -17,8 +17,8 @@ func dotsScene(reuse *scene, g *described.Dots) *scene {
 	s.openLattice = true
 	s.squarePx, s.gapPx = 56, 8
 	s.palette = scenePalette{
-		emptyText:  [4]string{square: " ", point: "+", hedge: " ", vedge: " "},
-		emptyEmoji: [4]string{square: "⬜", point: "⚫", hedge: "⬜", vedge: "⬜"},
+		emptyText:  [cellKinds]string{square: " ", point: "+", hedge: " ", vedge: " "},
+		emptyEmoji: [cellKinds]string{square: "⬜", point: "⚫", hedge: "⬜", vedge: "⬜"},
 		fromEmoji:  "🟩",
 		hitEmoji:   "💥",
 		board:      rgb(0xF5, 0xF0, 0xE1),

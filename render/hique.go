@@ -25,8 +25,8 @@ func hiqueScene(reuse *scene, g *hique.Game) *scene {
 	s := newScene(reuse, "HiQUE", lattice, n, n, 4)
 	s.squarePx, s.gapPx = 50, 14
 	s.palette = scenePalette{
-		emptyText:  [4]string{square: ".", point: "+", hedge: "-", vedge: "|"},
-		emptyEmoji: [4]string{square: "⬜", point: "🟫", hedge: "🟫", vedge: "🟫"},
+		emptyText:  [cellKinds]string{square: ".", point: "+", hedge: "-", vedge: "|"},
+		emptyEmoji: [cellKinds]string{square: "⬜", point: "🟫", hedge: "🟫", vedge: "🟫"},
 		fromEmoji:  "🟩",
 		hitEmoji:   "💥",
 		board:      rgb(0xEE, 0xD9, 0xB0),

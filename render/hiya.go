@@ -24,8 +24,8 @@ func hiyaScene(reuse *scene, g *hiya.Game) *scene {
 	s.textWidth = 4
 	s.squarePx = 50
 	s.palette = scenePalette{
-		emptyText:  [4]string{square: " ."},
-		emptyEmoji: [4]string{square: "⬜"},
+		emptyText:  [cellKinds]string{square: " ."},
+		emptyEmoji: [cellKinds]string{square: "⬜"},
 		fromEmoji:  "🟩",
 		hitEmoji:   "💥",
 		board:      rgb(0xE8, 0xE4, 0xD8),

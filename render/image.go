@@ -289,10 +289,12 @@ func (p *painter) paint() {
 		p.paintHexes()
 	case lattice:
 		p.rect(board, s.palette.frame)
+	case points:
+		p.paintPoints(board)
 	default:
 		p.rect(board.Inset(-2), s.palette.frame)
 	}
-	for r := 0; r < s.rows && s.layout != hexes; r++ {
+	for r := 0; r < s.rows && s.layout != hexes && s.layout != points; r++ {
 		for c := 0; c < s.cols; c++ {
 			p.paintCell(c, r, s.at(c, r))
 		}

@@ -55,6 +55,13 @@ func checkPixels(img image.Image, p *painter) error {
 				radius := float32(p.sq) * float32(ps.size) / 2
 				x, y = int(cx+0.6*(radius-max(1.5, float32(p.sq)/30))), int(cy)
 				want = ps.fill
+			case s.layout == points && cl.kind == blank:
+				x, y = int(cx), int(cy)
+				want = s.palette.board
+			case s.layout == points && cl.mark != hitMark:
+				// A point's dot, or the line through a cell between points.
+				x, y = int(cx), int(cy)
+				want = s.palette.frame
 			case cl.kind == square && cl.mark != hitMark:
 				x, y = rect.Min.X+3, int(cy)
 				want = s.palette.board

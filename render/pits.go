@@ -24,8 +24,8 @@ func pitsScene(reuse *scene, g *described.Pits) *scene {
 	s.textWidth = 4
 	s.squarePx = 56
 	s.palette = scenePalette{
-		emptyText:  [4]string{square: " "},
-		emptyEmoji: [4]string{square: "⬛"},
+		emptyText:  [cellKinds]string{square: " "},
+		emptyEmoji: [cellKinds]string{square: "⬛"},
 		fromEmoji:  "🟩",
 		hitEmoji:   "💥",
 		board:      rgb(0xA0, 0x52, 0x2D),

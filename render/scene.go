@@ -48,6 +48,9 @@ type scene struct {
 	// openLattice: the lattice's points and borders are blank in text
 	// until a piece stands on them (Dots and Boxes' undrawn lines).
 	openLattice bool
+	// links are the lines of a board of points, each as the indexes in
+	// cells of the two points it joins.
+	links [][2]int
 
 	status status
 	// marks counts the cells with each mark (setMark keeps it).
@@ -72,6 +75,9 @@ const (
 	// cell right of the row below it, so that a cell touches two cells
 	// of each row next to its own (hexes.go).
 	hexes
+	// points is a board of points joined by lines (Nine Men's Morris):
+	// cells that are no point are blank or carry a line (points.go).
+	points
 )
 
 // cellKind is what a cell of the grid is.
@@ -82,6 +88,10 @@ const (
 	point                  // a HiQUE dark point (guards stand here)
 	hedge                  // a HiQUE border between squares one above the other
 	vedge                  // a HiQUE border between squares side by side
+	blank                  // on a board of points, no point and no line (points.go)
+	hline                  // on a board of points, a line across
+	vline                  // on a board of points, a line up and down
+	cellKinds
 )
 
 // mark says what the last move did to a cell.
@@ -132,11 +142,11 @@ const (
 
 // scenePalette is a scene's cell colours and marks in every style.
 type scenePalette struct {
-	emptyText  [4]string // text glyph of an empty cell, by cellKind
-	emptyEmoji [4]string // emoji of an empty cell, by cellKind
-	zoneEmoji  string    // emoji of an empty square in a zone
-	fromEmoji  string    // emoji of the square a move left
-	hitEmoji   string    // emoji of a square a piece was removed from
+	emptyText  [cellKinds]string // text glyph of an empty cell, by cellKind
+	emptyEmoji [cellKinds]string // emoji of an empty cell, by cellKind
+	zoneEmoji  string            // emoji of an empty square in a zone
+	fromEmoji  string            // emoji of the square a move left
+	hitEmoji   string            // emoji of a square a piece was removed from
 
 	board    color.RGBA // image: squares
 	boardAlt color.RGBA // image: the other squares of a checkered board (zero: plain)
@@ -184,6 +194,9 @@ func (s *scene) at(c, r int) *cell { return &s.cells[r*s.cols+c] }
 // last column the first.
 func (s *scene) turn() {
 	slices.Reverse(s.cells)
+	for i, l := range s.links {
+		s.links[i] = [2]int{len(s.cells) - 1 - l[0], len(s.cells) - 1 - l[1]}
+	}
 	for i, c := range s.moved {
 		if c >= 0 {
 			s.moved[i] = len(s.cells) - 1 - c

@@ -16,8 +16,8 @@ const sixesSize = 6
 func sixesScene(reuse *scene, g *sixes.Game) *scene {
 	s := newScene(reuse, "Sixes", grid, sixesSize, sixesSize, 2)
 	s.palette = scenePalette{
-		emptyText:  [4]string{square: "."},
-		emptyEmoji: [4]string{square: "⬜"},
+		emptyText:  [cellKinds]string{square: "."},
+		emptyEmoji: [cellKinds]string{square: "⬜"},
 		fromEmoji:  "🟩",
 		hitEmoji:   "💥",
 		board:      rgb(0xE9, 0xE6, 0xDC),

@@ -226,7 +226,7 @@ func appendCell(dst []byte, s *scene, c *cell) []byte {
 	if c.mark == noMark && len(glyph) == 1 && s.textWidth == 3 {
 		// Most cells: unmarked, one character between its fill.
 		fill := byte(' ')
-		if (c.kind == point || c.kind == hedge) && (!s.openLattice || c.kind == hedge && c.piece != 0) {
+		if (c.kind == point || c.kind == hedge) && (!s.openLattice || c.kind == hedge && c.piece != 0) || c.kind == hline {
 			fill = '-'
 		}
 		return append(dst, fill, glyph[0], fill)
@@ -240,7 +240,7 @@ func appendCell(dst []byte, s *scene, c *cell) []byte {
 func cellText(s *scene, c *cell) (left, glyph, right, sgr, markSGR string) {
 	glyphWidth := s.textWidth - 2
 	fill := " " // around the glyph and before a short one
-	if (c.kind == point || c.kind == hedge) && (!s.openLattice || c.kind == hedge && c.piece != 0) {
+	if (c.kind == point || c.kind == hedge) && (!s.openLattice || c.kind == hedge && c.piece != 0) || c.kind == hline {
 		fill = "-"
 	}
 	glyph, sgr = s.palette.emptyText[c.kind], ansiLine

@@ -190,6 +190,9 @@ func checkCells(g rules.Game, view View, cells map[string]byte, rowsTop []string
 		for r := range rows {
 			for c := range cols {
 				want := byte('.')
+				if !g.OnBoard(c, r) {
+					continue // a board of points: the lines between them are drawn there
+				}
 				if p, k, ok := g.At(c, r); ok {
 					want = g.PieceText(k, p)[0]
 				}

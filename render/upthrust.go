@@ -22,8 +22,8 @@ func upthrustScene(reuse *scene, g *upthrust.Game) *scene {
 	s := newScene(reuse, "Upthrust", grid, upCols, upRows, 4)
 	s.squarePx = 40
 	s.palette = scenePalette{
-		emptyText:  [4]string{square: "."},
-		emptyEmoji: [4]string{square: "⬜"},
+		emptyText:  [cellKinds]string{square: "."},
+		emptyEmoji: [cellKinds]string{square: "⬜"},
 		zoneEmoji:  "🟫",
 		fromEmoji:  "🟪",
 		hitEmoji:   "💥",

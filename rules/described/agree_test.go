@@ -80,6 +80,7 @@ func variants() []variant {
 		vs = append(vs, variant{"hex", opts, func() refGame { return newHex(c.size, c.swap) }, c.depth})
 	}
 	vs = append(vs, variant{"loa", nil, func() refGame { return newLOA() }, 4})
+	vs = append(vs, variant{"morris", nil, func() refGame { return newMorris() }, 5})
 	return vs
 }
 
@@ -108,6 +109,10 @@ func TestPerftTables(t *testing.T) {
 		// Lines of Action from the start: 36 moves (Black's 12 pieces, three
 		// ways each), deeper figures as the hand-written twin counts them.
 		{"loa", nil, []uint64{36, 1244, 44952, 1563208}},
+		// Nine Men's Morris: 24×23×22×21 placements, then the first mills
+		// remove one of two enemy pieces; deeper as the hand-written twin
+		// counts them.
+		{"morris", nil, []uint64{24, 552, 12144, 255024, 5140800}},
 	} {
 		g := newDescribed(t, tc.game, tc.opts)
 		for d, want := range tc.want {
@@ -193,7 +198,7 @@ func TestRandomGamesAgree(t *testing.T) {
 				if ra, rb := g.Status(), ref.Status(); ra != rb {
 					t.Fatalf("%s %s game %d ply %d: status %v, hand-written %v", v.game, v.opts, i, ply, ra, rb)
 				}
-				key := fmt.Sprint(g.ToMove(), g.QuietMoves(), boardKey(g))
+				key := fmt.Sprint(g.ToMove(), g.QuietMoves(), g.InHand(rules.P1), g.InHand(rules.P2), boardKey(g))
 				if h, ok := hashes[key]; ok && h != g.Hash() {
 					t.Fatalf("%s game %d ply %d: the same position has two hashes", v.game, i, ply)
 				}

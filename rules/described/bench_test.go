@@ -30,6 +30,9 @@ func BenchmarkPerft(b *testing.B) {
 	b.Run("dots", func(b *testing.B) {
 		benchBoth(b, newShaped(b, "dots", nil).(*described.Dots), newDotsHand(3, 3), 4)
 	})
+	b.Run("morris", func(b *testing.B) {
+		benchBoth(b, newDescribed(b, "morris", nil), newMorris(), 4)
+	})
 }
 
 // benchBoth runs perft to depth on g and on its hand-written twin ref in

@@ -29,6 +29,17 @@ type compiled struct {
 	// northeast-southwest, east-west, southeast-northwest), sq included,
 	// for slides with distance: line (linemove.go).
 	line [4][maxCells][maxWords]uint64
+	// graph: the board is points joined by lines (points.go); mills are
+	// its mills as square sets (mill.go).
+	graph bool
+	mills []uint64
+	// hand: the pieces each player places first (0 for none); flyAt[p]:
+	// the pieces with which p flies (0 for never); fewer: the
+	// fewer-pieces ending's count (0 for none) (mill.go).
+	hand     int
+	flyAt    [2]int
+	fewer    int
+	fewerRes resultKind
 	// swap: some rule swaps at the game's second move (swap.go).
 	swap bool
 	// connects are the connect endings; oneGroup the one-group ending.
@@ -114,6 +125,11 @@ type gen struct {
 	// slide: exactly as many squares as pieces stand on the line
 	// (distance: line).
 	lineDist bool
+	// mill: a move making a mill removes an enemy piece; hand: the rule
+	// places from a hand of that many; flyAt: a fly rule's pieces (mill.go).
+	mill  bool
+	hand  int
+	flyAt int
 }
 
 // reachEnd is a reach ending: a player's piece arriving on a row.
@@ -164,6 +180,9 @@ func build(s *Spec, env map[string]int) (*compiled, error) {
 		}
 	}
 	c.buildLines()
+	if err := c.buildGraph(s); err != nil {
+		return nil, err
+	}
 	for d := range 8 {
 		c.shiftBy[d] = dirDY[d]*c.w + dirDX[d]
 		c.shiftMask[d] = c.mask[0]
@@ -378,6 +397,9 @@ func (c *compiled) buildGens(s *Spec, eval func(*expr, string) (int, error)) err
 				g.promoteRow = row
 				g.promoteTo = cellValue(r.promoteTo, rules.Player(p))
 			}
+			if err := c.compileMillRule(r, &g, p, eval); err != nil {
+				return err
+			}
 			c.gens[p] = append(c.gens[p], g)
 		}
 		switch r.kind {
@@ -388,6 +410,8 @@ func (c *compiled) buildGens(s *Spec, eval func(*expr, string) (int, error)) err
 		case kindRemove:
 			c.remove = true
 		case kindSwap:
+		case kindFly:
+			c.moveOK = true
 		default:
 			c.moveOK = true
 		}
@@ -478,6 +502,15 @@ func (c *compiled) buildEnds(s *Spec, eval func(*expr, string) (int, error)) err
 			c.connects = append(c.connects, c.connectEnd(e))
 		case whenOneGroup:
 			c.oneGroup, c.oneGroupRes = true, e.result
+		case whenFewer:
+			v, err := eval(e.count, "fewer-pieces count")
+			if err != nil {
+				return err
+			}
+			if v < 1 {
+				return fmt.Errorf("fewer-pieces count %d: it must be 1 or more", v)
+			}
+			c.fewer, c.fewerRes = v, e.result
 		}
 	}
 	return nil

@@ -16,7 +16,7 @@ import (
 // and a description it accepts starts a game whose random moves play and
 // undo without panicking.
 func FuzzParse(f *testing.F) {
-	for _, name := range []string{"breakthrough", "othello", "connect4", "hex", "loa", "kalah", "dots"} {
+	for _, name := range []string{"breakthrough", "othello", "connect4", "hex", "loa", "kalah", "dots", "morris"} {
 		data, err := shipped.Files.ReadFile(name + described.Ext)
 		if err != nil {
 			f.Fatal(err)
@@ -101,15 +101,16 @@ func FuzzParseMove(f *testing.F) {
 		{0, 0, "a2 a3"}, {0, 3, "b2-c3"}, {0, 0, "A2A3"}, {0, 0, "z9 a1"}, {0, 0, "a2 to a4"},
 		{1, 0, "d3"}, {1, 5, "pass"}, {1, 0, "e9"}, {1, 0, "D3"},
 		{2, 0, "d"}, {2, 4, "D"}, {2, 0, "h"}, {2, 0, "d1"}, {2, 0, "d2"}, {0, 0, ""}, {1, 0, "a1 a2 a3"},
+		{3, 4, "g1 x d7"}, {3, 20, "d2 d3 x a1"}, {3, 0, "x"}, {3, 5, "d2 x"}, {3, 5, "x a1"},
 	} {
 		f.Add(seed.game, seed.plies, seed.text)
 	}
 	specs := map[uint8]*described.Spec{}
-	for i, name := range []string{"breakthrough", "othello", "connect4"} {
+	for i, name := range []string{"breakthrough", "othello", "connect4", "morris"} {
 		specs[uint8(i)] = shippedSpec(f, name)
 	}
 	f.Fuzz(func(t *testing.T, game, plies uint8, text string) {
-		g, err := specs[game%3].New(nil)
+		g, err := specs[game%uint8(len(specs))].New(nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -64,6 +64,7 @@ const (
 	whyNoProgress
 	whyConnect
 	whyOneGroup
+	whyFewer
 )
 
 // endState is how the game stands after the last move. known is false
@@ -271,8 +272,12 @@ func (g *Game) Play(m rules.Move) {
 	if gn.outflank != outflankNone {
 		g.outflank(to, p, gn.outflank)
 	}
-	if b, left := turnOf(m); b >= 0 {
+	if gn.rotate > 0 {
+		b, left := turnOf(m)
 		g.turnBlock(gn.rotate, b, left)
+	}
+	if r := removalOf(m); gn.mill && r >= 0 {
+		g.set(r, 0)
 	}
 	g.end = g.endAfter(p, to)
 }
@@ -502,6 +507,11 @@ func (g *Game) endAfter(p rules.Player, to int) endState {
 			return decide(c.inARowRes, p^1, whyInARow)
 		}
 	}
+	if c.fewer > 0 {
+		if e := g.fewerEnd(p); e.known {
+			return e
+		}
+	}
 	if c.noPieces {
 		if g.total[p^1] == 0 {
 			return decide(c.noPieceRes, p^1, whyNoPieces)
@@ -685,7 +695,7 @@ func (g *Game) generatePass(p rules.Player, list *rules.MoveList, first bool, tu
 	c := g.c
 	for i := range c.gens[p] {
 		gn := &c.gens[p][i]
-		if gn.off || gn.turn != turn || gn.compulsory != compulsory {
+		if gn.off || gn.turn != turn || gn.compulsory != compulsory || g.skipRule(gn, p) {
 			continue
 		}
 		switch gn.kind {
@@ -701,6 +711,8 @@ func (g *Game) generatePass(p rules.Player, list *rules.MoveList, first bool, tu
 			g.genDrop(gn, list)
 		case kindSwap:
 			g.genSwap(gn, p, list)
+		case kindFly:
+			g.genFly(gn, p, list)
 		default:
 			g.genPieces(gn, p, list)
 		}
@@ -742,7 +754,7 @@ func (g *Game) genPlace(gn *gen, p rules.Player, list *rules.MoveList) {
 			if gn.must && (!g.touches(sq, p^1) || !g.flanks(sq, p)) {
 				continue
 			}
-			g.add(list, pack(-1, sq, gn.rule))
+			g.addMove(gn, p, -1, sq, list)
 		}
 	}
 }
@@ -826,7 +838,7 @@ func (g *Game) genPieces(gn *gen, p rules.Player, list *rules.MoveList) {
 				switch gn.kind {
 				case kindStep:
 					if t := nb[sq]; t >= 0 && cls[g.cells[t]]&gn.to != 0 {
-						g.add(list, pack(sq, int(t), gn.rule))
+						g.addMove(gn, p, sq, int(t), list)
 					}
 				case kindSlide:
 					if gn.lineDist {
@@ -838,7 +850,7 @@ func (g *Game) genPieces(gn *gen, p rules.Player, list *rules.MoveList) {
 						steps++
 						k := cls[g.cells[t]]
 						if k&gn.to != 0 {
-							g.add(list, pack(sq, int(t), gn.rule))
+							g.addMove(gn, p, sq, int(t), list)
 						}
 						if k != toEmpty && k&gn.over == 0 {
 							break
@@ -883,7 +895,7 @@ func (g *Game) Tactical(m rules.Move) bool {
 	switch {
 	case gn.kind == kindJump:
 		return gn.capture
-	case gn.outflank == outflankCapture:
+	case gn.outflank == outflankCapture, gn.mill && removalOf(m) >= 0:
 		return true
 	case gn.kind == kindStep || gn.kind == kindSlide:
 		return g.cells[to] != 0
@@ -899,6 +911,9 @@ func (g *Game) countProgress(m rules.Move, gn *gen, from, to int) {
 	progress := false
 	switch {
 	case gn.kind == kindJump && gn.capture, gn.outflank == outflankCapture:
+		progress = true
+	case gn.hand > 0, gn.mill && removalOf(m) >= 0:
+		// The count starts when the hands are placed, and again at a removal.
 		progress = true
 	case (gn.kind == kindStep || gn.kind == kindSlide) && g.cells[to] != 0:
 		progress = true

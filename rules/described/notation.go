@@ -47,6 +47,9 @@ func (g *Game) FormatMove(m rules.Move) string {
 		}
 		return text
 	}
+	if text, ok := g.formatRemoval(m); ok {
+		return text
+	}
 	from, to, rule := unpack(m)
 	if m&^moveBits != 0 || rule >= len(g.c.gens[0]) || to >= g.c.n || from >= g.c.n {
 		return fmt.Sprintf("invalid move %d", uint32(m))
@@ -57,7 +60,7 @@ func (g *Game) FormatMove(m rules.Move) string {
 	case g.c.gens[0][rule].kind == kindDrop:
 		return g.ColumnLabel(to % g.c.w)
 	case from < 0:
-		if b, left := turnOf(m); b >= 0 {
+		if b, left := turnOf(m); b >= 0 && g.c.gens[0][rule].rotate > 0 {
 			return g.squareName(to) + " " + turnText(b, left)
 		}
 		return g.squareName(to)
@@ -189,6 +192,14 @@ func (g *Game) ParseMove(text string) (rules.Move, error) {
 	if g.turns() {
 		return g.parseTurn(trimmed, text, &list)
 	}
+	if len(g.c.mills) > 0 {
+		return g.parseMill(trimmed, text, &list)
+	}
+	return g.parseItems(trimmed, text, &list)
+}
+
+// parseItems reads a move written as squares or a column.
+func (g *Game) parseItems(trimmed, text string, list *rules.MoveList) (rules.Move, error) {
 	items, ok := readItems(trimmed)
 	if !ok {
 		return rules.NoMove, rules.NewMoveError(rules.ErrUnreadable, fmt.Sprintf("cannot read %q: %s", strings.TrimSpace(text), g.howToWrite()))
@@ -204,17 +215,17 @@ func (g *Game) ParseMove(text string) (rules.Move, error) {
 	}
 	switch {
 	case len(items) == 1 && items[0].row == 0 && g.c.hasDrop:
-		return g.parseDrop(items[0], &list)
+		return g.parseDrop(items[0], list)
 	case len(items) == 1 && items[0].row > 0 && (g.c.hasPlace || g.c.remove):
-		return g.parsePlace(items[0], &list)
+		return g.parsePlace(items[0], list)
 	case len(items) == 1 && items[0].row > 0 && g.c.hasDrop:
 		// A square for a drop: read as its column, checked against where
 		// the piece lands.
-		return g.parseDrop(items[0], &list)
+		return g.parseDrop(items[0], list)
 	case len(items) == 2 && items[0].row > 0 && items[1].row > 0 && g.c.moveOK:
-		return g.parseStep(items[0], items[1], &list)
+		return g.parseStep(items[0], items[1], list)
 	case len(items) > 2 && g.routes():
-		return g.parseRoute(items, &list)
+		return g.parseRoute(items, list)
 	}
 	return rules.NoMove, rules.NewMoveError(rules.ErrUnreadable, fmt.Sprintf("cannot read %q: %s", strings.TrimSpace(text), g.howToWrite()))
 }
@@ -393,6 +404,8 @@ func (g *Game) Outcome() rules.Outcome {
 		out.Reason = who + " joined their edges"
 	case whyOneGroup:
 		out.Reason = who + "'s pieces form one group"
+	case whyFewer:
+		out.Reason = fmt.Sprintf("%s has fewer than %d pieces left", who, g.c.fewer)
 	case whyNoProgress:
 		out.Reason = fmt.Sprintf("%d moves in a row without progress", g.c.progress)
 	case whyTurns:

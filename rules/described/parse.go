@@ -282,6 +282,10 @@ func (r *reader) spec(root *yaml.Node) *Spec {
 		return s
 	}
 	r.checkEnds(s)
+	r.checkMills(s)
+	if r.err != nil {
+		return nil
+	}
 	return s
 }
 
@@ -444,7 +448,7 @@ func parseColour(s string) ([3]uint8, error) {
 
 // board reads the board's size and notation.
 func (r *reader) board(s *Spec, n *yaml.Node, names map[string]bool) {
-	f := r.fields(n, "board", "shape", "columns", "rows", "houses", "rows-numbered", "cells", "colour", "emoji")
+	f := r.fields(n, "board", "shape", "columns", "rows", "houses", "rows-numbered", "cells", "colour", "emoji", "points", "lines", "mills")
 	if sh, ok := f["shape"]; ok {
 		w := r.word(sh.value, "shape", shapeNames[:]...)
 		for i, name := range shapeNames {
@@ -483,6 +487,7 @@ func (r *reader) board(s *Spec, n *yaml.Node, names map[string]bool) {
 	if e, ok := f["emoji"]; ok {
 		s.boardEmoji = r.scalar(e.value, "emoji")
 	}
+	r.graph(s, f, names)
 }
 
 // pieces reads the kinds of piece.
@@ -624,12 +629,12 @@ func (r *reader) moves(s *Spec, n *yaml.Node, names map[string]bool) {
 	for _, item := range items {
 		f := r.fields(item, "a move", "kind", "piece", "directions", "to", "over", "capture", "chain",
 			"compulsory", "range", "outflank", "must-outflank", "promote", "player", "turn", "on", "next-to", "rotate",
-			"if", "distance")
+			"if", "distance", "hand", "pieces", "mill")
 		r.require(item, f, "a move", "kind")
 		if r.err != nil {
 			return
 		}
-		m := ruleDef{}
+		m := ruleDef{node: item}
 		for sh, k := range shapedKinds {
 			if r.scalar(f["kind"].value, "kind") == k {
 				r.fail(f["kind"].value, "kind %s needs a %s board: add shape: %s to board", k, shapeNames[sh], shapeNames[sh])
@@ -669,6 +674,13 @@ func (r *reader) moves(s *Spec, n *yaml.Node, names map[string]bool) {
 			r.swapMove(f, &m)
 		case m.kind == kindRemove:
 			r.removeMove(f, &m)
+		case m.kind == kindFly:
+			for _, k := range []string{"directions", "to", "over", "capture", "chain", "compulsory", "range", "outflank", "must-outflank", "promote"} {
+				if x, has := f[k]; has {
+					r.fail(x.key, "a fly move has no %s: it takes one of the mover's pieces to any empty square", k)
+				}
+			}
+			m.to = toEmpty
 		case m.kind == kindPlace || m.kind == kindDrop:
 			if m.piece < 0 && r.err == nil {
 				r.fail(item, "a %s move with more than one kind of piece needs piece:", kindNames[m.kind])
@@ -700,6 +712,7 @@ func (r *reader) moves(s *Spec, n *yaml.Node, names map[string]bool) {
 				}
 			}
 		}
+		r.millRule(f, &m, names)
 		if m.kind == kindSlide {
 			r.lineSlide(f, &m)
 		} else if d, ok := f["distance"]; ok {
@@ -833,6 +846,7 @@ func (r *reader) ends(s *Spec, n *yaml.Node, names map[string]bool) {
 			whenNoProgress: {resDraw, resScore},
 			whenConnect:    {resWin, resLoss, resDraw},
 			whenOneGroup:   {resWin, resLoss, resDraw},
+			whenFewer:      {resWin, resLoss, resDraw},
 		}
 		if r.err == nil && !slices.Contains(allowed[e.when], e.result) {
 			var ws []string
@@ -841,7 +855,7 @@ func (r *reader) ends(s *Spec, n *yaml.Node, names map[string]bool) {
 			}
 			r.fail(f["result"].value, "when %s, result must be %s", whenNames[e.when], strings.Join(ws, ", "))
 		}
-		need := map[endWhen]string{whenInARow: "length", whenTurns: "count", whenReach: "row", whenNoProgress: "count", whenConnect: "edges"}
+		need := map[endWhen]string{whenInARow: "length", whenTurns: "count", whenReach: "row", whenNoProgress: "count", whenConnect: "edges", whenFewer: "count"}
 		r.connectEnding(f, &e)
 		if a, has := f["anywhere"]; has && e.when != whenInARow {
 			r.fail(a.key, "anywhere belongs to when: in-a-row")
@@ -869,7 +883,7 @@ func (r *reader) ends(s *Spec, n *yaml.Node, names map[string]bool) {
 			if a, ok := f["anywhere"]; ok {
 				e.anywhere = r.boolean(a.value, "anywhere")
 			}
-		case whenTurns:
+		case whenTurns, whenFewer:
 			e.count = r.known(f["count"].value, "count", names)
 		case whenNoProgress:
 			e.count = r.known(f["count"].value, "count", names)

@@ -101,9 +101,10 @@ const (
 	kindJump                   // a piece over a neighbour to the empty square behind
 	kindRemove                 // one of the mover's own pieces taken off the board
 	kindSwap                   // the second move of the game: the opponent's pieces become the mover's, mirrored (swap.go)
+	kindFly                    // a piece to any empty square, for a player with a given number of pieces (mill.go)
 )
 
-var kindNames = [...]string{"place", "drop", "step", "slide", "jump", "remove", "swap"}
+var kindNames = [...]string{"place", "drop", "step", "slide", "jump", "remove", "swap", "fly"}
 
 // Named sets of squares a remove move may be limited to (on:).
 var squareSetNames = []string{"corners", "centre", "edges"}
@@ -147,9 +148,10 @@ const (
 	whenNoProgress
 	whenConnect  // a player's group joins two edges (connect.go)
 	whenOneGroup // all of a player's pieces form one group (connect.go)
+	whenFewer    // a player has fewer than count pieces once the hands are placed (mill.go)
 )
 
-var whenNames = [...]string{"reach", "in-a-row", "no-pieces", "no-moves", "board-full", "turns", "no-progress", "connect", "one-group"}
+var whenNames = [...]string{"reach", "in-a-row", "no-pieces", "no-moves", "board-full", "turns", "no-progress", "connect", "one-group", "fewer-pieces"}
 
 func whenOf(s string) endWhen { return endWhen(max(0, slices.Index(whenNames[:], s))) }
 
@@ -183,9 +185,11 @@ type Spec struct {
 	lets          []letDef
 	columns, rows *expr
 	rowsFromTop   bool
-	hexagons      bool   // cells: hexagons, each touching six (connect.go)
-	boardColour   string // "#rrggbb" or ""
-	boardEmoji    string // an empty square's emoji, or ""
+	hexagons      bool         // cells: hexagons, each touching six (connect.go)
+	points        []pointRef   // board points (points.go); nil: every square
+	lines, mills  [][]pointRef // lines joining points, mills (points.go, mill.go)
+	boardColour   string       // "#rrggbb" or ""
+	boardEmoji    string       // an empty square's emoji, or ""
 	pieces        []pieceDef
 	start         []startDef
 	rules         []ruleDef
@@ -273,6 +277,10 @@ type ruleDef struct {
 	rotate       *expr    // place: the side of the blocks one of which turns after the placement; nil for none
 	cond         *expr    // if: the rule applies only when this is not 0; nil for always
 	lineDistance bool     // slide with distance: line, exactly as far as pieces stand on its line
+	hand         *expr    // place: pieces each player places before other rules apply (mill.go)
+	flyPieces    *expr    // fly: the pieces a player has when flying
+	mill         bool     // mill: remove, a move making a mill removes an enemy piece
+	node         *yaml.Node
 }
 
 type endDef struct {
@@ -369,7 +377,7 @@ func (s *Spec) New(opts rules.Options) (*Game, error) {
 			g.put(sq, v)
 		}
 	}
-	g.empties = c.n - int(g.total[0]+g.total[1])
+	g.empties = c.points() - int(g.total[0]+g.total[1])
 	g.hash = c.startHash
 	return g, nil
 }
