@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"arbiter/internal/atomicfile"
 	"arbiter/store"
 	"arbiter/store/boltstore"
 )
@@ -134,7 +135,7 @@ func backupThroughSocket(ctx context.Context, dataDir, path string) (int64, erro
 		return 0, fmt.Errorf("the running process answered %s", resp.Status)
 	}
 	var n int64
-	err = boltstore.WriteFileAtomic(path, func(w io.Writer) error {
+	err = atomicfile.Replace(path, func(w io.Writer) error {
 		n, err = io.Copy(w, resp.Body) // a copy cut short fails here (Content-Length)
 		return err
 	})

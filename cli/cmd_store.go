@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"arbiter/internal/atomicfile"
 	"arbiter/store"
 	"arbiter/store/boltstore"
 	"arbiter/term"
@@ -168,7 +169,7 @@ func storeRestore(cfg config, file string, stdout, stderr io.Writer) int {
 // exportFile writes the export to path, whole or not at all.
 func exportFile(ctx context.Context, p store.Porter, path string) (int, error) {
 	var n int
-	err := boltstore.WriteFileAtomic(path, func(w io.Writer) error {
+	err := atomicfile.Replace(path, func(w io.Writer) error {
 		var err error
 		n, err = store.Export(ctx, p, w, time.Now())
 		return err

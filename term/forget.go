@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"arbiter/internal/atomicfile"
 	"arbiter/store"
 )
 
@@ -67,7 +68,7 @@ func ForgetArchives(dir string, sc *store.Scrubber) (int, error) {
 			return nil
 		}
 		files = fixEndLine(files)
-		if err := replaceFile(path, func(w io.Writer) error { return writeZip(w, files) }); err != nil {
+		if err := atomicfile.Replace(path, func(w io.Writer) error { return writeZip(w, files) }); err != nil {
 			return err
 		}
 		n++
@@ -167,29 +168,6 @@ func writeZip(w io.Writer, files []archived) error {
 		return err
 	}
 	return bw.Flush()
-}
-
-// replaceFile writes path whole or not at all: a temp file beside it,
-// synced, renamed over it.
-func replaceFile(path string, write func(w io.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	err = write(f)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		_ = os.Remove(f.Name())
-	}
-	return err
 }
 
 // theirRating reports whether line is an export's rating item of user.

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"arbiter/commands"
+	"arbiter/internal/atomicfile"
 	"arbiter/store"
 )
 
@@ -94,11 +95,14 @@ func (c *Closer) Close(ctx context.Context, guild, name string) (Closed, error) 
 		return Closed{}, fmt.Errorf("close term %s: %w", name, err)
 	}
 	var a archive
-	err := writeAtomic(file, func(w io.Writer) error {
+	err := atomicfile.Create(file, func(w io.Writer) error {
 		var err error
 		a, err = c.write(ctx, w, guild, name)
 		return err
 	})
+	if errors.Is(err, os.ErrExist) {
+		return Closed{}, fmt.Errorf("close term %s: %w (%s)", name, ErrExists, file)
+	}
 	if err != nil {
 		return Closed{}, fmt.Errorf("close term %s: write the archive: %w", name, err)
 	}
@@ -257,37 +261,6 @@ func (l itemList) Empty(context.Context) (bool, error) { return len(l) == 0, nil
 
 func (l itemList) Put(context.Context, []store.Item) error {
 	return errors.New("a term's records are read only")
-}
-
-// writeAtomic writes path whole or not at all, and never over a file
-// there: a temp file beside it, synced, then linked as path (which fails
-// when path exists) and removed.
-func writeAtomic(path string, write func(w io.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	err = write(f)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Link(f.Name(), path)
-		if errors.Is(err, os.ErrExist) {
-			err = ErrExists
-		}
-	}
-	_ = os.Remove(f.Name())
-	if err == nil {
-		if d, derr := os.Open(filepath.Dir(path)); derr == nil {
-			_ = d.Sync()
-			_ = d.Close()
-		}
-	}
-	return err
 }
 
 // CloseTerm is Close for /referee term-close (commands.TermCloser).

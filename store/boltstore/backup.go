@@ -13,6 +13,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"arbiter/internal/atomicfile"
 	"arbiter/store"
 )
 
@@ -110,7 +111,7 @@ func Restore(dir, file string) (kept string, err error) {
 			return "", fmt.Errorf("restore: keep the current database: %w", err)
 		}
 	}
-	err = WriteFileAtomic(path, func(w io.Writer) error {
+	err = atomicfile.Replace(path, func(w io.Writer) error {
 		_, err := io.Copy(w, src)
 		return err
 	})

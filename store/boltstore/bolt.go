@@ -69,6 +69,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
 
+	"arbiter/internal/atomicfile"
 	"arbiter/rules"
 	"arbiter/store"
 )
@@ -407,36 +408,7 @@ func (s *Bolt) Backup(ctx context.Context, path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("backup: %w", err)
 	}
-	return WriteFileAtomic(path, func(w io.Writer) error { return s.WriteBackup(ctx, w, nil) })
-}
-
-// WriteFileAtomic writes path with write so that a crash leaves the old
-// file or the whole new one, never a mix: a temp file beside it, synced,
-// renamed over it.
-func WriteFileAtomic(path string, write func(w io.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	err = write(f)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		_ = os.Remove(f.Name())
-		return err
-	}
-	if d, err := os.Open(filepath.Dir(path)); err == nil {
-		_ = d.Sync() // the rename is done either way; not every platform syncs directories
-		_ = d.Close()
-	}
-	return nil
+	return atomicfile.Replace(path, func(w io.Writer) error { return s.WriteBackup(ctx, w, nil) })
 }
 
 // backupLoop writes a backup into dir every period until Close, keeping
