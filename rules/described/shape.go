@@ -238,8 +238,8 @@ func (s *Spec) newShaped(opts rules.Options) (rules.Game, error) {
 func (s *Spec) env(full rules.Options) (map[string]int, error) {
 	env := map[string]int{}
 	for _, o := range s.options {
-		var v int
-		if _, err := fmt.Sscan(full[o.Key], &v); err != nil {
+		v, err := o.value(full[o.Key])
+		if err != nil {
 			return nil, fmt.Errorf("%s=%s: not a whole number", o.Key, full[o.Key])
 		}
 		env[o.Key] = v

@@ -391,20 +391,9 @@ func (s *Spec) compile(full rules.Options) (*compiled, error) {
 	if c, ok := s.compiled[key]; ok {
 		return c, nil
 	}
-	env := map[string]int{}
-	for _, o := range s.options {
-		v, err := o.value(full[o.Key])
-		if err != nil {
-			return nil, fmt.Errorf("%s=%s: not a whole number", o.Key, full[o.Key])
-		}
-		env[o.Key] = v
-	}
-	for _, l := range s.lets {
-		v, err := l.e.eval(env)
-		if err != nil {
-			return nil, fmt.Errorf("let %s: %w", l.name, err)
-		}
-		env[l.name] = v
+	env, err := s.env(full)
+	if err != nil {
+		return nil, err
 	}
 	c, err := build(s, env)
 	if err != nil {
