@@ -218,8 +218,14 @@ func TestBenchMeasuresEveryGame(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if row.PerftNPS <= 0 || row.SearchNPS <= 0 || row.Depth1s < 1 || row.Depth1sMid < 1 || row.PerftDepth < 1 {
+		if row.PerftNPS <= 0 || row.SearchNPS <= 0 || row.Depth1s < 0 || row.Depth1sMid < 0 || row.PerftDepth < 1 {
 			t.Errorf("%s: %+v", name, row)
+		}
+		// The depths reached are the machine's: a busy one may finish no
+		// iteration of a wide game in the search time. Tic-tac-toe's first
+		// iteration is nine positions, thousands of times within it.
+		if name == "tictactoe" && (row.Depth1s < 1 || row.Depth1sMid < 1) {
+			t.Errorf("%s: no depth measured: %+v", name, row)
 		}
 		if g.Hash() != before || g.Ply() != 0 {
 			t.Errorf("%s: the bench changed the start position", name)
