@@ -122,7 +122,11 @@ func TestBridgePlaysAWholeGame(t *testing.T) {
 			waitFor(t, hangBound, "the program shows offline", func() bool { return !apiSrv.Online("g1", alice.ID) })
 		}
 		if programMoves == 5 && !net.wasCut() {
-			net.cut() // a network loss: the bridge reconnects by itself
+			// A network loss: the bridge reconnects by itself. The game goes
+			// on once it has, so that the bridge is there to see it end.
+			connects := strings.Count(out.String(), "connected to")
+			net.cut()
+			waitFor(t, hangBound, "the bridge reconnects", func() bool { return strings.Count(out.String(), "connected to") > connects })
 		}
 		g, ok := load()
 		if !ok || g.Status != store.Active {
