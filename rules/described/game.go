@@ -180,6 +180,16 @@ func (g *Game) Clone() rules.Game {
 func (g *Game) put(sq int, v uint8) {
 	old := g.cells[sq]
 	bit := uint64(1) << (sq & 63)
+	if old == blocker || v == blocker {
+		// A blocker is no player's: only the empty squares change.
+		if old != 0 && v == 0 {
+			g.empties++
+		} else if old == 0 && v != 0 {
+			g.empties--
+		}
+		g.cells[sq] = v
+		return
+	}
 	if old != 0 {
 		p := (old - 1) & 1
 		g.occ[p][sq>>6] &^= bit
@@ -271,8 +281,12 @@ func (g *Game) Play(m rules.Move) {
 	if gn.outflank != outflankNone {
 		g.outflank(to, p, gn.outflank)
 	}
-	if b, left := turnOf(m); b >= 0 {
+	if gn.rotate > 0 {
+		b, left := turnOf(m)
 		g.turnBlock(gn.rotate, b, left)
+	}
+	if len(gn.shoot) > 0 {
+		g.set(c.shotSquare(m, to), blocker)
 	}
 	g.end = g.endAfter(p, to)
 }
@@ -826,6 +840,10 @@ func (g *Game) genPieces(gn *gen, p rules.Player, list *rules.MoveList) {
 				switch gn.kind {
 				case kindStep:
 					if t := nb[sq]; t >= 0 && cls[g.cells[t]]&gn.to != 0 {
+						if len(gn.shoot) > 0 {
+							g.addShots(gn, sq, int(t), list)
+							break
+						}
 						g.add(list, pack(sq, int(t), gn.rule))
 					}
 				case kindSlide:
@@ -838,7 +856,11 @@ func (g *Game) genPieces(gn *gen, p rules.Player, list *rules.MoveList) {
 						steps++
 						k := cls[g.cells[t]]
 						if k&gn.to != 0 {
-							g.add(list, pack(sq, int(t), gn.rule))
+							if len(gn.shoot) > 0 {
+								g.addShots(gn, sq, int(t), list)
+							} else {
+								g.add(list, pack(sq, int(t), gn.rule))
+							}
 						}
 						if k != toEmpty && k&gn.over == 0 {
 							break

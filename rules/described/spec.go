@@ -255,6 +255,7 @@ type ruleDef struct {
 	rotate       *expr    // place: the side of the blocks one of which turns after the placement; nil for none
 	cond         *expr    // if: the rule applies only when this is not 0; nil for always
 	lineDistance bool     // slide with distance: line, exactly as far as pieces stand on its line
+	shoot        []string // step or slide: the directions of the blocker shot from the landing square (shoot.go)
 }
 
 type endDef struct {
