@@ -44,6 +44,7 @@ func TestGamesCheckShipped(t *testing.T) {
 		// Past 20,000 sequences check goes no deeper.
 		"../games/gomoku.yaml":  "perft 1 225\nperft 2 50400\nrandom",
 		"../games/pentago.yaml": "perft 1 288\nperft 2 80640\nrandom",
+		"../games/amazons.yaml": "perft 1 2176\nperft 2 4307152\n",
 	} {
 		code, out, errs := run(t, "games", "check", file)
 		if code != 0 || !strings.Contains(out, perft) || !strings.Contains(out, "random game (seed 1): ") {
