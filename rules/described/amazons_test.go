@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"arbiter/rules"
+	"arbiter/rules/described"
 )
 
 // amazonsGame's cells are cells[rank0*10 + file0], rank 0 at the bottom;
@@ -115,6 +116,31 @@ func TestAmazonsMoves(t *testing.T) {
 			t.Errorf("%s: %v", text, err)
 		case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
 			t.Errorf("%s: error %v, want one saying %q", text, err, want)
+		}
+	}
+}
+
+// TestShootErrors: shoot's mistakes are reported at the value at fault,
+// in words.
+func TestShootErrors(t *testing.T) {
+	edit := func(new string) string {
+		return strings.Replace(tictactoe, "  - {kind: place}", new, 1)
+	}
+	for _, tc := range []struct{ file, want string }{
+		{edit("  - {kind: place, shoot: {directions: all}}"),
+			"t.yaml:16:19: shoot belongs to step and slide moves, not place moves"},
+		{edit("  - {kind: slide, directions: all, shoot: all}"),
+			"t.yaml:16:43: shoot must be a mapping"},
+		{edit("  - {kind: slide, directions: all, shoot: {}}"),
+			"t.yaml:16:43: shoot needs the key \"directions\""},
+		{edit("  - {kind: slide, directions: all, shoot: {directions: up}}"),
+			"t.yaml:16:56: direction \"up\": write one of"},
+		{edit("  - {kind: slide, directions: all, shoot: {directions: all, range: 2}}"),
+			"t.yaml:16:61: shoot has no key \"range\"; its keys are directions"},
+	} {
+		_, err := described.Load("t.yaml", []byte(tc.file))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("got %v\nwant %s", err, tc.want)
 		}
 	}
 }
