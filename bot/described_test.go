@@ -31,6 +31,7 @@ func TestDescribedGamesThroughDiscord(t *testing.T) {
 		{"connect4", "text", "the disc falls to the lowest empty cell", "R"},
 		{"hex", "image", "Red wins by joining rank 1 to the last rank", ""},
 		{"loa", "emoji", "exactly as many squares as there are pieces", "⚫"},
+		{"amazons", "text", "then shoots an arrow from its new square", "#"},
 	} {
 		rules := w.do(ann.ID, w.general, "rules", opt("game", tc.game))
 		w.private(rules, tc.rules)
