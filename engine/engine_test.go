@@ -218,7 +218,13 @@ func TestBenchMeasuresEveryGame(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if row.PerftNPS <= 0 || row.SearchNPS <= 0 || row.Depth1s < 1 || row.Depth1sMid < 1 || row.PerftDepth < 1 {
+		// A game of thousands of moves a position (Amazons) completes no
+		// iteration in this test's 30 ms on a busy machine: only its
+		// speeds are checked.
+		var list rules.MoveList
+		g.Moves(&list)
+		shallow := list.N > 512
+		if row.PerftNPS <= 0 || row.SearchNPS <= 0 || (!shallow && (row.Depth1s < 1 || row.Depth1sMid < 1)) || row.PerftDepth < 1 {
 			t.Errorf("%s: %+v", name, row)
 		}
 		if g.Hash() != before || g.Ply() != 0 {
