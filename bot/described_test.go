@@ -32,6 +32,7 @@ func TestDescribedGamesThroughDiscord(t *testing.T) {
 		{"connect4", "text", "the disc falls to the lowest empty cell", "R"},
 		{"hex", "image", "Red wins by joining rank 1 to the last rank", ""},
 		{"loa", "emoji", "exactly as many squares as there are pieces", "⚫"},
+		{"amazons", "text", "then shoots an arrow from its new square", "#"},
 		{"kalah", "text", "sows its seeds one at a time", "seeds in store"},
 		{"dots", "image", "A move that completes one or two boxes", ""},
 		{"morris", "text", "Each player first places 9 pieces", "W"},

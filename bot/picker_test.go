@@ -45,14 +45,15 @@ func (w *world) pickMove(userID string, board discordtest.Message, rng *rand.Ran
 	return step
 }
 
-// TestPickerPlaysWholeGames: a whole game of each of the four games is
+// TestPickerPlaysWholeGames: a whole game of each of the four games and of
+// Amazons (three picks a move: amazon, destination, arrow) is
 // played with the picker only, no move typed; the picker's steps are
 // private, the move public; the opponent pressing Pick a move is told it
 // is not their turn; a pick made on a stale board is refused with the
 // board as it is now.
 func TestPickerPlaysWholeGames(t *testing.T) {
 	for _, c := range []struct{ game, options string }{
-		{"hique", "turns=8"}, {"upthrust", ""}, {"hiya", ""}, {"sixes", "turns=8"},
+		{"hique", "turns=8"}, {"upthrust", ""}, {"hiya", ""}, {"sixes", "turns=8"}, {"amazons", ""},
 	} {
 		t.Run(c.game, func(t *testing.T) {
 			w := newWorld(t, false)

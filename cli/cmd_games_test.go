@@ -47,6 +47,7 @@ func TestGamesCheckShipped(t *testing.T) {
 		// Past 20,000 sequences check goes no deeper.
 		"../games/gomoku.yaml":  "perft 1 225\nperft 2 50400\nrandom",
 		"../games/pentago.yaml": "perft 1 288\nperft 2 80640\nrandom",
+		"../games/amazons.yaml": "perft 1 2176\nperft 2 4307152\n",
 	} {
 		code, out, errs := run(t, "games", "check", file)
 		if code != 0 || !strings.Contains(out, perft) || !strings.Contains(out, "random game (seed 1): ") {
@@ -84,14 +85,15 @@ func TestGamesCheckRefuses(t *testing.T) {
 // legal moves than a move list holds is refused.
 func TestGamesCheckRefusesTooManyMoves(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "wide.yaml")
+	// Four queens that shoot on an empty 19×19 board: about 17,000 moves.
 	text := "name: wide\nplayers: [{name: A}, {name: B}]\nrules: r\nboard: {columns: 19, rows: 19}\n" +
-		"pieces: [{name: a}, {name: b}]\nstart: []\nmoves: [{kind: place, piece: a}, {kind: place, piece: b}]\n" +
-		"end: [{when: board-full, result: draw}]\n"
+		"pieces: [{name: q}]\nstart: [{player: 1, at: [[8, 8], [8, 12], [12, 8], [12, 12]]}, {player: 2, at: [[1, 1]]}]\n" +
+		"moves: [{kind: slide, directions: all, shoot: {directions: all}}]\nend: [{when: no-moves, result: loss}]\n"
 	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errs := run(t, "games", "check", file)
-	if code != 1 || !strings.Contains(errs, "more than 512 legal moves") {
+	if code != 1 || !strings.Contains(errs, "more than 4096 legal moves") {
 		t.Errorf("games check: exit %d, stderr %q\n%s", code, errs, out)
 	}
 }

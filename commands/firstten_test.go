@@ -38,7 +38,7 @@ func TestParserNamesOptions(t *testing.T) {
 // as Discord's own validation would, whoever sends the invocation.
 func TestMissingAndBadOptions(t *testing.T) {
 	e := newEnv(t, false)
-	e.refused(ann, "o", "/play", "/play needs game (which game): hique, upthrust, hiya, sixes, breakthrough, checkers, connect4, dots, gomoku, hex, kalah, konane, loa, morris, othello, pentago or tictactoe")
+	e.refused(ann, "o", "/play", "/play needs game (which game): hique, upthrust, hiya, sixes, amazons, breakthrough, checkers, connect4, dots, gomoku, hex, kalah, konane, loa, morris, othello, pentago or tictactoe")
 	e.refused(ann, "o", "/leaderboard", "/leaderboard needs game")
 	e.refused(ann, "o", "/rules", "/rules needs game")
 	e.refused(cat, "o", "/referee start game:sixes p1:@ann", "/referee start needs p2")

@@ -71,8 +71,10 @@ type pickNode struct {
 // pickTree builds the picker's choices for the position of g: pieces (the
 // first half of a move's text) then destinations (the second half), with
 // pieces or destinations grouped where a step has more than a menu holds.
-// It falls back to consecutive runs of moves, which always fit because a
-// position has at most rules.MaxMoves moves.
+// It falls back to consecutive runs of moves, runs of runs where one
+// menu of runs is not enough, which always fit because a position has at
+// most rules.MaxMoves moves (at most MaxMenuOptions to the power
+// MaxPicks).
 func pickTree(g rules.Game) *pickNode {
 	var list rules.MoveList
 	g.Moves(&list)
@@ -105,7 +107,7 @@ func pickTree(g rules.Game) *pickNode {
 		root.kids = grouped(root.kids)
 	}
 	if depth(root) > MaxPicks || !fits(root) {
-		root.kids = chunked(flatten(root))
+		root.kids = runs(flatten(root))
 	}
 	return root
 }
@@ -129,12 +131,19 @@ func grouped(nodes []*pickNode) []*pickNode {
 		}
 		g.kids = append(g.kids, n)
 	}
+	// A group larger than a menu goes in consecutive parts, each a group
+	// of its own (an amazon's destination with more than a menu of
+	// arrows).
+	var parts []*pickNode
 	for _, g := range groups {
 		if len(g.kids) > MaxMenuOptions {
-			return chunked(nodes)
+			parts = append(parts, chunked(g.kids)...)
+			continue
 		}
 		g.hint = labels(g.kids)
+		parts = append(parts, g)
 	}
+	groups = parts
 	if len(groups) > MaxMenuOptions || len(groups) == 1 {
 		return chunked(nodes)
 	}
@@ -152,6 +161,15 @@ func chunked(nodes []*pickNode) []*pickNode {
 		out = append(out, &pickNode{label: run[0].label + " … " + run[len(run)-1].label, hint: labels(run), kids: run})
 	}
 	return out
+}
+
+// runs splits nodes into consecutive runs, and the runs into runs of runs,
+// until one menu holds them.
+func runs(nodes []*pickNode) []*pickNode {
+	for len(nodes) > MaxMenuOptions {
+		nodes = chunked(nodes)
+	}
+	return nodes
 }
 
 // flatten lists the moves below n, labelled with their whole text.
@@ -195,13 +213,18 @@ func fits(n *pickNode) bool {
 }
 
 // splitMoveText splits a move's canonical text into the piece's square
-// and the destination: halves of the words ("4 2 4 10", "c4 d4"), or the
-// squares of one word ("E2B5"). A move of one square or a word such as
+// and the destination: halves of the words ("4 2 4 10", "c4 d4"), the
+// first word and the rest of three ("d1 d7 g7": a piece, where it goes
+// and where it shoots or jumps next), or the squares of one word
+// ("E2B5"). A move of one square or a word such as
 // "pass" has no destination.
 func splitMoveText(text string) (from, to string) {
 	f := strings.Fields(text)
 	if len(f) >= 2 && len(f)%2 == 0 {
 		return strings.Join(f[:len(f)/2], " "), strings.Join(f[len(f)/2:], " ")
+	}
+	if len(f) == 3 && f[1] != "x" { // "d2 x a1" is a placement and its removal
+		return f[0], f[1] + " " + f[2]
 	}
 	if len(f) == 1 {
 		w := f[0]

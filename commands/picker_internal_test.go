@@ -125,9 +125,9 @@ func TestPickerGroupsLargeSteps(t *testing.T) {
 	for i := range rules.MaxMoves {
 		many = append(many, &pickNode{label: fmt.Sprintf("m%d", i), leaf: true, move: rules.Move(i)})
 	}
-	root := &pickNode{kids: chunked(many)}
-	if depth(root) > MaxPicks || !fits(root) {
-		t.Fatalf("%d moves chunked: depth %d, fits %v", rules.MaxMoves, depth(root), fits(root))
+	root := &pickNode{kids: runs(many)}
+	if depth(root) > MaxPicks || !fits(root) || countMoves(root) != rules.MaxMoves {
+		t.Fatalf("%d moves in runs: depth %d, fits %v, %d moves", rules.MaxMoves, depth(root), fits(root), countMoves(root))
 	}
 	// The last resort lists whole moves: 40 pieces of 6 destinations each
 	// flatten into runs of moves named in full.
@@ -140,7 +140,7 @@ func TestPickerGroupsLargeSteps(t *testing.T) {
 		}
 		pieces = append(pieces, p)
 	}
-	flat := &pickNode{kids: chunked(flatten(&pickNode{kids: grouped(pieces)}))}
+	flat := &pickNode{kids: runs(flatten(&pickNode{kids: grouped(pieces)}))}
 	if depth(flat) != 2 || !fits(flat) || flat.kids[0].kids[0].label != "P0D0" || countMoves(flat) != 240 {
 		t.Fatalf("flattened: depth %d, fits %v, first %q, %d moves", depth(flat), fits(flat), flat.kids[0].kids[0].label, countMoves(flat))
 	}
@@ -153,6 +153,7 @@ func TestSplitMoveText(t *testing.T) {
 		{"4 2 4 10", "4 2", "4 10"},
 		{"c4 d4", "c4", "d4"},
 		{"E2B5", "E2", "B5"},
+		{"d1 d7 g7", "d1", "d7 g7"},
 		{"G1", "G1", ""},
 		{"pass", "pass", ""},
 	} {

@@ -47,6 +47,7 @@ type BenchRow struct {
 // the start position; it is not changed.
 func Bench(ctx context.Context, start rules.Game, cfg BenchConfig) (BenchRow, error) {
 	row := BenchRow{Game: start.Name()}
+	var last uint64
 	for depth := 1; depth <= 12; depth++ {
 		t0 := time.Now()
 		n := rules.Perft(start.Clone(), depth)
@@ -58,6 +59,13 @@ func Bench(ctx context.Context, start rules.Game, cfg BenchConfig) (BenchRow, er
 		if el >= cfg.PerftTime || ctx.Err() != nil {
 			break
 		}
+		// The next depth takes about as many times longer as this one
+		// had nodes per node of the last: a game of thousands of moves a
+		// position (Amazons) stops before a depth of hours.
+		if last > 0 && el.Seconds()*float64(n)/float64(last) > 20*cfg.PerftTime.Seconds() {
+			break
+		}
+		last = n
 	}
 
 	eng := NewEngine(DefaultTableMB)
@@ -102,14 +110,22 @@ func Bench(ctx context.Context, start rules.Game, cfg BenchConfig) (BenchRow, er
 	return row, ctx.Err()
 }
 
-// middleGame plays plies moves of the engine against itself at 3 plies from
-// start (deterministic, so every bench starts from the same position), or
+// middleGame plays plies moves of the engine against itself at 3 plies (2
+// in a position of more than 512 moves) from start (deterministic, so every bench starts from the same position), or
 // fewer if the game would end.
 func middleGame(ctx context.Context, start rules.Game, plies int) (rules.Game, error) {
 	g := start.Clone()
 	eng := NewEngine(1)
+	var list rules.MoveList
 	for i := 0; i < plies; i++ {
-		info := eng.Search(ctx, g, Limits{Depth: 3})
+		// A position of more moves than most games ever have (Amazons'
+		// thousands) is searched 2 plies deep, so that the bench stays
+		// short.
+		depth := 3
+		if g.Moves(&list); list.N > 512 {
+			depth = 2
+		}
+		info := eng.Search(ctx, g, Limits{Depth: depth})
 		if info.Move == rules.NoMove {
 			break
 		}

@@ -29,7 +29,7 @@ func describedScene(reuse *scene, g *described.Game) *scene {
 	if g.Graph() {
 		l = points
 	}
-	s := newScene(reuse, g.Title(), l, cols, rows, 2*len(kinds))
+	s := newScene(reuse, g.Title(), l, cols, rows, 2*len(kinds)+1)
 	if l == hexes {
 		// About 560 pixels across the rhombus, 28 to 56 a cell.
 		s.squarePx = min(56, max(28, 1120/(2*cols+rows-1)))
@@ -78,6 +78,15 @@ func describedScene(reuse *scene, g *described.Game) *scene {
 				shape: disc, fill: fill, stroke: stroke, ink: ink, letter: g.PieceLetter(k), size: 0.74})
 		}
 	}
+	// A blocker shot by a move (an arrow of the Amazons): no player's, a
+	// dark square.
+	var blocked uint8
+	if g.Shoots() {
+		blocked = s.addPiece(pieceStyle{text: "#", ansi: "1;33", emoji: "🟫", name: "arrow",
+			shape: box, fill: rgb(0x4A, 0x4A, 0x4A), stroke: rgb(0xF0, 0xE6, 0xD0), ink: rgb(0xFF, 0xFF, 0xFF), size: 0.7})
+		s.textKey = append(s.textKey, "# arrow")
+		s.emojiKey = "🟫 arrow"
+	}
 	for c := range cols {
 		s.colLabels[c] = g.ColumnLabel(c)
 	}
@@ -89,6 +98,8 @@ func describedScene(reuse *scene, g *described.Game) *scene {
 		for c := range cols {
 			if p, k, ok := g.At(c, r); ok {
 				s.at(c, r).piece = style[k][p]
+			} else if blocked != 0 && g.Blocked(c, r) {
+				s.at(c, r).piece = blocked
 			}
 		}
 	}
@@ -108,6 +119,9 @@ func describedScene(reuse *scene, g *described.Game) *scene {
 	if key := edgesKey(s); key != "" {
 		s.textKey = append(s.textKey, key)
 		s.imageKey = key
+	}
+	if blocked != 0 && s.imageKey == "" {
+		s.imageKey = "grey squares: arrows"
 	}
 	if len(kinds) > 1 {
 		var names []string

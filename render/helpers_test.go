@@ -27,6 +27,7 @@ func testGames() []testGame {
 		{"sixes", "", 1},
 		{"hex", "size=7", 1},
 		{"loa", "", 1},
+		{"amazons", "", 1},
 		{"morris", "", 1},
 	}
 }

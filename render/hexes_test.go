@@ -17,7 +17,7 @@ import (
 // ./render -run Golden -update rewrites them (look at them again).
 func TestGoldenHexImage(t *testing.T) {
 	reg := registry()
-	for _, tg := range []testGame{{"hex", "", 2}, {"hex", "size=5", 3}, {"loa", "", 1}, {"morris", "", 1}} {
+	for _, tg := range []testGame{{"hex", "", 2}, {"hex", "size=5", 3}, {"loa", "", 1}, {"amazons", "", 1}, {"morris", "", 1}} {
 		_, positions := stages(t, reg, tg)
 		data, err := PNG(positions[1], Options{Players: testNames()})
 		if err != nil {

@@ -195,6 +195,8 @@ func checkCells(g rules.Game, view View, cells map[string]byte, rowsTop []string
 				}
 				if p, k, ok := g.At(c, r); ok {
 					want = g.PieceText(k, p)[0]
+				} else if g.Blocked(c, r) {
+					want = '#'
 				}
 				if got := at(g.ColumnLabel(c), g.RowLabel(r)); got != want {
 					return fmt.Sprintf("%s%s shows %q, want %q", g.ColumnLabel(c), g.RowLabel(r), got, want)

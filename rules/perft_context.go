@@ -18,13 +18,30 @@ func PerftContext[G Game](ctx context.Context, g G, depth int) (uint64, error) {
 	if depth <= perftLeafDepth {
 		return Perft(g, depth), nil
 	}
-	var list MoveList
-	g.Moves(&list)
-	moves := append([]Move(nil), list.Slice()...)
+	// One allocation for every ply's move list: a move list is large
+	// (MaxMoves moves), too large to make afresh for each subtree.
+	return perftContext(ctx, g, make([]MoveList, depth))
+}
+
+// perftContext is PerftContext with lists[len(lists)-1] as this ply's move
+// list and the rest for the plies below.
+func perftContext[G Game](ctx context.Context, g G, lists []MoveList) (uint64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	depth := len(lists)
+	if depth <= perftLeafDepth {
+		if _, ok := any(g).(Perfter); ok || depth == 0 {
+			return Perft(g, depth), nil
+		}
+		return perft(g, lists), nil
+	}
+	list := &lists[depth-1]
+	g.Moves(list)
 	var n uint64
-	for _, m := range moves {
+	for _, m := range list.Slice() {
 		g.Play(m)
-		c, err := PerftContext(ctx, g, depth-1)
+		c, err := perftContext(ctx, g, lists[:depth-1])
 		g.Undo()
 		if err != nil {
 			return 0, err
@@ -40,9 +57,19 @@ func DivideContext[G Game](ctx context.Context, g G, depth int) ([]Move, []uint6
 	g.Moves(&list)
 	moves := append([]Move(nil), list.Slice()...)
 	counts := make([]uint64, len(moves))
+	var lists []MoveList
+	if depth-1 > perftLeafDepth {
+		lists = make([]MoveList, depth-1)
+	}
 	for i, m := range moves {
 		g.Play(m)
-		c, err := PerftContext(ctx, g, depth-1)
+		var c uint64
+		var err error
+		if lists != nil {
+			c, err = perftContext(ctx, g, lists)
+		} else {
+			c, err = PerftContext(ctx, g, depth-1)
+		}
 		g.Undo()
 		if err != nil {
 			return nil, nil, err

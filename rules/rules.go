@@ -43,7 +43,7 @@ type Move uint32
 const NoMove Move = 0xFFFFFFFF
 
 // MaxMoves bounds the number of legal moves in any position of any game.
-const MaxMoves = 512
+const MaxMoves = 4096
 
 // MoveList is a fixed-capacity list of moves that move generation fills
 // without allocating. Reuse one per search ply.

@@ -40,47 +40,51 @@ type variant struct {
 	opts  rules.Options
 	ref   func() refGame
 	depth int // perft depth compared in full; under -short two less
+	// games is the random games played, 0 for the usual number; a long
+	// game with many moves a position plays fewer.
+	games int
 }
 
 func variants() []variant {
 	var vs []variant
 	for size := 5; size <= 8; size++ {
 		vs = append(vs, variant{"breakthrough", rules.Options{"size": fmt.Sprint(size)},
-			func() refGame { return newBreakthrough(size) }, 5})
+			func() refGame { return newBreakthrough(size) }, 5, 0})
 	}
 	for _, size := range []int{4, 6, 8} {
 		depth := map[int]int{4: 10, 6: 7, 8: 7}[size]
 		vs = append(vs, variant{"othello", rules.Options{"size": fmt.Sprint(size)},
-			func() refGame { return newOthello(size) }, depth})
+			func() refGame { return newOthello(size) }, depth, 0})
 	}
 	for _, c := range [][3]int{{7, 6, 4}, {4, 4, 3}, {5, 4, 4}, {10, 10, 6}, {8, 7, 5}} {
 		vs = append(vs, variant{"connect4", rules.Options{"columns": fmt.Sprint(c[0]), "rows": fmt.Sprint(c[1]), "connect": fmt.Sprint(c[2])},
-			func() refGame { return newConnect4(c[0], c[1], c[2]) }, 6})
+			func() refGame { return newConnect4(c[0], c[1], c[2]) }, 6, 0})
 	}
 	for _, c := range [][4]int{{3, 3, 3, 9}, {4, 4, 3, 6}, {5, 4, 4, 5}} {
 		vs = append(vs, variant{"tictactoe", rules.Options{"columns": fmt.Sprint(c[0]), "rows": fmt.Sprint(c[1]), "connect": fmt.Sprint(c[2])},
-			func() refGame { return newMNK(c[0], c[1], c[2]) }, c[3]})
+			func() refGame { return newMNK(c[0], c[1], c[2]) }, c[3], 0})
 	}
 	for _, c := range [][4]int{{15, 15, 5, 3}, {19, 19, 7, 3}, {6, 5, 3, 5}} {
 		vs = append(vs, variant{"gomoku", rules.Options{"columns": fmt.Sprint(c[0]), "rows": fmt.Sprint(c[1]), "connect": fmt.Sprint(c[2])},
-			func() refGame { return newMNK(c[0], c[1], c[2]) }, c[3]})
+			func() refGame { return newMNK(c[0], c[1], c[2]) }, c[3], 0})
 	}
 	for _, size := range []int{4, 6, 8} {
 		vs = append(vs, variant{"konane", rules.Options{"size": fmt.Sprint(size)},
-			func() refGame { return newKonane(size) }, map[int]int{4: 12, 6: 8, 8: 7}[size]})
+			func() refGame { return newKonane(size) }, map[int]int{4: 12, 6: 8, 8: 7}[size], 0})
 	}
-	vs = append(vs, variant{"pentago", nil, func() refGame { return newPentago() }, 3})
-	vs = append(vs, variant{"checkers", nil, func() refGame { return newCheckers() }, 7})
+	vs = append(vs, variant{"pentago", nil, func() refGame { return newPentago() }, 3, 0})
+	vs = append(vs, variant{"checkers", nil, func() refGame { return newCheckers() }, 7, 0})
 	for _, c := range []struct {
 		size  int
 		swap  bool
 		depth int
 	}{{11, true, 3}, {5, false, 5}, {7, true, 4}} {
 		opts := rules.Options{"size": fmt.Sprint(c.size), "swap": map[bool]string{true: "on", false: "off"}[c.swap]}
-		vs = append(vs, variant{"hex", opts, func() refGame { return newHex(c.size, c.swap) }, c.depth})
+		vs = append(vs, variant{"hex", opts, func() refGame { return newHex(c.size, c.swap) }, c.depth, 0})
 	}
-	vs = append(vs, variant{"loa", nil, func() refGame { return newLOA() }, 4})
-	vs = append(vs, variant{"morris", nil, func() refGame { return newMorris() }, 5})
+	vs = append(vs, variant{"loa", nil, func() refGame { return newLOA() }, 4, 0})
+	vs = append(vs, variant{"amazons", nil, func() refGame { return newAmazons() }, 3, 100})
+	vs = append(vs, variant{"morris", nil, func() refGame { return newMorris() }, 5, 0})
 	return vs
 }
 
@@ -109,6 +113,8 @@ func TestPerftTables(t *testing.T) {
 		// Lines of Action from the start: 36 moves (Black's 12 pieces, three
 		// ways each), deeper figures as the hand-written twin counts them.
 		{"loa", nil, []uint64{36, 1244, 44952, 1563208}},
+		// The Game of the Amazons from the start, as published.
+		{"amazons", nil, []uint64{2176, 4307152}},
 		// Nine Men's Morris: 24×23×22×21 placements, then the first mills
 		// remove one of two enemy pieces; deeper as the hand-written twin
 		// counts them.
@@ -181,6 +187,13 @@ func TestRandomGamesAgree(t *testing.T) {
 		games = 60
 	}
 	for _, v := range variants() {
+		games := games
+		if v.games > 0 {
+			games = min(games, v.games)
+			if testing.Short() {
+				games = max(2, v.games/20)
+			}
+		}
 		rng := rand.New(rand.NewPCG(uint64(len(v.game)), 7))
 		start := newDescribed(t, v.game, v.opts)
 		var la, lb rules.MoveList
@@ -234,6 +247,8 @@ func boardKey(g *described.Game) string {
 		for c := range cols {
 			p, k, ok := g.At(c, r)
 			switch {
+			case g.Blocked(c, r):
+				b = append(b, '#')
 			case !ok:
 				b = append(b, '.')
 			default:

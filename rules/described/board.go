@@ -39,7 +39,7 @@ func (g *Game) AtBefore(col, row int) (owner rules.Player, kind int, ok bool) {
 // cellPiece reads a cell's value: its piece's owner and kind, and false
 // for an empty cell.
 func cellPiece(v uint8) (owner rules.Player, kind int, ok bool) {
-	if v == 0 {
+	if v == 0 || v == blocker {
 		return rules.P1, 0, false
 	}
 	return rules.Player((v - 1) & 1), int((v - 1) >> 1), true
@@ -98,7 +98,7 @@ func (g *Game) MoveSquares(m rules.Move) (fromCol, fromRow, toCol, toRow int, ha
 		}
 		return from % g.c.w, from / g.c.w, land[n-1] % g.c.w, land[n-1] / g.c.w, true, true
 	}
-	if m&^moveBits != 0 || rule >= len(g.c.gens[0]) || to >= g.c.n || from >= g.c.n {
+	if g.c.strayBits(m, rule) || rule >= len(g.c.gens[0]) || to >= g.c.n || from >= g.c.n {
 		return 0, 0, 0, 0, false, false
 	}
 	if g.c.gens[0][rule].kind == kindSwap {

@@ -130,6 +130,9 @@ type gen struct {
 	mill  bool
 	hand  int
 	flyAt int
+	// step or slide: the directions of the blocker shot from the landing
+	// square after the move, none for no shot (shoot.go).
+	shoot []dir
 }
 
 // reachEnd is a reach ending: a player's piece arriving on a row.
@@ -201,6 +204,8 @@ func build(s *Spec, env map[string]int) (*compiled, error) {
 			switch {
 			case v == 0:
 				c.cls[p][v] = toEmpty
+			case uint8(v) == blocker:
+				c.cls[p][v] = toBlocked
 			case (v-1)&1 == p:
 				c.cls[p][v] = toFriend
 			default:
@@ -336,6 +341,9 @@ func (c *compiled) buildGens(s *Spec, eval func(*expr, string) (int, error)) err
 				c.openingPlies = max(c.openingPlies, 2)
 			}
 			g.dirs = resolveDirs(r.dirs, s.players[p].forward)
+			if len(r.shoot) > 0 {
+				g.shoot = resolveDirs(r.shoot, s.players[p].forward)
+			}
 			if r.route {
 				both := append(resolveDirs(r.dirs, s.players[0].forward), resolveDirs(r.dirs, s.players[1].forward)...)
 				for d := range dir(8) {

@@ -181,6 +181,16 @@ func (g *Game) Clone() rules.Game {
 func (g *Game) put(sq int, v uint8) {
 	old := g.cells[sq]
 	bit := uint64(1) << (sq & 63)
+	if old == blocker || v == blocker {
+		// A blocker is no player's: only the empty squares change.
+		if old != 0 && v == 0 {
+			g.empties++
+		} else if old == 0 && v != 0 {
+			g.empties--
+		}
+		g.cells[sq] = v
+		return
+	}
 	if old != 0 {
 		p := (old - 1) & 1
 		g.occ[p][sq>>6] &^= bit
@@ -278,6 +288,9 @@ func (g *Game) Play(m rules.Move) {
 	}
 	if r := removalOf(m); gn.mill && r >= 0 {
 		g.set(r, 0)
+	}
+	if len(gn.shoot) > 0 {
+		g.set(c.shotSquare(m, to), blocker)
 	}
 	g.end = g.endAfter(p, to)
 }
@@ -838,6 +851,10 @@ func (g *Game) genPieces(gn *gen, p rules.Player, list *rules.MoveList) {
 				switch gn.kind {
 				case kindStep:
 					if t := nb[sq]; t >= 0 && cls[g.cells[t]]&gn.to != 0 {
+						if len(gn.shoot) > 0 {
+							g.addShots(gn, sq, int(t), list)
+							break
+						}
 						g.addMove(gn, p, sq, int(t), list)
 					}
 				case kindSlide:
@@ -850,7 +867,11 @@ func (g *Game) genPieces(gn *gen, p rules.Player, list *rules.MoveList) {
 						steps++
 						k := cls[g.cells[t]]
 						if k&gn.to != 0 {
-							g.addMove(gn, p, sq, int(t), list)
+							if len(gn.shoot) > 0 {
+								g.addShots(gn, sq, int(t), list)
+							} else {
+								g.addMove(gn, p, sq, int(t), list)
+							}
 						}
 						if k != toEmpty && k&gn.over == 0 {
 							break

@@ -2,6 +2,7 @@ package described
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -51,7 +52,7 @@ func (g *Game) FormatMove(m rules.Move) string {
 		return text
 	}
 	from, to, rule := unpack(m)
-	if m&^moveBits != 0 || rule >= len(g.c.gens[0]) || to >= g.c.n || from >= g.c.n {
+	if g.c.strayBits(m, rule) || rule >= len(g.c.gens[0]) || to >= g.c.n || from >= g.c.n {
 		return fmt.Sprintf("invalid move %d", uint32(m))
 	}
 	switch {
@@ -59,6 +60,12 @@ func (g *Game) FormatMove(m rules.Move) string {
 		return "swap"
 	case g.c.gens[0][rule].kind == kindDrop:
 		return g.ColumnLabel(to % g.c.w)
+	case len(g.c.gens[0][rule].shoot) > 0:
+		arrow := g.c.shotSquare(m, to)
+		if arrow < 0 || from < 0 {
+			return fmt.Sprintf("invalid move %d", uint32(m))
+		}
+		return g.squareName(from) + " " + g.squareName(to) + " " + g.squareName(arrow)
 	case from < 0:
 		if b, left := turnOf(m); b >= 0 && g.c.gens[0][rule].rotate > 0 {
 			return g.squareName(to) + " " + turnText(b, left)
@@ -102,7 +109,10 @@ func (g *Game) howToWrite() string {
 	if g.c.remove {
 		forms = append(forms, "the square of a piece of yours to remove, when the rules ask for one, such as "+g.squareName(0))
 	}
-	if g.c.moveOK {
+	switch {
+	case g.c.moveOK && g.Shoots():
+		forms = append(forms, "the square of your piece, the square it goes to and the square it shoots to, such as "+g.squareName(g.c.n-g.c.w)+" "+g.squareName(g.c.n-2*g.c.w)+" "+g.squareName(g.c.n-3*g.c.w))
+	case g.c.moveOK:
 		forms = append(forms, "the square of your piece and the square it goes to, such as "+g.squareName(g.c.n-g.c.w)+" "+g.squareName(g.c.n-2*g.c.w))
 	}
 	if g.c.pass {
@@ -222,6 +232,8 @@ func (g *Game) parseItems(trimmed, text string, list *rules.MoveList) (rules.Mov
 		// A square for a drop: read as its column, checked against where
 		// the piece lands.
 		return g.parseDrop(items[0], list)
+	case len(items) == 3 && items[0].row > 0 && items[1].row > 0 && items[2].row > 0 && g.Shoots():
+		return g.parseShot(items, list)
 	case len(items) == 2 && items[0].row > 0 && items[1].row > 0 && g.c.moveOK:
 		return g.parseStep(items[0], items[1], list)
 	case len(items) > 2 && g.routes():
@@ -335,7 +347,7 @@ func (g *Game) parseStep(a, b item, list *rules.MoveList) (rules.Move, error) {
 	}
 	var targets []string
 	for _, m := range list.Slice() {
-		f, t, _ := unpack(m)
+		f, t, rule := unpack(m)
 		if f != from {
 			continue
 		}
@@ -349,9 +361,14 @@ func (g *Game) parseStep(a, b item, list *rules.MoveList) (rules.Move, error) {
 			continue
 		}
 		if t == to {
+			if _, dist := shotOf(m); dist > 0 && len(g.c.gens[0][rule].shoot) > 0 {
+				return rules.NoMove, illegal("write the square the piece shoots to as well, such as %s", g.FormatMove(m))
+			}
 			return m, nil
 		}
-		targets = append(targets, g.squareName(t))
+		if !slices.Contains(targets, g.squareName(t)) {
+			targets = append(targets, g.squareName(t))
+		}
 	}
 	if len(targets) == 0 {
 		return rules.NoMove, illegal("the piece on %s has no legal move", a.text)

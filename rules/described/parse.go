@@ -629,7 +629,7 @@ func (r *reader) moves(s *Spec, n *yaml.Node, names map[string]bool) {
 	for _, item := range items {
 		f := r.fields(item, "a move", "kind", "piece", "directions", "to", "over", "capture", "chain",
 			"compulsory", "range", "outflank", "must-outflank", "promote", "player", "turn", "on", "next-to", "rotate",
-			"if", "distance", "hand", "pieces", "mill")
+			"if", "distance", "hand", "pieces", "mill", "shoot")
 		r.require(item, f, "a move", "kind")
 		if r.err != nil {
 			return
@@ -713,6 +713,7 @@ func (r *reader) moves(s *Spec, n *yaml.Node, names map[string]bool) {
 			}
 		}
 		r.millRule(f, &m, names)
+		r.shootMove(f, &m)
 		if m.kind == kindSlide {
 			r.lineSlide(f, &m)
 		} else if d, ok := f["distance"]; ok {

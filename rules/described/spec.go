@@ -281,6 +281,7 @@ type ruleDef struct {
 	flyPieces    *expr    // fly: the pieces a player has when flying
 	mill         bool     // mill: remove, a move making a mill removes an enemy piece
 	node         *yaml.Node
+	shoot        []string // step or slide: the directions of the blocker shot from the landing square (shoot.go)
 }
 
 type endDef struct {

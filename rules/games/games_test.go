@@ -29,7 +29,7 @@ func playRandom(g rules.Game, rng *rand.Rand, n int) rules.Game {
 
 func TestRegistryLookup(t *testing.T) {
 	reg := games.Registry()
-	if got := strings.Join(reg.Names(), ","); got != "hique,upthrust,hiya,sixes,breakthrough,checkers,connect4,dots,gomoku,hex,kalah,konane,loa,morris,othello,pentago,tictactoe" {
+	if got := strings.Join(reg.Names(), ","); got != "hique,upthrust,hiya,sixes,amazons,breakthrough,checkers,connect4,dots,gomoku,hex,kalah,konane,loa,morris,othello,pentago,tictactoe" {
 		t.Fatalf("Names() = %s", got)
 	}
 	for _, name := range []string{"hique", "HiQUE", " Sixes ", "hi-ya!", "hiya"} {
@@ -38,7 +38,7 @@ func TestRegistryLookup(t *testing.T) {
 		}
 	}
 	_, err := reg.Lookup("chess")
-	if err == nil || !strings.Contains(err.Error(), "the games are hique, upthrust, hiya, sixes, breakthrough, checkers, connect4, dots, gomoku, hex, kalah, konane, loa, morris, othello, pentago, tictactoe") {
+	if err == nil || !strings.Contains(err.Error(), "the games are hique, upthrust, hiya, sixes, amazons, breakthrough, checkers, connect4, dots, gomoku, hex, kalah, konane, loa, morris, othello, pentago, tictactoe") {
 		t.Errorf("Lookup(chess) error = %v", err)
 	}
 	for _, d := range reg.Definitions() {
@@ -238,7 +238,7 @@ func TestWithDir(t *testing.T) {
 		}
 	}
 	reg, errs := games.WithDir(dir)
-	if got := strings.Join(reg.Names(), ","); got != "hique,upthrust,hiya,sixes,breakthrough,checkers,connect4,dots,gomoku,hex,kalah,konane,loa,morris,othello,pentago,tictactoe,noughts" {
+	if got := strings.Join(reg.Names(), ","); got != "hique,upthrust,hiya,sixes,amazons,breakthrough,checkers,connect4,dots,gomoku,hex,kalah,konane,loa,morris,othello,pentago,tictactoe,noughts" {
 		t.Errorf("Names() = %s", got)
 	}
 	msgs := fmt.Sprint(errs)
