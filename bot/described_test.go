@@ -11,9 +11,10 @@ import (
 // TestDescribedGamesThroughDiscord plays a whole game of each game
 // described in a file through the fake Discord: Breakthrough between two
 // students with emoji boards, Othello with image boards (passes
-// included), Connect Four against the bot with text boards, Hex, Lines of
-// Action and Nine Men's Morris (mills' removals typed); /rules shows
-// each file's own rules text.
+// included), Connect Four against the bot with text boards, and every
+// other game in its board style (Morris' removals and Checkers' jumps
+// typed; under -short a sample); /rules shows each file's own rules
+// text.
 func TestDescribedGamesThroughDiscord(t *testing.T) {
 	w := newWorld(t, false)
 	p := w.start(procOptions{gateway: true, workers: 1})
@@ -26,17 +27,26 @@ func TestDescribedGamesThroughDiscord(t *testing.T) {
 
 	for _, tc := range []struct {
 		game, style, rules, piece string
+		full                      bool // played in the full run only
 	}{
-		{"breakthrough", "emoji", "A piece moves one square straight forward", "⚪"},
-		{"othello", "image", "every outflanked disc in every direction flips", ""},
-		{"connect4", "text", "the disc falls to the lowest empty cell", "R"},
-		{"hex", "image", "Red wins by joining rank 1 to the last rank", ""},
-		{"loa", "emoji", "exactly as many squares as there are pieces", "⚫"},
-		{"amazons", "text", "then shoots an arrow from its new square", "#"},
-		{"kalah", "text", "sows its seeds one at a time", "seeds in store"},
-		{"dots", "image", "A move that completes one or two boxes", ""},
-		{"morris", "text", "Each player first places 9 pieces", "W"},
+		{"breakthrough", "emoji", "A piece moves one square straight forward", "⚪", false},
+		{"othello", "image", "every outflanked disc in every direction flips", "", false},
+		{"connect4", "text", "the disc falls to the lowest empty cell", "R", false},
+		{"hex", "image", "Red wins by joining rank 1 to the last rank", "", false},
+		{"loa", "emoji", "exactly as many squares as there are pieces", "⚫", false},
+		{"amazons", "text", "then shoots an arrow from its new square", "#", false},
+		{"kalah", "text", "sows its seeds one at a time", "seeds in store", false},
+		{"dots", "image", "A move that completes one or two boxes", "", false},
+		{"morris", "text", "Each player first places 9 pieces", "W", false},
+		{"checkers", "emoji", "A man moves one square diagonally forward", "", true},
+		{"konane", "text", "Black's first move removes one Black stone", "X", true},
+		{"gomoku", "text", "the players take turns placing a stone", "X", true},
+		{"tictactoe", "emoji", "the players take turns placing a mark", "❌", true},
+		{"pentago", "image", "then turns one", "", true},
 	} {
+		if tc.full && testing.Short() {
+			continue
+		}
 		rules := w.do(ann.ID, w.general, "rules", opt("game", tc.game))
 		w.private(rules, tc.rules)
 		ch, err := w.srv.AddChannel("", tc.game)

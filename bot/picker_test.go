@@ -45,16 +45,23 @@ func (w *world) pickMove(userID string, board discordtest.Message, rng *rand.Ran
 	return step
 }
 
-// TestPickerPlaysWholeGames: a whole game of each of the four games and of
-// Amazons (three picks a move: amazon, destination, arrow) is
-// played with the picker only, no move typed; the picker's steps are
+// TestPickerPlaysWholeGames: a whole game of each game (Amazons takes
+// three picks a move: amazon, destination, arrow) is played with the
+// picker only, but for one move typed (under -short the four course
+// games and Amazons); the picker's steps are
 // private, the move public; the opponent pressing Pick a move is told it
 // is not their turn; a pick made on a stale board is refused with the
 // board as it is now.
 func TestPickerPlaysWholeGames(t *testing.T) {
-	for _, c := range []struct{ game, options string }{
+	games := []struct{ game, options string }{
 		{"hique", "turns=8"}, {"upthrust", ""}, {"hiya", ""}, {"sixes", "turns=8"}, {"amazons", ""},
-	} {
+		{"checkers", ""}, {"kalah", ""}, {"konane", ""}, {"morris", ""}, {"hex", "size=7"}, {"dots", ""},
+		{"gomoku", "columns=9 rows=9"}, {"tictactoe", ""}, {"loa", ""}, {"pentago", ""},
+	}
+	if testing.Short() {
+		games = games[:5]
+	}
+	for _, c := range games {
 		t.Run(c.game, func(t *testing.T) {
 			w := newWorld(t, false)
 			p := w.start(procOptions{gateway: true})
