@@ -389,7 +389,7 @@ func (p *painter) labels() {
 	notes := hasNotes(s)
 	for c := 0; c < s.cols; c++ {
 		cx, _ := centre(p.cellRect(c, 0))
-		p.text(labelSize, false, s.colLabels[c], cx, float32(p.top-labelMargin/2), hex(colLabel))
+		p.text(labelSize, false, s.labelsAbove()[c], cx, float32(p.top-labelMargin/2), hex(colLabel))
 		p.text(labelSize, false, s.colLabels[c], cx, float32(p.top+p.boardH+labelMargin/2), hex(colLabel))
 	}
 	for r := 0; r < s.rows; r++ {

@@ -60,8 +60,10 @@ func pitsScene(reuse *scene, g *described.Pits) *scene {
 	}
 	south, north := rules.P1, rules.P2
 	s.rowLabels[0], s.rowLabels[1] = g.PlayerName(north)[:1], g.PlayerName(south)[:1]
+	s.topLabels = make([]string, n+2) // the far row's houses count from the right
 	for h := 1; h <= n; h++ {
 		s.colLabels[h] = strconv.Itoa(h)
+		s.topLabels[n+1-h] = strconv.Itoa(h)
 		s.at(h, 1).piece = pit(south, g.House(south, h), false, g.PlayerName(south)+" house "+strconv.Itoa(h))
 		s.at(n+1-h, 0).piece = pit(north, g.House(north, h), false, g.PlayerName(north)+" house "+strconv.Itoa(h))
 	}

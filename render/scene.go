@@ -30,6 +30,9 @@ type scene struct {
 
 	labels    []string // the memory of the three below
 	colLabels []string // one a display column: "1", "A"
+	// topLabels, when not nil, label the columns above the board, which
+	// then differ from those below (Kalah's far row counts from the right).
+	topLabels []string
 	rowLabels []string // one a display row
 	rowNotes  []string // beside a display row (Upthrust's points), "" for none
 	ruleBelow []bool   // a dividing line under a display row
@@ -203,6 +206,10 @@ func (s *scene) turn() {
 		}
 	}
 	slices.Reverse(s.colLabels)
+	if s.topLabels != nil {
+		slices.Reverse(s.topLabels)
+		s.colLabels, s.topLabels = s.topLabels, s.colLabels
+	}
 	for i := range s.pieces {
 		if p := &s.pieces[i]; p.turnedText != "" {
 			p.text, p.turnedText = p.turnedText, p.text
@@ -222,6 +229,14 @@ func (s *scene) turn() {
 // newScene returns an empty scene of cols x rows cells, with room for
 // styles piece styles: reuse (nil for none) emptied, its memory kept where
 // it has room.
+// labelsAbove returns the labels of the columns above the board.
+func (s *scene) labelsAbove() []string {
+	if s.topLabels != nil {
+		return s.topLabels
+	}
+	return s.colLabels
+}
+
 func newScene(reuse *scene, title string, l layout, cols, rows, styles int) *scene {
 	s := reuse
 	if s == nil {

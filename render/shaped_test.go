@@ -130,3 +130,19 @@ func TestShapedBoardMoves(t *testing.T) {
 		}
 	}
 }
+
+// TestKalahHousesNumberedAsEachRowCounts: each row of pits is labelled
+// with its owner's house numbers, the near row from the left and the far
+// row from the right, whichever side the board is seen from.
+func TestKalahHousesNumberedAsEachRowCounts(t *testing.T) {
+	g, err := games.Registry().New("kalah", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []rules.Player{rules.P1, rules.P2} {
+		lines := strings.Split(Text(g, Options{View: ViewFrom(p)}), "\n")
+		if above, below := strings.Fields(lines[0]), strings.Fields(lines[3]); strings.Join(above, " ") != "6 5 4 3 2 1" || strings.Join(below, " ") != "1 2 3 4 5 6" {
+			t.Errorf("seen by %v, the houses are labelled %v above and %v below:\n%s", p, above, below, strings.Join(lines, "\n"))
+		}
+	}
+}

@@ -116,11 +116,11 @@ func writeText(w *textWriter, s *scene, opt Options) {
 	labelWidth := longest(s.rowLabels)
 	width := s.textWidth
 
-	columns := func(indent int) {
+	columns := func(indent int, labels []string) {
 		w.repeat(' ', indent+labelWidth+1, "")
 		line := len(w.buf)
 		w.repeat(' ', width*s.cols, "")
-		for c, l := range s.colLabels {
+		for c, l := range labels {
 			end := line + c*width + width - 1
 			copy(w.buf[max(line, end-len(l)):end], l)
 		}
@@ -133,7 +133,7 @@ func writeText(w *textWriter, s *scene, opt Options) {
 		}
 		return 0
 	}
-	columns(indent(0))
+	columns(indent(0), s.labelsAbove())
 	for r := 0; r < s.rows; r++ {
 		w.repeat(' ', indent(r)+labelWidth-len(s.rowLabels[r]), "")
 		w.buf = append(append(w.buf, s.rowLabels[r]...), ' ') // at a line's start: no colour
@@ -159,7 +159,7 @@ func writeText(w *textWriter, s *scene, opt Options) {
 			w.end()
 		}
 	}
-	columns(indent(s.rows - 1))
+	columns(indent(s.rows-1), s.colLabels)
 
 	for p, side := range s.status.sides {
 		for i, k := range side.pieces {
