@@ -11,7 +11,8 @@ import (
 //   - material: each kind of piece's weight (default 100) for each piece
 //     more than the opponent;
 //   - mobility: the weight for each legal move more than the opponent
-//     (each side counted as if it were to move; passes not counted);
+//     (each side counted as if it were to move; passes not counted; a
+//     move that shoots counted once for each square its piece lands on);
 //   - advance: the weight for each row a piece stands from its owner's
 //     own edge (games whose players move forward), own minus the
 //     opponent's;
@@ -27,10 +28,8 @@ func (g *Game) Evaluate() int {
 	p := g.toMove
 	score := g.Material()
 	if c.mobility != 0 {
-		g.generate(p, &g.scratch, false)
-		n := g.scratch.N
-		g.generate(p^1, &g.scratch, false)
-		score += c.mobility * (n - g.scratch.N)
+		n := g.mobility()
+		score += c.mobility * (n[p] - n[p^1])
 	}
 	if c.advance != 0 || c.centre != 0 {
 		var sum [2]int
@@ -86,12 +85,11 @@ func (g *Game) Terms() []rules.Term {
 		terms = append(terms, rules.Term{Name: name, Count: [2]int{int(g.count[0][k]), int(g.count[1][k])}})
 	}
 	if c.mobility != 0 {
-		var n [2]int
-		for p := range 2 {
-			g.generate(rules.Player(p), &g.scratch, false)
-			n[p] = g.scratch.N
+		name := "legal moves"
+		if g.Shoots() {
+			name = "squares to move to"
 		}
-		terms = append(terms, rules.Term{Name: "legal moves", Count: n})
+		terms = append(terms, rules.Term{Name: name, Count: g.mobility()})
 	}
 	if c.corners != 0 {
 		var n [2]int
@@ -103,4 +101,19 @@ func (g *Game) Terms() []rules.Term {
 		terms = append(terms, rules.Term{Name: "corners", Count: n})
 	}
 	return terms
+}
+
+// mobility counts each player's legal moves as if it were to move; a
+// move that shoots counts once for each square its piece can land on,
+// whatever its shots (a mobility as telling, and cheaper by the number of
+// shots).
+func (g *Game) mobility() [2]int {
+	var n [2]int
+	g.landings = true
+	for p := range 2 {
+		g.generate(rules.Player(p), &g.scratch, false)
+		n[p] = g.scratch.N
+	}
+	g.landings = false
+	return n
 }
