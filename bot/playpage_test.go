@@ -756,3 +756,54 @@ func TestRegistrationKeepsTheEntryPoint(t *testing.T) {
 	}
 	w.noViolations()
 }
+
+// TestPlayPageMoveAgainBeforeTheAnswer: a player who moves again (Kalah's
+// last seed sown into her own store) clicks her next move as soon as the
+// page shows the new state, even while the answer to her first move is
+// still on its way: the page acts on every state it shows.
+func TestPlayPageMoveAgainBeforeTheAnswer(t *testing.T) {
+	w := newWorldWith(t, false, discordtest.Options{Token: token})
+	p := w.start(procOptions{gateway: true})
+	w.servePlayPage(p, false)
+	ann, bob := w.srv.AddUser("Ann"), w.srv.AddUser("Bob")
+	ch := w.general
+	w.public(w.do(ann.ID, ch, "play", opt("game", "kalah"), opt("options", "houses=4 seeds=2"), opt("opponent", bob.ID), opt("side", "first")))
+	w.public(w.do(bob.ID, ch, "accept"))
+	ctx := chrome(t, 1280, 800)
+	w.openBoard(t, ctx, ann.ID, ch)
+
+	// The answers to the page's actions are held (their events are not).
+	held := make(chan fetch.RequestID, 4)
+	chromedp.ListenTarget(ctx, func(ev any) {
+		if e, ok := ev.(*fetch.EventRequestPaused); ok {
+			held <- e.RequestID
+		}
+	})
+	run(t, ctx, "hold the answers", fetch.Enable().WithPatterns([]*fetch.RequestPattern{{URLPattern: "*/act", RequestStage: fetch.RequestStageResponse}}))
+	play := func(text string) {
+		t.Helper()
+		g, moves := pageMoves(t, p, ch, ann.ID)
+		waitVersion(t, ctx, g.Version)
+		i := slices.IndexFunc(moves, func(m boardMove) bool { return m.Text == text })
+		if i < 0 {
+			t.Fatalf("the page does not offer %s (it offers %v)", text, moves)
+		}
+		clickMove(t, ctx, moves[i], false)
+		waitFor(t, "Ann's move "+text, func() bool { return p.game(ch).Version > g.Version })
+	}
+	// House 3's two seeds: one into house 4, the last into South's store.
+	play("3")
+	if g := p.game(ch); g.State.ToMove() != rules.P1 {
+		t.Fatalf("after 3 %v is to move; want South again", g.State.ToMove())
+	}
+	play("4") // the answer to "3" is still held
+	if n := p.game(ch); len(n.Moves) != 2 || n.Moves[1].Text != "4" {
+		t.Fatalf("the moves are %v; want 3 then 4", n.Moves)
+	}
+	for range 2 {
+		id := <-held
+		run(t, ctx, "release an answer", fetch.ContinueRequest(id))
+	}
+	waitVersion(t, ctx, p.game(ch).Version)
+	w.noViolations()
+}
