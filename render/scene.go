@@ -48,6 +48,9 @@ type scene struct {
 	// openLattice: the lattice's points and borders are blank in text
 	// until a piece stands on them (Dots and Boxes' undrawn lines).
 	openLattice bool
+	// pits: every piece is a pit, named with its seeds (Kalah), and a
+	// cell's words are its pit's.
+	pits bool
 	// links are the lines of a board of points, each as the indexes in
 	// cells of the two points it joins.
 	links [][2]int
@@ -110,6 +113,9 @@ type cell struct {
 	piece uint8 // index into scene.pieces; 0 for none
 	mark  mark
 	zone  bool // in a marked zone (Upthrust's scoring rows)
+	// void: nothing ever stands here (the corners of a board of pits
+	// beside the stores): drawn as the board, but no target to click.
+	void bool
 }
 
 // pieceStyle is how one kind of piece of one player looks in every style.
