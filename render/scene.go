@@ -33,6 +33,9 @@ type scene struct {
 	rowLabels []string // one a display row
 	rowNotes  []string // beside a display row (Upthrust's points), "" for none
 	ruleBelow []bool   // a dividing line under a display row
+	// blockSide: image: a heavier line sets apart the square blocks of
+	// blockSide × blockSide cells (Pentago's quarters that turn); 0 for none.
+	blockSide int
 
 	pieces    []pieceStyle // indexed by cell.piece; pieces[0] is unused
 	textWidth int          // characters a cell takes in text (3 or 4)

@@ -121,3 +121,35 @@ func TestSVGMatchesPNGSize(t *testing.T) {
 		}
 	}
 }
+
+// TestTurningBlocksSetApart: Pentago's quarters, the blocks that turn, are
+// set apart by heavier lines than the lines between its other squares, in
+// the image and so on the play page.
+func TestTurningBlocksSetApart(t *testing.T) {
+	g := newTestGame(t, games.Registry(), testGame{"pentago", "", 1})
+	s, err := sceneOf(g, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fonts, err := loadFonts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newPainter(s, Options{}, newFaces(fonts))
+	p.alloc(0, 0, nil)
+	p.paint()
+	frame := s.palette.frame
+	// Two pixels left of a line, halfway down the first row: the frame's
+	// colour at the quarters' edge (after three columns), the board's
+	// beside a plain line (after two).
+	y := p.top + p.sq/2
+	for c, heavy := range map[int]bool{2: false, 3: true, 4: false} {
+		x := p.left + c*p.sq - 2
+		if got := p.img.RGBAAt(x, y) == frame; got != heavy {
+			t.Errorf("after %d columns the line is heavy: %v; want %v", c, got, heavy)
+		}
+		if got := p.img.RGBAAt(p.left+p.sq/2, p.top+c*p.sq-2) == frame; got != heavy {
+			t.Errorf("under %d rows the line is heavy: %v; want %v", c, got, heavy)
+		}
+	}
+}
