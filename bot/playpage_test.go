@@ -215,8 +215,9 @@ type playGame struct{ name, options string }
 
 // endShots are the games whose board at the end is compared with a golden
 // screenshot too (NAME-end-WxH.png): their start shows little of what
-// they draw (Dots and Boxes' lines and owned boxes).
-var endShots = []string{"dots"}
+// they draw (Dots and Boxes' lines and owned boxes; Pentago's quarters,
+// under the marks of the cells a marble can go to).
+var endShots = []string{"dots", "pentago"}
 
 // TestPlayPageByClicking plays whole games on the play page in a real
 // browser, by clicking (and dragging) at a desktop and a phone size,
