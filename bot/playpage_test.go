@@ -141,14 +141,15 @@ func waitVersion(t *testing.T, ctx context.Context, v int64) {
 		chromedp.AttributeValue("#board", "data-version", &got, nil, chromedp.ByQuery))
 }
 
-// clickMove plays m on the page by clicking its cells (or its button).
-func clickMove(t *testing.T, ctx context.Context, m boardMove, drag bool) {
+// clickMove plays m on the page by clicking its cells (or its button). It
+// reports whether m was then chosen among buttons.
+func clickMove(t *testing.T, ctx context.Context, m boardMove, drag bool) (chosen bool) {
 	t.Helper()
 	cell := func(i int) string { return fmt.Sprintf(`#board rect.cell[data-i="%d"]`, i) }
 	switch {
 	case m.From < 0 && m.To < 0: // a pass
 		run(t, ctx, "pass", chromedp.Click(`#choices button`, chromedp.ByQuery))
-		return
+		return true
 	case m.From < 0: // a drop: its square alone
 		run(t, ctx, "drop "+m.Text, chromedp.Click(cell(m.To), chromedp.ByQuery))
 	case drag:
@@ -162,6 +163,7 @@ func clickMove(t *testing.T, ctx context.Context, m boardMove, drag bool) {
 	if n > 0 {
 		run(t, ctx, "choose "+m.Text, chromedp.Click(fmt.Sprintf(`//div[@id="choices"]/button[text()=%q]`, m.Text), chromedp.BySearch))
 	}
+	return n > 0
 }
 
 // dragCells drags the pointer from one cell to another.
@@ -211,6 +213,12 @@ func pageMoves(t *testing.T, p *proc, channel, user string) (*store.Game, []boar
 // playGame is one game of the browser test.
 type playGame struct{ name, options string }
 
+// endShots are the games whose board at the end is compared with a golden
+// screenshot too (NAME-end-WxH.png): their start shows little of what
+// they draw (Dots and Boxes' lines and owned boxes; Pentago's quarters,
+// under the marks of the cells a marble can go to).
+var endShots = []string{"dots", "pentago"}
+
 // TestPlayPageByClicking plays whole games on the play page in a real
 // browser, by clicking (and dragging) at a desktop and a phone size,
 // against a person playing by slash commands in the fake Discord: each
@@ -218,14 +226,29 @@ type playGame struct{ name, options string }
 // under the rules. At the start of each game the board is compared with
 // its golden screenshot and every cell and button is checked for a label.
 // Under -short one short game of Sixes is played at each size; the full
-// run plays all four games, Connect Four (a described game, played by
-// drops) and Hex (a board of hexagons), at both sizes. Sixes and HiQUE are
-// shortened by their own turn limits; Upthrust and Hi-Ya! have none, so
-// both sides choose moves that hasten the end (see hastyMove).
+// run plays, at both sizes, all four built-in games, and the games
+// described in files on every kind of board: Connect Four (played by
+// drops), Hex (hexagons), Kalah (pits), Nine Men's Morris (points and
+// lines), Dots and Boxes (lines between dots), and the square boards of
+// the other course games, whose moves the cells alone do not tell apart
+// (Amazons' arrow, Pentago's turn, a Morris removal, a Checkers route)
+// are chosen among the page's buttons. Sixes and HiQUE are shortened by
+// their own turn limits; the others end under their rules, both sides
+// choosing moves that hasten the end (see hastyMove).
 func TestPlayPageByClicking(t *testing.T) {
 	games := []playGame{{"sixes", "turns=12"}, {"hique", "turns=10"}, {"upthrust", "colours=gb seed=1"}, {"hiya", ""},
-		{"connect4", ""},  // a described game, played by drops
-		{"hex", "size=5"}} // a board of hexagons
+		{"connect4", ""},              // a described game, played by drops
+		{"hex", "size=5"},             // a board of hexagons
+		{"checkers", ""},              // multi-jump routes offered as choices
+		{"kalah", "houses=4 seeds=2"}, // pits and stores, sown by a click
+		{"konane", "size=4"},          // opening removals, then jumps
+		{"morris", ""},                // points and lines; removals as choices
+		{"amazons", ""},               // piece, destination, then the arrow as a choice
+		{"dots", "columns=2 rows=2"},  // lines between dots, owned boxes
+		{"gomoku", "columns=7 rows=7 connect=4"},
+		{"tictactoe", ""},
+		{"loa", ""},
+		{"pentago", ""}} // the cell, then the quarter's turn as a choice
 	if testing.Short() {
 		games = games[:1]
 	}
@@ -297,7 +320,7 @@ func playByClicking(t *testing.T, pg playGame, width, height int) {
 
 	rng := rand.New(rand.NewPCG(uint64(width), 7))
 	var slowest time.Duration // from Bob's answer to his move on Ann's page
-	plies := 0
+	plies, chosen := 0, 0
 	for ; ; plies++ {
 		g := p.game(ch)
 		if g == nil {
@@ -315,7 +338,9 @@ func playByClicking(t *testing.T, pg playGame, width, height int) {
 				t.Fatalf("the page does not offer the legal move %s (it offers %v)", text, moves)
 			}
 			m := moves[i]
-			clickMove(t, ctx, m, plies%4 == 2)
+			if clickMove(t, ctx, m, plies%4 == 2) {
+				chosen++
+			}
 			waitFor(t, "Ann's move "+m.Text, func() bool {
 				n := p.game(ch)
 				return n == nil || n.Version > g.Version
@@ -348,7 +373,10 @@ func playByClicking(t *testing.T, pg playGame, width, height int) {
 	if !strings.Contains(status, end.Reason) {
 		t.Errorf("the page says %q at the end; want the result %q", status, end.Reason)
 	}
-	t.Logf("%s ended after %d plies: %v, %s; the page says %q", pg.name, plies, end.Result, end.Reason, status)
+	if slices.Contains(endShots, pg.name) {
+		screenshotBoard(t, ctx, fmt.Sprintf("%s-end-%dx%d", pg.name, width, height))
+	}
+	t.Logf("%s ended after %d plies: %v, %s; the page says %q; Ann chose %d moves among buttons", pg.name, plies, end.Result, end.Reason, status, chosen)
 	t.Logf("the slowest of Bob's moves reached Ann's page %v after Discord showed it", slowest)
 	w.noViolations()
 }
@@ -754,5 +782,56 @@ func TestRegistrationKeepsTheEntryPoint(t *testing.T) {
 	if !ok || after.ID != before.ID || after.Handler != before.Handler || after.Name != before.Name {
 		t.Errorf("after registration the Entry Point is %+v (kept %v); it was %+v", after, ok, before)
 	}
+	w.noViolations()
+}
+
+// TestPlayPageMoveAgainBeforeTheAnswer: a player who moves again (Kalah's
+// last seed sown into her own store) clicks her next move as soon as the
+// page shows the new state, even while the answer to her first move is
+// still on its way: the page acts on every state it shows.
+func TestPlayPageMoveAgainBeforeTheAnswer(t *testing.T) {
+	w := newWorldWith(t, false, discordtest.Options{Token: token})
+	p := w.start(procOptions{gateway: true})
+	w.servePlayPage(p, false)
+	ann, bob := w.srv.AddUser("Ann"), w.srv.AddUser("Bob")
+	ch := w.general
+	w.public(w.do(ann.ID, ch, "play", opt("game", "kalah"), opt("options", "houses=4 seeds=2"), opt("opponent", bob.ID), opt("side", "first")))
+	w.public(w.do(bob.ID, ch, "accept"))
+	ctx := chrome(t, 1280, 800)
+	w.openBoard(t, ctx, ann.ID, ch)
+
+	// The answers to the page's actions are held (their events are not).
+	held := make(chan fetch.RequestID, 4)
+	chromedp.ListenTarget(ctx, func(ev any) {
+		if e, ok := ev.(*fetch.EventRequestPaused); ok {
+			held <- e.RequestID
+		}
+	})
+	run(t, ctx, "hold the answers", fetch.Enable().WithPatterns([]*fetch.RequestPattern{{URLPattern: "*/act", RequestStage: fetch.RequestStageResponse}}))
+	play := func(text string) {
+		t.Helper()
+		g, moves := pageMoves(t, p, ch, ann.ID)
+		waitVersion(t, ctx, g.Version)
+		i := slices.IndexFunc(moves, func(m boardMove) bool { return m.Text == text })
+		if i < 0 {
+			t.Fatalf("the page does not offer %s (it offers %v)", text, moves)
+		}
+		clickMove(t, ctx, moves[i], false)
+		waitFor(t, "Ann's move "+text, func() bool { return p.game(ch).Version > g.Version })
+	}
+	// House 3's two seeds: one into house 4, the last into South's store.
+	play("3")
+	if g := p.game(ch); g.State.ToMove() != rules.P1 {
+		t.Fatalf("after 3 %v is to move; want South again", g.State.ToMove())
+	}
+	play("4") // the answer to "3" is still held
+	if n := p.game(ch); len(n.Moves) != 2 || n.Moves[1].Text != "4" {
+		t.Fatalf("the moves are %v; want 3 then 4", n.Moves)
+	}
+	for range 2 {
+		id := <-held
+		run(t, ctx, "release an answer", fetch.ContinueRequest(id))
+	}
+	waitVersion(t, ctx, p.game(ch).Version)
 	w.noViolations()
 }

@@ -30,6 +30,7 @@ func describedScene(reuse *scene, g *described.Game) *scene {
 		l = points
 	}
 	s := newScene(reuse, g.Title(), l, cols, rows, 2*len(kinds)+1)
+	s.blockSide = g.TurningBlock()
 	if l == hexes {
 		// About 560 pixels across the rhombus, 28 to 56 a cell.
 		s.squarePx = min(56, max(28, 1120/(2*cols+rows-1)))

@@ -375,6 +375,16 @@ func (p *painter) gridLines(board image.Rectangle) {
 		y := p.top + r*p.sq
 		p.rect(image.Rect(board.Min.X, y, board.Max.X, y+1), s.palette.frame)
 	}
+	if b := s.blockSide; b > 0 { // blocks that turn: their edges heavier
+		for c := b; c < s.cols; c += b {
+			x := p.left + c*p.sq
+			p.rect(image.Rect(x-2, board.Min.Y, x+3, board.Max.Y), s.palette.frame)
+		}
+		for r := b; r < s.rows; r += b {
+			y := p.top + r*p.sq
+			p.rect(image.Rect(board.Min.X, y-2, board.Max.X, y+3), s.palette.frame)
+		}
+	}
 	for r, below := range s.ruleBelow {
 		if below {
 			y := p.top + (r+1)*p.sq

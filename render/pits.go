@@ -67,6 +67,8 @@ func pitsScene(reuse *scene, g *described.Pits) *scene {
 		s.at(h, 1).piece = pit(south, g.House(south, h), false, g.PlayerName(south)+" house "+strconv.Itoa(h))
 		s.at(n+1-h, 0).piece = pit(north, g.House(north, h), false, g.PlayerName(north)+" house "+strconv.Itoa(h))
 	}
+	s.pits = true
+	s.at(0, 1).void, s.at(n+1, 0).void = true, true
 	s.at(0, 0).piece = pit(north, g.Store(north), true, g.PlayerName(north)+" store")
 	s.at(n+1, 1).piece = pit(south, g.Store(south), true, g.PlayerName(south)+" store")
 	s.textKey = append(s.textKey, g.PlayerName(south)+"'s houses are 1 to "+strconv.Itoa(n)+" from the left, "+

@@ -36,6 +36,9 @@ type scene struct {
 	rowLabels []string // one a display row
 	rowNotes  []string // beside a display row (Upthrust's points), "" for none
 	ruleBelow []bool   // a dividing line under a display row
+	// blockSide: image: a heavier line sets apart the square blocks of
+	// blockSide × blockSide cells (Pentago's quarters that turn); 0 for none.
+	blockSide int
 
 	pieces    []pieceStyle // indexed by cell.piece; pieces[0] is unused
 	textWidth int          // characters a cell takes in text (3 or 4)
@@ -51,6 +54,9 @@ type scene struct {
 	// openLattice: the lattice's points and borders are blank in text
 	// until a piece stands on them (Dots and Boxes' undrawn lines).
 	openLattice bool
+	// pits: every piece is a pit, named with its seeds (Kalah), and a
+	// cell's words are its pit's.
+	pits bool
 	// links are the lines of a board of points, each as the indexes in
 	// cells of the two points it joins.
 	links [][2]int
@@ -113,6 +119,9 @@ type cell struct {
 	piece uint8 // index into scene.pieces; 0 for none
 	mark  mark
 	zone  bool // in a marked zone (Upthrust's scoring rows)
+	// void: nothing ever stands here (the corners of a board of pits
+	// beside the stores): drawn as the board, but no target to click.
+	void bool
 }
 
 // pieceStyle is how one kind of piece of one player looks in every style.

@@ -47,19 +47,23 @@ func SVG(g rules.Game, opt Options) ([]byte, error) {
 		for c := 0; c < s.cols; c++ {
 			cl := s.at(c, r)
 			line := s.openLattice && (cl.kind == hedge || cl.kind == vedge)
-			if cl.kind != square && cl.kind != point && !line {
+			if cl.kind != square && cl.kind != point && !line || cl.void {
 				continue
 			}
 			rect := p.cellRect(c, r)
 			switch {
 			case s.layout == hexes:
 				rect = p.hexBox(c, r)
-			case line: // a thin border: widened across to be easy to click
+			case line: // a thin border: widened across to be easy to click,
+				// and shortened as much at its ends, clear of the dots
+				// and of the lines that meet there
 				w := p.sq / 5
 				if cl.kind == hedge {
 					rect.Min.Y, rect.Max.Y = rect.Min.Y-w, rect.Max.Y+w
+					rect.Min.X, rect.Max.X = rect.Min.X+w, rect.Max.X-w
 				} else {
 					rect.Min.X, rect.Max.X = rect.Min.X-w, rect.Max.X+w
+					rect.Min.Y, rect.Max.Y = rect.Min.Y+w, rect.Max.Y-w
 				}
 			}
 			if cl.kind == point {
@@ -75,13 +79,39 @@ func SVG(g rules.Game, opt Options) ([]byte, error) {
 	return w.buf.Bytes(), nil
 }
 
-// cellWords names display cell c, r and what stands on it.
+// cellWords names display cell c, r and what stands on it: "column d,
+// row 2: empty"; on a board of pits the pit and its seeds ("South house
+// 3: 4 seeds"); on an open lattice (Dots and Boxes) a line by its two
+// dots, lower-left first ("line a1 b1: not drawn"), and a box by its
+// corners.
 func cellWords(s *scene, c, r int) string {
-	words := "column " + s.colLabels[c] + ", row " + s.rowLabels[r]
-	if cl := s.at(c, r); cl.piece != 0 {
-		return words + ": " + s.pieces[cl.piece].name
+	cl := s.at(c, r)
+	if s.pits && cl.piece != 0 {
+		return s.pieces[cl.piece].name
 	}
-	return words + ": empty"
+	what := "empty"
+	if cl.piece != 0 {
+		what = s.pieces[cl.piece].name
+	}
+	if s.openLattice {
+		switch {
+		case cl.kind == hedge && c > 0 && c+1 < s.cols:
+			return fmt.Sprintf("line %s%s %s%s: %s", s.colLabels[c-1], s.rowLabels[r], s.colLabels[c+1], s.rowLabels[r], drawn(cl))
+		case cl.kind == vedge && r > 0 && r+1 < s.rows:
+			return fmt.Sprintf("line %s%s %s%s: %s", s.colLabels[c], s.rowLabels[r+1], s.colLabels[c], s.rowLabels[r-1], drawn(cl))
+		case cl.kind == square && c > 0 && c+1 < s.cols && r > 0 && r+1 < s.rows:
+			return fmt.Sprintf("box %s%s to %s%s: %s", s.colLabels[c-1], s.rowLabels[r+1], s.colLabels[c+1], s.rowLabels[r-1], what)
+		}
+	}
+	return "column " + s.colLabels[c] + ", row " + s.rowLabels[r] + ": " + what
+}
+
+// drawn says whether a line of an open lattice is drawn.
+func drawn(cl *cell) string {
+	if cl.piece != 0 {
+		return "drawn"
+	}
+	return "not drawn"
 }
 
 // BoardMove is a legal move as the cells it joins on a board drawn with

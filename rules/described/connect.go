@@ -252,6 +252,19 @@ func (g *Game) connectionDistance(p rules.Player) int {
 	return best
 }
 
+// TurningBlock is the side of the square blocks one of which turns a
+// quarter after a placement (Pentago's 3 × 3 quarters), 0 when no rule
+// turns one: a drawing sets the blocks apart.
+func (g *Game) TurningBlock() int {
+	n := 0
+	for _, gens := range g.c.gens {
+		for _, gn := range gens {
+			n = max(n, gn.rotate)
+		}
+	}
+	return n
+}
+
 // Hexagonal reports whether the board's cells are hexagons (cells:
 // hexagons), drawn as a rhombus whose rows shift half a cell each.
 func (g *Game) Hexagonal() bool { return g.c.hex }

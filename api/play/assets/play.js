@@ -15,7 +15,10 @@ const page = {
   state: null,
   selected: -1, // the cell a move starts from, or -1
   cursor: -1, // the focused cell, for the keyboard
-  busy: false,
+  // busy is the version of the state an action was sent from, until its
+  // answer comes, or -1. A newer state (an event may bring it before the
+  // answer: a player who moves again) can be acted on at once.
+  busy: -1,
   confirming: null,
 };
 
@@ -161,7 +164,7 @@ function showActions() {
 // choose handles a press on cell i: select a piece, or play to a target.
 function choose(i) {
   const st = page.state;
-  if (!st || page.busy) return;
+  if (!st || page.busy === st.version) return;
   const moves = st.moves || [];
   if (page.selected >= 0 && i !== page.selected) {
     const found = moveAt(moves, page.selected, i);
@@ -250,14 +253,15 @@ function onKey(e) {
 // send asks the server to do an action; the answer carries the game as
 // it is now, refused or not.
 async function send(action, move = "") {
-  if (page.busy) return;
-  page.busy = true;
+  const from = page.state.version;
+  if (page.busy === from) return;
+  page.busy = from;
   showChoices([]);
   try {
     const resp = await fetch(base() + "act", {
       method: "POST",
       headers: headers({ "Content-Type": "application/json" }),
-      body: JSON.stringify({ action, move, version: page.state.version }),
+      body: JSON.stringify({ action, move, version: from }),
     });
     const ans = await resp.json();
     if (!resp.ok) {
@@ -269,7 +273,7 @@ async function send(action, move = "") {
   } catch (e) {
     say("The server cannot be reached; nothing was sent. Try again.", true);
   } finally {
-    page.busy = false;
+    if (page.busy === from) page.busy = -1;
   }
 }
 
