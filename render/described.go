@@ -155,6 +155,12 @@ func describedLastMove(s *scene, g *described.Game) {
 		s.setMark(tc, tr, toMark)
 		s.moved[1] = tr*s.cols + tc
 	}
+	if g.TurnsBlocks() {
+		// The turn moves pieces; none is removed or turned over, and the
+		// move's text says which block turned.
+		s.status.last = text
+		return
+	}
 	var removed [2][]string
 	flipped := 0
 	cols, rows := g.Size()

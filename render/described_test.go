@@ -114,3 +114,17 @@ func TestPlacementGamesCountPlaced(t *testing.T) {
 		}
 	}
 }
+
+// TestTurnedBlockIsNotACapture: a Pentago move whose turn carries marbles
+// to other cells is told as the move alone, not as pieces removed or
+// turned over.
+func TestTurnedBlockIsNotACapture(t *testing.T) {
+	g, err := games.Registry().Replay("pentago", nil, []string{"a6 1r", "f1 1r"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := render.Text(g, render.Options{})
+	if !strings.Contains(text, "Last: Black f1 1r\n") || strings.Contains(text, "removing") || strings.Contains(text, "turning") {
+		t.Errorf("the last move is told wrongly:\n%s", text)
+	}
+}

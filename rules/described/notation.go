@@ -84,8 +84,9 @@ func turnText(b int, left bool) string {
 	return strconv.Itoa(b+1) + "r"
 }
 
-// turns reports whether a rule of the game turns a block after placing.
-func (g *Game) turns() bool {
+// TurnsBlocks reports whether a rule of the game turns a block of the
+// board after placing (Pentago).
+func (g *Game) TurnsBlocks() bool {
 	for _, gn := range g.c.gens[0] {
 		if gn.rotate > 0 {
 			return true
@@ -101,7 +102,7 @@ func (g *Game) howToWrite() string {
 		forms = append(forms, "a column letter such as c")
 	}
 	switch {
-	case g.c.hasPlace && g.turns():
+	case g.c.hasPlace && g.TurnsBlocks():
 		forms = append(forms, "a square and the block you turn, its number and r (clockwise) or l (anticlockwise), such as "+g.squareName(g.c.n/2)+" 1r")
 	case g.c.hasPlace:
 		forms = append(forms, "a square such as "+g.squareName(g.c.n/2))
@@ -199,7 +200,7 @@ func (g *Game) ParseMove(text string) (rules.Move, error) {
 	if trimmed == "swap" {
 		return g.parseSwap(&list)
 	}
-	if g.turns() {
+	if g.TurnsBlocks() {
 		return g.parseTurn(trimmed, text, &list)
 	}
 	if len(g.c.mills) > 0 {
