@@ -18,7 +18,8 @@ import (
 )
 
 // runMatch is `arbiter match GAME --p1 SPEC --p2 SPEC [--games N]
-// [--movetime D] [--grace D] [--set key=value]... [--seed S] [--json]`: N games with
+// [--movetime D] [--grace D] [--set key=value]... [--seed S] [--openings random:PLIES]
+// [--json]`: N games with
 // the players swapping sides every game, a line a game, then the summary.
 func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("match", flag.ContinueOnError)
@@ -34,6 +35,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.Var(&set, "set", "a game option as key=value (repeatable)")
 	seed := fs.String("seed", "", "seed of the openings and the players' random choices (default: from the clock)")
 	asJSON := fs.Bool("json", false, "end with the summary as one line of JSON")
+	openings := fs.String("openings", "", "random:PLIES, each pair of games starts with PLIES random plies (default random:4, none against a class program); against a class program, the other player plays its moves among the first PLIES at random")
 	box := addSandboxFlags(fs, "p1 or p2")
 	sprtText := fs.String("sprt", "", `play until a sequential probability ratio test (SPRT) decides, e.g. "elo0=0 elo1=20 alpha=0.05 beta=0.05" (--games is then the most games, default 10000)`)
 	rest, err := parseInterleaved(fs, args)
@@ -41,13 +43,26 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 2
 	}
 	if len(rest) != 1 || *p1 == "" || *p2 == "" {
-		fmt.Fprintln(stderr, "usage: arbiter match GAME --p1 SPEC --p2 SPEC [--games N] [--movetime D] [--grace D] [--set key=value]... [--seed S] [--json] [--sprt \"elo0=0 elo1=20 alpha=0.05 beta=0.05\"] [--sandbox on|off] [--limits [p1:|p2:]NAME=VALUE,...]... [--env p1|p2:NAME=VALUE]...")
+		fmt.Fprintln(stderr, "usage: arbiter match GAME --p1 SPEC --p2 SPEC [--games N] [--movetime D] [--grace D] [--set key=value]... [--seed S] [--openings random:PLIES] [--json] [--sprt \"elo0=0 elo1=20 alpha=0.05 beta=0.05\"] [--sandbox on|off] [--limits [p1:|p2:]NAME=VALUE,...]... [--env p1|p2:NAME=VALUE]...")
 		fmt.Fprintln(stderr, "a SPEC is "+tournament.Specs)
 		return 2
 	}
 	if *n < 1 {
 		fmt.Fprintln(stderr, "arbiter match: --games must be at least 1")
 		return 2
+	}
+	openingPlies := 0
+	if o := *openings; o != "" {
+		plies, ok := strings.CutPrefix(o, "random:")
+		p, err := strconv.Atoi(plies)
+		if !ok || err != nil || p < 0 || p > 40 {
+			fmt.Fprintf(stderr, "arbiter match: --openings %q: write random:PLIES with PLIES from 0 to 40\n", o)
+			return 2
+		}
+		openingPlies = p
+		if p == 0 {
+			openingPlies = -1 // none
+		}
 	}
 	var sprt *engine.SPRT
 	if *sprtText != "" {
@@ -81,8 +96,9 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		Grace:    time.Duration(grace),
 		Seed:     s,
 		// The class's programs too; they play from the start position.
-		NewPlayer: tournament.NewPlayer,
-		FromStart: func(spec string) bool { return tournament.FromStart(spec, rest[0]) },
+		OpeningPlies: openingPlies,
+		NewPlayer:    tournament.NewPlayer,
+		FromStart:    func(spec string) bool { return tournament.FromStart(spec, rest[0]) },
 	}
 	boxAll, per, err := box.build([]string{"p1", "p2"}, secretPaths(), stderr)
 	if err == nil {

@@ -90,3 +90,35 @@ func TestMatchSummaryWords(t *testing.T) {
 		t.Errorf("an estimate: %q", got)
 	}
 }
+
+// --openings random:PLIES sets each pair's opening; random:0 none; other
+// forms are refused with the form to write.
+func TestRunMatchOpenings(t *testing.T) {
+	for _, c := range []struct {
+		openings string
+		plies    int
+	}{{"random:2", 2}, {"random:0", 0}} {
+		var out, errOut bytes.Buffer
+		code := Main(context.Background(), []string{"match", "hiya", "--p1", "greedy", "--p2", "random", "--games", "2",
+			"--movetime", "10ms", "--seed", "3", "--openings", c.openings}, &out, &errOut)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.openings, code, errOut.String())
+		}
+		for _, l := range strings.Split(out.String(), "\n") {
+			if !strings.HasPrefix(l, "game ") {
+				continue
+			}
+			_, opening, _ := strings.Cut(l, "; opening ")
+			plies := 0
+			if opening != "" {
+				plies = len(strings.Split(opening, "; "))
+			}
+			if plies != c.plies {
+				t.Errorf("--openings %s: %q has %d opening plies, want %d", c.openings, l, plies, c.plies)
+			}
+		}
+	}
+	for _, bad := range []string{"2", "random:x", "random:-1", "random:41", "book.txt"} {
+		refusedWithMessage(t, "match", "hiya", "--p1", "greedy", "--p2", "random", "--openings", bad)
+	}
+}

@@ -38,8 +38,15 @@ type MatchConfig struct {
 	// default box).
 	Sandboxes [2]*sandbox.Sandbox
 	// FromStart, when set, reports the specs whose players cannot be told
-	// an opening: games with them start at the start position.
+	// an opening: games with them start at the start position. When
+	// OpeningPlies is above 0, their openings are played live: the other
+	// player's moves among the first OpeningPlies plies are random (not
+	// balanced), the program's own are its choice.
 	FromStart func(spec string) bool
+	// OpeningPlies is the length of the random opening that starts each
+	// pair of games: 0 means the package's OpeningPlies (and none against
+	// a program from the start), a negative number none.
+	OpeningPlies int
 	// Until, when set, is asked after each game with the match so far and
 	// ends the match early when it returns true (an SPRT's decision).
 	Until func(wins, draws, losses int) bool
@@ -109,11 +116,18 @@ func RunMatch(ctx context.Context, cfg MatchConfig, report func(GameRecord)) (Ma
 		newPlayer = NewPlayer
 	}
 	noOpening := cfg.FromStart != nil && (cfg.FromStart(cfg.P1) || cfg.FromStart(cfg.P2))
+	plies := max(cfg.OpeningPlies, 0)
+	if cfg.OpeningPlies == 0 && !noOpening {
+		plies = OpeningPlies
+	}
 	var players [2]Player
 	for i, spec := range []string{cfg.P1, cfg.P2} {
 		p, err := newPlayer(spec, PlayerOptions{Registry: cfg.Registry, Seed: cfg.Seed*4 + uint64(i) + 1, Stderr: cfg.Stderr, Grace: cfg.Grace, Sandbox: cfg.Sandboxes[i]})
 		if err != nil {
 			return res, err
+		}
+		if noOpening && plies > 0 && !cfg.FromStart(spec) {
+			p = &randomStart{Player: p, plies: plies, rng: rand.New(rand.NewPCG(cfg.Seed, 0x5e1f+uint64(i)))}
 		}
 		players[i] = p
 	}
@@ -122,7 +136,7 @@ func RunMatch(ctx context.Context, cfg MatchConfig, report func(GameRecord)) (Ma
 	var opening []rules.Move
 	for n := 0; n < cfg.Games; n++ {
 		if n%2 == 0 && !noOpening {
-			opening, err = RandomOpening(cfg.Registry, def.Name, opts, OpeningPlies, rng, judge)
+			opening, err = RandomOpening(cfg.Registry, def.Name, opts, plies, rng, judge)
 			if err != nil {
 				return res, err
 			}
@@ -139,6 +153,11 @@ func RunMatch(ctx context.Context, cfg MatchConfig, report func(GameRecord)) (Ma
 			return res, err
 		}
 		rec.Number = n + 1
+		if noOpening {
+			// The live opening: the first plies, as an opening told.
+			k := min(plies, len(rec.Moves))
+			rec.Opening, rec.Moves = rec.Moves[:k], rec.Moves[k:]
+		}
 		for side := range 2 {
 			who := (side + first) % 2 // which match player sat on this side
 			res.LongestMove[who] = max(res.LongestMove[who], longest[side])
@@ -168,6 +187,29 @@ func RunMatch(ctx context.Context, cfg MatchConfig, report func(GameRecord)) (Ma
 	res.Elo = math.Round(res.Elo*10) / 10
 	res.EloError = math.Round(res.EloError*10) / 10
 	return res, nil
+}
+
+// randomStart is a player whose moves among a game's first plies plies are
+// uniformly random: the opening, played live against a program that cannot
+// be told one.
+type randomStart struct {
+	Player
+	plies int
+	rng   *rand.Rand
+}
+
+// Choose plays at random within the opening, else as the player.
+func (p *randomStart) Choose(ctx context.Context, g rules.Game, lim Limits) (rules.Move, Info, error) {
+	if g.Ply() >= p.plies {
+		return p.Player.Choose(ctx, g, lim)
+	}
+	var list rules.MoveList
+	g.Moves(&list)
+	if list.N == 0 {
+		return rules.NoMove, Info{Move: rules.NoMove}, errNoMove
+	}
+	m := list.Moves[p.rng.IntN(list.N)]
+	return m, Info{Move: m, Nodes: 1}, nil
 }
 
 // RandomOpening draws plies random moves that leave the game going and

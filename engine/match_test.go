@@ -117,3 +117,44 @@ func TestElo(t *testing.T) {
 		}
 	}
 }
+
+// Against a program that cannot be told an opening, the other player's
+// moves among the opening's plies are random: the openings vary, where
+// two searching players from the start would repeat themselves.
+func TestMatchPlaysTheOpeningLiveAgainstAProgramFromTheStart(t *testing.T) {
+	var recs []GameRecord
+	_, err := RunMatch(context.Background(), MatchConfig{
+		Registry: games.Registry(), Game: "hiya", P1: "alphabeta:2", P2: "alphabeta:3",
+		Games: 6, MoveTime: 10 * time.Millisecond, Seed: 7, OpeningPlies: 2,
+		FromStart: func(spec string) bool { return spec == "alphabeta:3" },
+	}, func(r GameRecord) { recs = append(recs, r) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	firsts := map[string]bool{}
+	for _, r := range recs {
+		if len(r.Opening) != 2 || r.Plies != len(r.Opening)+len(r.Moves) {
+			t.Fatalf("game %d: opening %v, %d moves after it, %d plies", r.Number, r.Opening, len(r.Moves), r.Plies)
+		}
+		if r.First == "alphabeta:2" {
+			firsts[r.Opening[0]] = true
+		}
+	}
+	if len(firsts) < 2 {
+		t.Errorf("the random player's first moves are all %v", firsts)
+	}
+
+	recs = nil
+	_, err = RunMatch(context.Background(), MatchConfig{
+		Registry: games.Registry(), Game: "hiya", P1: "greedy", P2: "random",
+		Games: 2, MoveTime: 10 * time.Millisecond, Seed: 7, OpeningPlies: -1,
+	}, func(r GameRecord) { recs = append(recs, r) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		if len(r.Opening) != 0 {
+			t.Errorf("game %d: opening %v with no opening asked", r.Number, r.Opening)
+		}
+	}
+}

@@ -147,8 +147,8 @@ func (s *Searcher[G]) search(ctx context.Context, g G, lim Limits, exactRoot boo
 			}
 		}
 		s.toFront(info.Move)
-		if s.hasDeadline && time.Since(start) > s.deadline.Sub(start)/2 {
-			break // the next iteration would not finish
+		if s.hasDeadline && !deepen(time.Since(start), s.deadline.Sub(start)) {
+			break // too little time left for the next iteration to matter
 		}
 		if n, ok := MateIn(score); ok && !exactRoot && 2*abs(n) <= depth {
 			break // a forced end within the horizon: deeper changes nothing
@@ -198,10 +198,19 @@ func (s *Searcher[G]) begin(ctx context.Context, lim Limits, start time.Time) {
 }
 
 // safetyMargin is the time a search keeps back from its move time for
-// returning the move and for a busy machine's scheduling delays: a fifth of
+// returning the move and for a busy machine's scheduling delays: a tenth of
 // the move time, at most 50 ms.
 func safetyMargin(d time.Duration) time.Duration {
-	return max(0, min(d/5, 50*time.Millisecond))
+	return max(0, min(d/10, 50*time.Millisecond))
+}
+
+// deepen reports whether a search that has used elapsed of its budget
+// starts another iteration: while a quarter of the budget is left. An
+// iteration that the clock stops still counts: its first root move is the
+// last iteration's best, searched one ply deeper, and any move found better
+// after it replaces it.
+func deepen(elapsed, budget time.Duration) bool {
+	return elapsed < budget-budget/4
 }
 
 // tick counts a node and reports whether the search must stop: the node

@@ -118,3 +118,25 @@ func TestSearchLimits(t *testing.T) {
 		t.Errorf("1 ms: move %d is not legal", info.Move)
 	}
 }
+
+// At 20 ms a move the search keeps 2 ms back and starts another iteration
+// until three quarters of the rest are gone: at 10 ms of 18 it deepens (an
+// iteration of the last depth that Hi-Ya!'s middle games reach in 20 ms
+// often ends there), at 14 ms it stops.
+func TestTimeUseAtShortMoveTimes(t *testing.T) {
+	if got := safetyMargin(20 * time.Millisecond); got != 2*time.Millisecond {
+		t.Errorf("safetyMargin(20ms) = %v, want 2ms", got)
+	}
+	if got := safetyMargin(5 * time.Second); got != 50*time.Millisecond {
+		t.Errorf("safetyMargin(5s) = %v, want 50ms", got)
+	}
+	budget := 18 * time.Millisecond
+	for _, c := range []struct {
+		elapsed time.Duration
+		want    bool
+	}{{time.Millisecond, true}, {10 * time.Millisecond, true}, {13 * time.Millisecond, true}, {14 * time.Millisecond, false}, {18 * time.Millisecond, false}} {
+		if got := deepen(c.elapsed, budget); got != c.want {
+			t.Errorf("deepen(%v, %v) = %v, want %v", c.elapsed, budget, got, c.want)
+		}
+	}
+}
