@@ -11,8 +11,7 @@ import (
 //   - material: each kind of piece's weight (default 100) for each piece
 //     more than the opponent;
 //   - mobility: the weight for each legal move more than the opponent
-//     (each side counted as if it were to move; passes not counted; a
-//     move that shoots counted once for each square its piece lands on);
+//     (each side counted as if it were to move; passes not counted);
 //   - advance: the weight for each row a piece stands from its owner's
 //     own edge (games whose players move forward), own minus the
 //     opponent's;
@@ -28,8 +27,10 @@ func (g *Game) Evaluate() int {
 	p := g.toMove
 	score := g.Material()
 	if c.mobility != 0 {
-		n := g.mobility()
-		score += c.mobility * (n[p] - n[p^1])
+		g.generate(p, &g.scratch, false)
+		n := g.scratch.N
+		g.generate(p^1, &g.scratch, false)
+		score += c.mobility * (n - g.scratch.N)
 	}
 	if c.advance != 0 || c.centre != 0 {
 		var sum [2]int
@@ -85,11 +86,12 @@ func (g *Game) Terms() []rules.Term {
 		terms = append(terms, rules.Term{Name: name, Count: [2]int{int(g.count[0][k]), int(g.count[1][k])}})
 	}
 	if c.mobility != 0 {
-		name := "legal moves"
-		if g.Shoots() {
-			name = "squares to move to"
+		var n [2]int
+		for p := range 2 {
+			g.generate(rules.Player(p), &g.scratch, false)
+			n[p] = g.scratch.N
 		}
-		terms = append(terms, rules.Term{Name: name, Count: g.mobility()})
+		terms = append(terms, rules.Term{Name: "legal moves", Count: n})
 	}
 	if c.corners != 0 {
 		var n [2]int
@@ -101,19 +103,4 @@ func (g *Game) Terms() []rules.Term {
 		terms = append(terms, rules.Term{Name: "corners", Count: n})
 	}
 	return terms
-}
-
-// mobility counts each player's legal moves as if it were to move; a
-// move that shoots counts once for each square its piece can land on,
-// whatever its shots (a mobility as telling, and cheaper by the number of
-// shots).
-func (g *Game) mobility() [2]int {
-	var n [2]int
-	g.landings = true
-	for p := range 2 {
-		g.generate(rules.Player(p), &g.scratch, false)
-		n[p] = g.scratch.N
-	}
-	g.landings = false
-	return n
 }

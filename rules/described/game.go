@@ -108,10 +108,6 @@ type Game struct {
 	undo     []uint16 // changed cells: square<<4 | old value
 	scratch  rules.MoveList
 	overflow bool // a position had more moves than a move list holds
-	// landings makes move generation list a shooting move once for each
-	// square the piece can land on, without its shots: the mobility that
-	// Evaluate and Terms count (shoot.go).
-	landings bool
 }
 
 var (

@@ -94,10 +94,6 @@ func (r *reader) shootMove(f map[string]field, m *ruleDef) {
 func (g *Game) addShots(gn *gen, from, to int, list *rules.MoveList) {
 	c := g.c
 	m := pack(from, to, gn.rule)
-	if g.landings {
-		g.add(list, m)
-		return
-	}
 	for _, d := range gn.shoot {
 		nb := &c.nb[d]
 		dist := 0
