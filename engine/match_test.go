@@ -13,6 +13,9 @@ import (
 
 func TestMatchSwapsSidesAndSharesOpenings(t *testing.T) {
 	for _, game := range games.Registry().Names() {
+		if testing.Short() && wide(startOf(t, game)) {
+			continue // greedy weighs thousands of moves a ply: the full run plays it
+		}
 		var recs []GameRecord
 		res, err := RunMatch(context.Background(), MatchConfig{
 			Registry: games.Registry(), Game: game, P1: "greedy", P2: "random",
