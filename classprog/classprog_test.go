@@ -285,6 +285,10 @@ func TestProfileFile(t *testing.T) {
 	if _, err := NewPlayer(prof+":./x", engine.PlayerOptions{}); err == nil {
 		t.Error("a bad profile was accepted")
 	}
+	_, err = NewPlayer("csc180-yn:"+fake, engine.PlayerOptions{})
+	if want := "no profile file csc180-yn"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("a profile that is not a file: error %v, want one saying %q", err, want)
+	}
 }
 
 // TestSplitMoveLine: a program whose move line arrives in two parts, its

@@ -45,12 +45,18 @@ func NewPlayer(spec string, opt engine.PlayerOptions) (*Player, error) {
 	spec = strings.TrimSpace(spec)
 	p := &Player{spec: "class:" + spec, command: spec, opt: opt, trans: &transcript{}}
 	if before, after, ok := strings.Cut(spec, ":"); ok {
-		if st, err := os.Stat(before); err == nil && st.Mode().IsRegular() {
+		st, err := os.Stat(before)
+		switch {
+		case err == nil && st.Mode().IsRegular():
 			prof, err := LoadProfile(before)
 			if err != nil {
 				return nil, err
 			}
 			p.profile, p.command = prof, strings.TrimSpace(after)
+		case !strings.ContainsAny(before, " \t"):
+			// The colon is in the program's own name: most likely a profile
+			// meant by a name or a path that is not there.
+			return nil, fmt.Errorf("player %q: no profile file %s: write class:COMMAND, or class:PROFILE:COMMAND with the path of a profile file", p.spec, before)
 		}
 	}
 	if p.command == "" {
