@@ -90,6 +90,8 @@ type compiled struct {
 	material                           [maxKinds]int
 	mobility, advance, centre, corners int
 	connection                         int
+	territory                          int
+	territoryMoves                     [2][]reach         // territory.go
 	adv                                [2][maxCells]int16 // rows from the player's own edge
 	centrality                         [maxCells]int16
 	corner                             [maxWords]uint64
@@ -238,6 +240,9 @@ func build(s *Spec, env map[string]int) (*compiled, error) {
 		c.startHash ^= c.openingKey(0)
 	}
 	c.buildEval(s)
+	if err := c.buildReach(); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 
@@ -527,7 +532,7 @@ func (c *compiled) buildEnds(s *Spec, eval func(*expr, string) (int, error)) err
 func (c *compiled) buildEval(s *Spec) {
 	copy(c.material[:], s.eval.material)
 	c.mobility, c.advance, c.centre, c.corners = s.eval.mobility, s.eval.advance, s.eval.centre, s.eval.corners
-	c.connection = s.eval.connection
+	c.connection, c.territory = s.eval.connection, s.eval.territory
 	for sq := range c.n {
 		col, row := sq%c.w, sq/c.w
 		for p := range 2 {

@@ -19,9 +19,12 @@ import (
 //     over pieces, own minus the opponent's;
 //   - corners: the weight for each corner held more than the opponent;
 //   - connection: the weight for each empty cell fewer than the opponent
-//     still to fill to make a connect ending's join (connect.go).
+//     still to fill to make a connect ending's join (connect.go);
+//   - territory: the weight for each empty square reached first, more
+//     than the opponent (territory.go).
 //
-// It allocates nothing; mobility costs a move generation for each side.
+// It allocates nothing; mobility costs a move generation for each side,
+// territory a breadth-first search for each.
 func (g *Game) Evaluate() int {
 	c := g.c
 	p := g.toMove
@@ -56,6 +59,10 @@ func (g *Game) Evaluate() int {
 	if c.connection != 0 {
 		score += c.connection * (g.connectionDistance(p^1) - g.connectionDistance(p))
 	}
+	if c.territory != 0 {
+		own, theirs := g.territory(p)
+		score += c.territory * (own - theirs)
+	}
 	return score
 }
 
@@ -73,7 +80,8 @@ func (g *Game) Material() int {
 
 // Terms counts the position in the quantities Evaluate weighs, for each
 // player: pieces (of each kind, when the game has several), and legal
-// moves and corners held when the description weighs them.
+// moves, corners held and squares of territory when the description
+// weighs them.
 func (g *Game) Terms() []rules.Term {
 	c := g.c
 	var terms []rules.Term
@@ -101,6 +109,10 @@ func (g *Game) Terms() []rules.Term {
 			}
 		}
 		terms = append(terms, rules.Term{Name: "corners", Count: n})
+	}
+	if c.territory != 0 {
+		own, theirs := g.territory(0)
+		terms = append(terms, rules.Term{Name: "territory", Count: [2]int{own, theirs}})
 	}
 	return terms
 }

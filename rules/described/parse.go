@@ -920,7 +920,7 @@ func (r *reader) evaluation(s *Spec, n *yaml.Node) {
 	if n == nil {
 		return
 	}
-	f := r.fields(n, "evaluation", "material", "mobility", "advance", "centre", "corners", "connection")
+	f := r.fields(n, "evaluation", "material", "mobility", "advance", "centre", "corners", "connection", "territory")
 	if m, ok := f["material"]; ok {
 		mf := r.fields(m.value, "material", pieceNames(s)...)
 		for name, v := range mf {
@@ -944,6 +944,9 @@ func (r *reader) evaluation(s *Spec, n *yaml.Node) {
 		if r.err == nil && !slices.ContainsFunc(s.ends, func(e endDef) bool { return e.when == whenConnect }) {
 			r.fail(m.key, "connection weighs the way to a connect ending: add an ending with when: connect")
 		}
+	}
+	if m, ok := f["territory"]; ok {
+		s.eval.territory = r.weight(m.value, "territory")
 	}
 }
 

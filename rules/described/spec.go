@@ -304,6 +304,7 @@ type evalDef struct {
 	material                           []int
 	mobility, advance, centre, corners int
 	connection                         int // per step of shortest connection (connect.go)
+	territory                          int // per empty square reached first (territory.go)
 }
 
 // OptionSpecs returns the game's options for the registry.
