@@ -86,8 +86,9 @@ type MatchResult struct {
 
 // RunMatch plays the match, calling report after each game, and sums it up.
 // It stops early, with what it has and ctx's error, when ctx is done.
-func RunMatch(ctx context.Context, cfg MatchConfig, report func(GameRecord)) (MatchResult, error) {
-	res := MatchResult{Game: cfg.Game, P1: cfg.P1, P2: cfg.P2, Seed: cfg.Seed}
+func RunMatch(ctx context.Context, cfg MatchConfig, report func(GameRecord)) (res MatchResult, err error) {
+	res = MatchResult{Game: cfg.Game, P1: cfg.P1, P2: cfg.P2, Seed: cfg.Seed}
+	defer res.sum()
 	def, err := cfg.Registry.Lookup(cfg.Game)
 	if err != nil {
 		return res, err
@@ -181,12 +182,17 @@ func RunMatch(ctx context.Context, cfg MatchConfig, report func(GameRecord)) (Ma
 			break
 		}
 	}
-	res.Score = (float64(res.Wins) + float64(res.Draws)/2) / float64(res.Games)
-	res.Elo, res.EloError = Elo(res.Wins, res.Draws, res.Losses)
-	res.Score = math.Round(res.Score*10000) / 10000
-	res.Elo = math.Round(res.Elo*10) / 10
-	res.EloError = math.Round(res.EloError*10) / 10
 	return res, nil
+}
+
+// sum sets the score and the Elo estimate from the games played, if any.
+func (r *MatchResult) sum() {
+	if r.Games == 0 {
+		return
+	}
+	r.Score = math.Round((float64(r.Wins)+float64(r.Draws)/2)/float64(r.Games)*10000) / 10000
+	elo, e := Elo(r.Wins, r.Draws, r.Losses)
+	r.Elo, r.EloError = math.Round(elo*10)/10, math.Round(e*10)/10
 }
 
 // randomStart is a player whose moves among a game's first plies plies are

@@ -161,3 +161,36 @@ func TestMatchPlaysTheOpeningLiveAgainstAProgramFromTheStart(t *testing.T) {
 		}
 	}
 }
+
+// TestStoppedMatchSumsItsGames: a match stopped after some games scores
+// those games, with ctx's error.
+func TestStoppedMatchSumsItsGames(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var recs []GameRecord
+	res, err := RunMatch(ctx, MatchConfig{
+		Registry: games.Registry(), Game: "tictactoe", P1: "greedy", P2: "random",
+		Games: 10, MoveTime: 10 * time.Millisecond, Seed: 3,
+	}, func(r GameRecord) {
+		recs = append(recs, r)
+		if len(recs) == 3 {
+			cancel()
+		}
+	})
+	if err == nil {
+		t.Fatal("a stopped match reported no error")
+	}
+	if res.Games != 3 {
+		t.Fatalf("%d games summed, want the 3 played", res.Games)
+	}
+	var want float64
+	for _, r := range recs {
+		want += r.Score
+	}
+	if want /= 3; math.Abs(res.Score-want) > 1e-4 {
+		t.Errorf("score %v, want %v, the 3 games' mean", res.Score, want)
+	}
+	if res.Wins > 0 && res.Losses == 0 && res.Elo <= 0 {
+		t.Errorf("Elo %v for %d wins and no loss", res.Elo, res.Wins)
+	}
+}
