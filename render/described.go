@@ -44,13 +44,13 @@ func describedScene(reuse *scene, g *described.Game) *scene {
 		boardAlt:   rgb(0xDA, 0xD5, 0xC6),
 		frame:      rgb(0x5E, 0x58, 0x4C),
 	}
-	if c, ok, emoji := g.BoardLook(); ok || emoji != "" {
-		if ok {
-			s.palette.board, s.palette.boardAlt = rgb(c[0], c[1], c[2]), rgb(c[0], c[1], c[2])
-		}
-		if emoji != "" {
-			s.palette.emptyEmoji[square] = emoji
-		}
+	colours, emoji := g.BoardLook()
+	if len(colours) > 0 {
+		c, alt := colours[0], colours[len(colours)-1]
+		s.palette.board, s.palette.boardAlt = rgb(c[0], c[1], c[2]), rgb(alt[0], alt[1], alt[2])
+	}
+	if emoji != "" {
+		s.palette.emptyEmoji[square] = emoji
 	}
 	style := make([][2]uint8, len(kinds))
 	for _, p := range []rules.Player{rules.P1, rules.P2} {

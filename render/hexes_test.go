@@ -12,12 +12,13 @@ import (
 
 // TestGoldenHexImage draws Hex's board (a rhombus of hexagons, each
 // player's edges in its colour) at the default size 11 and at 5, in the
-// middle of a played-out game, and Lines of Action's board, and compares
+// middle of a played-out game, and the boards of Lines of Action, the
+// Amazons and Nine Men's Morris, and Checkers' (checkered), and compares
 // each PNG with testdata/NAME.png, which a person has looked at: go test
 // ./render -run Golden -update rewrites them (look at them again).
 func TestGoldenHexImage(t *testing.T) {
 	reg := registry()
-	for _, tg := range []testGame{{"hex", "", 2}, {"hex", "size=5", 3}, {"loa", "", 1}, {"amazons", "", 1}, {"morris", "", 1}} {
+	for _, tg := range []testGame{{"hex", "", 2}, {"hex", "size=5", 3}, {"loa", "", 1}, {"amazons", "", 1}, {"morris", "", 1}, {"checkers", "", 1}} {
 		_, positions := stages(t, reg, tg)
 		data, err := PNG(positions[1], Options{Players: testNames()})
 		if err != nil {

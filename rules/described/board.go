@@ -126,12 +126,18 @@ func (g *Game) Seated() (bottom rules.Player, ok bool) {
 // Title returns the game's title.
 func (g *Game) Title() string { return g.spec.Title }
 
-// BoardLook returns the description's colour of the squares and emoji of
-// an empty square; ok is false for the colour when it gives none, and the
-// emoji is "" then.
-func (g *Game) BoardLook() (colour [3]uint8, ok bool, emoji string) {
-	c, err := parseColour(g.spec.boardColour)
-	return c, err == nil, g.spec.boardEmoji
+// BoardLook returns the description's colours of the squares and the
+// emoji of an empty square. colours has none when the description gives
+// none, one for a plain board, two for a checkered one: the first on the
+// top-left square as drawn and every second square from it, the second on
+// the others. The emoji is "" when the description gives none.
+func (g *Game) BoardLook() (colours [][3]uint8, emoji string) {
+	for _, text := range []string{g.spec.boardColour, g.spec.boardDark} {
+		if c, err := parseColour(text); err == nil {
+			colours = append(colours, c)
+		}
+	}
+	return colours, g.spec.boardEmoji
 }
 
 // QuietMoves returns the moves in a row played without progress (no

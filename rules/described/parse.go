@@ -479,9 +479,24 @@ func (r *reader) board(s *Spec, n *yaml.Node, names map[string]bool) {
 		s.hexagons = r.word(c.value, "cells", "squares", "hexagons") == "hexagons"
 	}
 	if c, ok := f["colour"]; ok {
-		s.boardColour = r.scalar(c.value, "colour")
-		if _, err := parseColour(s.boardColour); r.err == nil && err != nil {
-			r.fail(c.value, "colour %q: write #rrggbb", s.boardColour)
+		colours := r.list(c.value, "colour")
+		_, graph := f["points"]
+		switch {
+		case len(colours) > 2:
+			r.fail(c.value, "colour: write one colour, or two for a checkered board")
+		case len(colours) == 2 && (s.shape != shapeGrid || s.hexagons || graph):
+			r.fail(c.value, "colour: two colours checker a board of squares; this board takes one")
+		}
+		for i, n := range colours {
+			v := r.scalar(n, "colour")
+			if _, err := parseColour(v); r.err == nil && err != nil {
+				r.fail(n, "colour %q: write #rrggbb", v)
+			}
+			if i == 0 {
+				s.boardColour = v
+			} else {
+				s.boardDark = v
+			}
 		}
 	}
 	if e, ok := f["emoji"]; ok {

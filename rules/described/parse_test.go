@@ -76,6 +76,9 @@ func TestParseErrorsHaveLineAndColumn(t *testing.T) {
 	}{
 		{"name: tictactoe", "name: Tic Tac", "t.yaml:1:7: name \"Tic Tac\""},
 		{"title: Tic-tac-toe", "titel: Tic-tac-toe", "t.yaml:2:1: the description has no key \"titel\""},
+		{"  rows: side", "  rows: side\n  colour: [\"#F0D9B5\", \"#B58863\", \"#000000\"]", "t.yaml:12:11: colour: write one colour, or two for a checkered board"},
+		{"  rows: side", "  rows: side\n  colour: [\"#F0D9B5\", dark]", "t.yaml:12:23: colour \"dark\": write #rrggbb"},
+		{"  rows: side", "  rows: side\n  cells: hexagons\n  colour: [\"#F0D9B5\", \"#B58863\"]", "t.yaml:13:11: colour: two colours checker a board of squares; this board takes one"},
 		{"  - {name: O}", "  - {name: X}", "t.yaml:4:3: the players need different names"},
 		{"  - {key: side, default: 3, min: 3, max: 5}", "  - {key: side, default: 9, min: 3, max: 5}", "t.yaml:8:5: option side: want min <= default <= max"},
 		{"  columns: side", "  columns: sides + 1", "t.yaml:10:12: columns: sides is not an option or a let (the names are side)"},

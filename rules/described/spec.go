@@ -189,6 +189,7 @@ type Spec struct {
 	points        []pointRef   // board points (points.go); nil: every square
 	lines, mills  [][]pointRef // lines joining points, mills (points.go, mill.go)
 	boardColour   string       // "#rrggbb" or ""
+	boardDark     string       // a checkered board's other colour, or ""
 	boardEmoji    string       // an empty square's emoji, or ""
 	pieces        []pieceDef
 	start         []startDef
