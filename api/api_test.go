@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -307,5 +308,35 @@ func TestProgramTimesOut(t *testing.T) {
 	fin := p.next(func(m api.Message) bool { return m.Type == "game" && m.Game.Status == "finished" }).Game
 	if fin.ID != st.ID || fin.Result != "loss" || !strings.Contains(fin.Reason, "ran out of time") {
 		t.Errorf("after the deadline the program was sent %+v", fin)
+	}
+}
+
+// TestStreamSaysSyncedAfterItsGames: a stream opened while its program
+// has a game going on sends hello, the game, then synced, once.
+func TestStreamSaysSyncedAfterItsGames(t *testing.T) {
+	e := newEnv(t)
+	tok := e.token(alice)
+	first := e.connect(tok)
+	st := startProgramGame(t, e, first, "c1")
+	_ = first.conn.Close()
+	conn, _, err := e.dial(tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var types []string
+	for len(types) < 3 {
+		_ = conn.SetReadDeadline(time.Now().Add(streamHang))
+		var m api.Message
+		if err := conn.ReadJSON(&m); err != nil {
+			t.Fatalf("after %v: %v", types, err)
+		}
+		if m.Type == "game" && m.Game.ID != st.ID {
+			t.Fatalf("sent game %s; only %s goes on", m.Game.ID, st.ID)
+		}
+		types = append(types, m.Type)
+	}
+	if want := []string{"hello", "game", "synced"}; !slices.Equal(types, want) {
+		t.Errorf("the stream began %v; want %v", types, want)
 	}
 }

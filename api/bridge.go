@@ -228,6 +228,7 @@ func (b *bridge) session(ctx context.Context, wsURL string) error {
 		defer b.sendMu.Unlock()
 		return conn.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(writeWait))
 	})
+	sent := map[string]bool{} // the games the server sent on this connection
 	for {
 		var m Message
 		if err := conn.ReadJSON(&m); err != nil {
@@ -239,8 +240,20 @@ func (b *bridge) session(ctx context.Context, wsURL string) error {
 			b.say("connected to %s as %s", b.cfg.Server, m.Program)
 		case "game":
 			if m.Game != nil {
+				sent[gameKey(m.Game.Channel, m.Game.ID)] = true
 				b.runnerFor(ctx, m.Game.Channel, m.Game.ID).give(m.Game)
 			}
+		case "synced":
+			// Every running game has been sent: one the bridge still plays
+			// and the server did not send ended while it was away.
+			b.mu.Lock()
+			for key, r := range b.runners {
+				if !sent[key] {
+					b.say("game %s: over while the bridge was away (its result is in its channel)", r.id)
+					r.give(&GameState{ID: r.id, Channel: r.channel, Status: "gone"})
+				}
+			}
+			b.mu.Unlock()
 		case "gone":
 			b.say("game %s: over (its result is in its channel)", m.GameID)
 			b.mu.Lock()

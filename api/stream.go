@@ -97,8 +97,8 @@ func (st *stream) signal() {
 }
 
 // write is the stream's writer: it sends hello, every game of the
-// program, the changes as they come, and a resync every poll, which also
-// ends the stream at once when the token is revoked.
+// program, synced, the changes as they come, and a resync every poll,
+// which also ends the stream at once when the token is revoked.
 func (st *stream) write(ctx context.Context) {
 	sent := map[string]int64{}      // version sent, by game id
 	channels := map[string]string{} // channel of each game sent
@@ -159,7 +159,7 @@ func (st *stream) write(ctx context.Context) {
 	defer ping.Stop()
 	poll := time.NewTicker(st.s.poll)
 	defer poll.Stop()
-	if !send(hello(st.owner)) || !resync() {
+	if !send(hello(st.owner)) || !resync() || !send(Message{Type: "synced"}) {
 		st.finish()
 		return
 	}

@@ -45,13 +45,24 @@ func waitFor(t *testing.T, limit time.Duration, what string, cond func() bool) {
 	}
 }
 
-// TestBridgePlaysAWholeGame: a student's program (a small Go program
-// built here, speaking the engine protocol) behind `arbiter bridge` (a
-// real process) accepts a classmate's challenge and plays a whole game
-// through the game flow (commands, without Discord); the bridge is killed
-// mid-game and restarted, and the game goes on to its end.
-func TestBridgePlaysAWholeGame(t *testing.T) {
-	prog := testkit.Build(t, "../api/testdata/firstmove")
+// bridgeEnv is a server (the game flow on redis-server, without Discord)
+// with its programs' API behind a proxy whose network can be cut, and
+// alice's token for her program.
+type bridgeEnv struct {
+	t          *testing.T
+	st         store.Store
+	svc        *commands.Service
+	apiSrv     *api.Server
+	alice, bob commands.User
+	tok        string
+	net        *cuttableProxy
+	prog       string // the student's program
+	out        testkit.Buffer
+}
+
+func newBridgeEnv(t *testing.T) *bridgeEnv {
+	e := &bridgeEnv{t: t, prog: testkit.Build(t, "../api/testdata/firstmove"),
+		alice: commands.User{ID: "100", Name: "alice"}, bob: commands.User{ID: "200", Name: "bob"}}
 	srv := redistest.Start(t, redistest.Options{})
 	ctx := context.Background()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -59,44 +70,57 @@ func TestBridgePlaysAWholeGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close(ctx)
-	svc := commands.New(commands.Config{}, st, games.Registry(), discardNotifier{}, log, nil)
-	apiSrv := api.New(svc, api.Options{Log: log, Poll: 100 * time.Millisecond})
-	hs := httptest.NewServer(apiSrv.Handler())
-	defer hs.Close()
-	defer hs.CloseClientConnections()
-
-	alice := commands.User{ID: "100", Name: "alice"}
-	bob := commands.User{ID: "200", Name: "bob"}
-	do := func(u commands.User, command, sub string, opts map[string]string) commands.Reply {
-		return svc.Handle(ctx, commands.Invocation{Guild: "g1", Channel: "c1", User: u, Command: command, Sub: sub,
-			Options: opts, Users: map[string]commands.User{"opponent": alice}})
-	}
-	tok := regexp.MustCompile(`arb_[A-Za-z0-9_-]+`).FindString(do(alice, "token", "new", nil).Text)
-	if tok == "" {
+	t.Cleanup(func() { st.Close(ctx) })
+	e.st = st
+	e.svc = commands.New(commands.Config{}, st, games.Registry(), discardNotifier{}, log, nil)
+	e.apiSrv = api.New(e.svc, api.Options{Log: log, Poll: 100 * time.Millisecond})
+	hs := httptest.NewServer(e.apiSrv.Handler())
+	t.Cleanup(hs.Close)
+	t.Cleanup(hs.CloseClientConnections)
+	e.tok = regexp.MustCompile(`arb_[A-Za-z0-9_-]+`).FindString(e.do(e.alice, "token", "new", nil).Text)
+	if e.tok == "" {
 		t.Fatal("no token")
 	}
+	e.net = newCuttableProxy(t, strings.TrimPrefix(hs.URL, "http://"))
+	return e
+}
 
-	net := newCuttableProxy(t, strings.TrimPrefix(hs.URL, "http://"))
-	var out testkit.Buffer
-	var bridge *exec.Cmd
-	startBridge := func() {
-		bridge = exec.Command(os.Args[0], "bridge", "--server", "http://"+net.addr(), "--token", tok, "--", prog)
-		bridge.Env = append(os.Environ(), "ARBITER_TEST_AS_MAIN=1")
-		bridge.Stdout, bridge.Stderr = &out, &out
-		if err := bridge.Start(); err != nil {
-			t.Fatal(err)
-		}
-		waitFor(t, hangBound, "the bridge connects", func() bool { return apiSrv.Online("g1", alice.ID) })
+// do runs a command in channel c1 (opponent: alice).
+func (e *bridgeEnv) do(u commands.User, command, sub string, opts map[string]string) commands.Reply {
+	return e.svc.Handle(context.Background(), commands.Invocation{Guild: "g1", Channel: "c1", User: u, Command: command, Sub: sub,
+		Options: opts, Users: map[string]commands.User{"opponent": e.alice}})
+}
+
+// startBridge starts `arbiter bridge` for alice's program, a real process
+// killed at the test's end, and waits until it is connected.
+func (e *bridgeEnv) startBridge() *exec.Cmd {
+	bridge := exec.Command(os.Args[0], "bridge", "--server", "http://"+e.net.addr(), "--token", e.tok, "--", e.prog)
+	bridge.Env = append(os.Environ(), "ARBITER_TEST_AS_MAIN=1")
+	bridge.Stdout, bridge.Stderr = &e.out, &e.out
+	if err := bridge.Start(); err != nil {
+		e.t.Fatal(err)
 	}
-	defer func() {
-		if bridge != nil && bridge.ProcessState == nil {
-			_ = bridge.Process.Kill() // its Wait is in the test's path
+	e.t.Cleanup(func() {
+		if bridge.ProcessState == nil {
+			_ = bridge.Process.Kill()
+			_ = bridge.Wait()
 		}
-	}()
-	startBridge()
+	})
+	waitFor(e.t, hangBound, "the bridge connects", func() bool { return e.apiSrv.Online("g1", e.alice.ID) })
+	return bridge
+}
 
-	r := do(bob, "play", "", map[string]string{"game": "sixes", "opponent": alice.ID, "program": "true", "options": "turns=16"})
+// TestBridgePlaysAWholeGame: a student's program (a small Go program
+// built here, speaking the engine protocol) behind `arbiter bridge` (a
+// real process) accepts a classmate's challenge and plays a whole game
+// through the game flow (commands, without Discord); the bridge is killed
+// mid-game and restarted, and the game goes on to its end.
+func TestBridgePlaysAWholeGame(t *testing.T) {
+	e := newBridgeEnv(t)
+	ctx, st := context.Background(), e.st
+	bridge := e.startBridge()
+
+	r := e.do(e.bob, "play", "", map[string]string{"game": "sixes", "opponent": e.alice.ID, "program": "true", "options": "turns=16"})
 	if r.Private || strings.Contains(r.Text, "offline") {
 		t.Fatalf("/play answered %q", r.Text)
 	}
@@ -119,14 +143,14 @@ func TestBridgePlaysAWholeGame(t *testing.T) {
 			_ = bridge.Process.Kill()
 			_ = bridge.Wait()
 			killed = true
-			waitFor(t, hangBound, "the program shows offline", func() bool { return !apiSrv.Online("g1", alice.ID) })
+			waitFor(t, hangBound, "the program shows offline", func() bool { return !e.apiSrv.Online("g1", e.alice.ID) })
 		}
-		if programMoves == 5 && !net.wasCut() {
+		if programMoves == 5 && !e.net.wasCut() {
 			// A network loss: the bridge reconnects by itself. The game goes
 			// on once it has, so that the bridge is there to see it end.
-			connects := strings.Count(out.String(), "connected to")
-			net.cut()
-			waitFor(t, hangBound, "the bridge reconnects", func() bool { return strings.Count(out.String(), "connected to") > connects })
+			connects := strings.Count(e.out.String(), "connected to")
+			e.net.cut()
+			waitFor(t, hangBound, "the bridge reconnects", func() bool { return strings.Count(e.out.String(), "connected to") > connects })
 		}
 		g, ok := load()
 		if !ok || g.Status != store.Active {
@@ -137,8 +161,8 @@ func TestBridgePlaysAWholeGame(t *testing.T) {
 			// bob moves, while the bridge is away too.
 			var list rules.MoveList
 			g.State.Moves(&list)
-			if r := do(bob, "move", "", map[string]string{"move": g.State.FormatMove(list.Moves[list.N-1])}); r.Private {
-				t.Fatalf("bob's move refused: %q", r.Text)
+			if r := e.do(e.bob, "move", "", map[string]string{"move": g.State.FormatMove(list.Moves[list.N-1])}); r.Private {
+				t.Fatalf("e.bob's move refused: %q", r.Text)
 			}
 			continue
 		}
@@ -146,7 +170,7 @@ func TestBridgePlaysAWholeGame(t *testing.T) {
 			if g2, _ := load(); g2 == nil || g2.Version != g.Version {
 				t.Fatal("the program's game changed while its bridge was away")
 			}
-			startBridge()
+			bridge = e.startBridge()
 			restarted = true
 		}
 		waitFor(t, hangBound, "the program moves", func() bool { g2, ok := load(); return !ok || g2.Version != g.Version })
@@ -168,31 +192,31 @@ func TestBridgePlaysAWholeGame(t *testing.T) {
 	if !restarted || programMoves < 6 {
 		t.Errorf("the program made %d moves (killed %v); want a game that went on after the restart", programMoves, killed)
 	}
-	waitFor(t, hangBound, "the bridge shows the end", func() bool { return strings.Contains(out.String(), "over, ") })
+	waitFor(t, hangBound, "the bridge shows the end", func() bool { return strings.Contains(e.out.String(), "over, ") })
 	for _, want := range []string{"connected to", "challenges my program to sixes; accepting", "playing", "reconnecting in"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("the bridge's terminal lacks %q:\n%s", want, out.String())
+		if !strings.Contains(e.out.String(), want) {
+			t.Errorf("the bridge's terminal lacks %q:\n%s", want, e.out.String())
 		}
 	}
 	// /token revoke: the connected bridge is refused at once and exits 1.
 	exited := make(chan error, 1)
 	go func() { exited <- bridge.Wait() }()
-	if r := do(alice, "token", "revoke", nil); !strings.Contains(r.Text, "revoked") {
+	if r := e.do(e.alice, "token", "revoke", nil); !strings.Contains(r.Text, "revoked") {
 		t.Fatalf("/token revoke answered %q", r.Text)
 	}
 	select {
 	case err := <-exited:
 		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(out.String(), "refused the token") {
-			t.Errorf("after revoke the bridge exited %v; want status 1 saying the token was refused:\n%s", err, out.String())
+		if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(e.out.String(), "refused the token") {
+			t.Errorf("after revoke the bridge exited %v; want status 1 saying the token was refused:\n%s", err, e.out.String())
 		}
 	case <-time.After(hangBound):
 		t.Fatalf("the bridge still runs %v after its token was revoked", hangBound)
 	}
-	if strings.Contains(out.String(), tok) {
+	if strings.Contains(e.out.String(), e.tok) {
 		t.Error("the bridge printed its token")
 	}
-	t.Logf("%d program moves; %s %s; bridge said:\n%s", programMoves, fin.Result, fin.Reason, out.String())
+	t.Logf("%d program moves; %s %s; bridge said:\n%s", programMoves, fin.Result, fin.Reason, e.out.String())
 }
 
 // cuttableProxy forwards TCP connections to a server until cut, which
@@ -203,6 +227,7 @@ type cuttableProxy struct {
 	mu    sync.Mutex
 	conns []net.Conn
 	cuts  int
+	down  bool // new connections are closed at once, as with no network
 }
 
 func newCuttableProxy(t *testing.T, backend string) *cuttableProxy {
@@ -217,6 +242,13 @@ func newCuttableProxy(t *testing.T, backend string) *cuttableProxy {
 			c, err := ln.Accept()
 			if err != nil {
 				return
+			}
+			p.mu.Lock()
+			down := p.down
+			p.mu.Unlock()
+			if down {
+				c.Close()
+				continue
 			}
 			b, err := net.Dial("tcp", backend)
 			if err != nil {
@@ -245,10 +277,41 @@ func (p *cuttableProxy) cut() {
 	p.cuts++
 }
 
+// setDown cuts the network and keeps it down (true), or brings it back.
+func (p *cuttableProxy) setDown(down bool) {
+	p.mu.Lock()
+	p.down = down
+	p.mu.Unlock()
+	if down {
+		p.cut()
+	}
+}
+
 func (p *cuttableProxy) wasCut() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.cuts > 0
+}
+
+// TestBridgeSeesAGameEndWhileAway: a game that ends while the bridge has
+// no network (the classmate resigns) is told as over when it reconnects,
+// and its program is stopped.
+func TestBridgeSeesAGameEndWhileAway(t *testing.T) {
+	e := newBridgeEnv(t)
+	e.startBridge()
+	if r := e.do(e.bob, "play", "", map[string]string{"game": "sixes", "opponent": e.alice.ID, "program": "true"}); r.Private {
+		t.Fatalf("/play answered %q", r.Text)
+	}
+	waitFor(t, hangBound, "the program accepts", func() bool { return strings.Contains(e.out.String(), "accepting") })
+	e.net.setDown(true)
+	waitFor(t, hangBound, "the bridge loses the network", func() bool { return strings.Contains(e.out.String(), "reconnecting in") })
+	if r := e.do(e.bob, "resign", "", nil); r.Private {
+		t.Fatalf("/resign answered %q", r.Text)
+	}
+	e.net.setDown(false)
+	waitFor(t, hangBound, "the bridge tells the end", func() bool {
+		return strings.Contains(e.out.String(), "over while the bridge was away")
+	})
 }
 
 // TestBridgeUsage: the bridge says what is missing and exits 2 before
