@@ -316,6 +316,7 @@ func playByClicking(t *testing.T, pg playGame, width, height int) {
 	id := g.ID
 	waitVersion(t, ctx, g.Version)
 	checkLabels(t, ctx)
+	checkTextFits(t, ctx)
 	screenshotBoard(t, ctx, fmt.Sprintf("%s-%dx%d", pg.name, width, height))
 
 	rng := rand.New(rand.NewPCG(uint64(width), 7))
@@ -373,6 +374,7 @@ func playByClicking(t *testing.T, pg playGame, width, height int) {
 	if !strings.Contains(status, end.Reason) {
 		t.Errorf("the page says %q at the end; want the result %q", status, end.Reason)
 	}
+	checkTextFits(t, ctx)
 	if slices.Contains(endShots, pg.name) {
 		screenshotBoard(t, ctx, fmt.Sprintf("%s-end-%dx%d", pg.name, width, height))
 	}
@@ -394,6 +396,19 @@ func checkLabels(t *testing.T, ctx context.Context) {
 		chromedp.Evaluate(`document.querySelectorAll("#board rect.cell[role=button][aria-label]").length`, &cells))
 	if len(unlabelled) > 0 || cells == 0 {
 		t.Errorf("%d labelled cells; unlabelled: %v", cells, unlabelled)
+	}
+}
+
+// checkTextFits checks that every text of the board, as the browser lays
+// it out in its own font, lies within the drawing's width.
+func checkTextFits(t *testing.T, ctx context.Context) {
+	t.Helper()
+	var outside []string
+	run(t, ctx, "text widths", chromedp.Evaluate(`[...document.querySelectorAll("#board svg text")]
+		.filter(e => { const b = e.getBBox(), v = e.ownerSVGElement.viewBox.baseVal; return b.x < v.x - 1 || b.x + b.width > v.x + v.width + 1 })
+		.map(e => e.textContent)`, &outside))
+	if len(outside) > 0 {
+		t.Errorf("texts running past the board's edge: %q", outside)
 	}
 }
 

@@ -441,13 +441,14 @@ func (p *painter) text(size float64, bold bool, s string, cx, cy float32, col co
 // textFrom draws s with its baseline at y, starting at x or, when centred,
 // centred on x.
 func (p *painter) textFrom(face font.Face, size float64, bold bool, s string, x, y float32, col color.RGBA, centred bool) {
+	width := font.MeasureString(face, s)
 	if p.svg != nil {
-		p.svg.text(size, bold, s, x, y, col, centred)
+		p.svg.text(size, bold, s, x, y, float32(width)/64, col, centred)
 		return
 	}
 	dot := fixed.Int26_6(x * 64)
 	if centred {
-		dot -= font.MeasureString(face, s) / 2
+		dot -= width / 2
 	}
 	d := font.Drawer{Dst: p.img, Src: image.NewUniform(col), Face: face, Dot: fixed.Point26_6{X: dot, Y: fixed.Int26_6(y * 64)}}
 	d.DrawString(s)

@@ -167,8 +167,12 @@ func (w *svgWriter) polygon(col color.RGBA, pts []float32) {
 	fmt.Fprintf(&w.buf, `" fill="%s"/>`, svgColour(col))
 }
 
-func (w *svgWriter) text(size float64, bold bool, s string, x, y float32, col color.RGBA, centred bool) {
-	fmt.Fprintf(&w.buf, `<text x="%s" y="%s" font-size="%s" fill="%s"`, num(x), num(y), strconv.FormatFloat(size, 'f', -1, 64), svgColour(col))
+// text writes s at x, y (its middle at x when centred) as wide as the
+// image's font draws it: the viewer's font, whichever it has, is fitted
+// to that width, so that no line runs past the drawing's edge.
+func (w *svgWriter) text(size float64, bold bool, s string, x, y, width float32, col color.RGBA, centred bool) {
+	fmt.Fprintf(&w.buf, `<text x="%s" y="%s" font-size="%s" fill="%s" textLength="%s" lengthAdjust="spacingAndGlyphs"`,
+		num(x), num(y), strconv.FormatFloat(size, 'f', -1, 64), svgColour(col), num(width))
 	if bold {
 		w.buf.WriteString(` font-weight="bold"`)
 	}
