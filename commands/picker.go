@@ -217,13 +217,35 @@ func fits(n *pickNode) bool {
 // first word and the rest of three ("d1 d7 g7": a piece, where it goes
 // and where it shoots or jumps next), or the squares of one word
 // ("E2B5"). A move of one square or a word such as
-// "pass" has no destination.
+// "pass" has no destination. A removal ("x a1" at the end, a mill's)
+// stays with the last pick: "d2 d3 x a1" is the piece d2 and the
+// destination "d3 x a1", and the placement "d2 x a1" has no destination.
 func splitMoveText(text string) (from, to string) {
+	text, removal := cutRemoval(text)
+	from, to = splitMoveWords(text)
+	if to != "" {
+		return from, to + removal
+	}
+	return from + removal, ""
+}
+
+// cutRemoval takes a removal, " x SQUARE", off the end of a move's text:
+// "d2 d3 x a1" is "d2 d3" and " x a1".
+func cutRemoval(text string) (move, removal string) {
+	f := strings.Fields(text)
+	if n := len(f); n >= 3 && f[n-2] == "x" {
+		return strings.Join(f[:n-2], " "), " x " + f[n-1]
+	}
+	return text, ""
+}
+
+// splitMoveWords is splitMoveText for a move's text without a removal.
+func splitMoveWords(text string) (from, to string) {
 	f := strings.Fields(text)
 	if len(f) >= 2 && len(f)%2 == 0 {
 		return strings.Join(f[:len(f)/2], " "), strings.Join(f[len(f)/2:], " ")
 	}
-	if len(f) == 3 && f[1] != "x" { // "d2 x a1" is a placement and its removal
+	if len(f) == 3 {
 		return f[0], f[1] + " " + f[2]
 	}
 	if len(f) == 1 {

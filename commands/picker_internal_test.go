@@ -154,6 +154,11 @@ func TestSplitMoveText(t *testing.T) {
 		{"c4 d4", "c4", "d4"},
 		{"E2B5", "E2", "B5"},
 		{"d1 d7 g7", "d1", "d7 g7"},
+		// Nine Men's Morris: a removal stays with the last pick.
+		{"d2", "d2", ""},
+		{"d2 x a1", "d2 x a1", ""},
+		{"d2 d3", "d2", "d3"},
+		{"d2 d3 x a1", "d2", "d3 x a1"},
 		{"G1", "G1", ""},
 		{"pass", "pass", ""},
 	} {
@@ -161,6 +166,53 @@ func TestSplitMoveText(t *testing.T) {
 			t.Errorf("splitMoveText(%q) = %q, %q; want %q, %q", c.text, from, to, c.from, c.to)
 		}
 	}
+}
+
+// TestPickerKeepsAMillsRemovalWithItsMove: in Nine Men's Morris, a move
+// that makes a mill ("d2 d3 x a1") is picked as its piece (d2), then the
+// destination with the removal ("d3 x a1"), beside the piece's other
+// destinations.
+func TestPickerKeepsAMillsRemovalWithItsMove(t *testing.T) {
+	reg := games.Registry()
+	rng := rand.New(rand.NewPCG(7, 8))
+	var list rules.MoveList
+	for n := 0; n < 200; n++ {
+		g, err := reg.New("morris", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for g.Status() == rules.Ongoing {
+			g.Moves(&list)
+			for _, m := range list.Slice() {
+				f := strings.Fields(g.FormatMove(m))
+				if len(f) != 4 || f[2] != "x" {
+					continue
+				}
+				piece, dest := f[0], f[1]+" x "+f[3]
+				for _, k := range pickTree(g).kids {
+					if k.label == piece && !k.leaf && hasLeaf(k, dest, m) {
+						return
+					}
+				}
+				t.Fatalf("ply %d: %s is not picked as %s, then %s", g.Ply(), g.FormatMove(m), piece, dest)
+			}
+			g.Play(list.Moves[rng.IntN(list.N)])
+		}
+	}
+	t.Fatal("no move with a removal in 200 random games")
+}
+
+// hasLeaf reports whether the move m, labelled label, is below n.
+func hasLeaf(n *pickNode, label string, m rules.Move) bool {
+	if n.leaf {
+		return n.label == label && n.move == m
+	}
+	for _, k := range n.kids {
+		if hasLeaf(k, label, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // FuzzPickPath feeds a component's custom_id and picked value to the

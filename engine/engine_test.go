@@ -91,8 +91,14 @@ func TestEverySearchReturnsALegalMoveWithinLimits(t *testing.T) {
 		{Depth: 4, Nodes: 3000},
 	}
 	for _, name := range games.Registry().Names() {
-		for _, g := range positionsAlong(t, name, 12) {
-			for _, lim := range limits {
+		positions, lims := positionsAlong(t, name, 12), limits
+		if sampled(startOf(t, name)) {
+			// One position, to depth 1 in full and to depth 2 within a
+			// node cap.
+			positions, lims = positions[:1], []Limits{{Depth: 1}, {Depth: 2, Nodes: 1000}}
+		}
+		for _, g := range positions {
+			for _, lim := range lims {
 				if wide(g) && lim.Depth > 2 {
 					continue
 				}
@@ -122,6 +128,13 @@ func wide(g rules.Game) bool {
 	g.Moves(&list)
 	return list.N > 512
 }
+
+// sampled reports whether, under -short, the every-game tests take the
+// game that g starts as a sample (one position, a search or two at a small
+// depth or node limit) rather than their full set: each search of a wide
+// game costs what hundreds of the other games' do. The full run checks
+// it as it checks every other game.
+func sampled(g rules.Game) bool { return testing.Short() && wide(g) }
 
 // decided reports whether a score is a forced win or loss, after which a
 // search may stop before its depth limit.
@@ -156,6 +169,9 @@ func TestPlayersPlayLegalMoves(t *testing.T) {
 	specs := []string{"random", "greedy", "alphabeta:1", "alphabeta:2", "arbiter:1", "arbiter:2", "arbiter:3", "arbiter:4", "arbiter"}
 	for _, name := range games.Registry().Names() {
 		positions := positionsAlong(t, name, 4)
+		if sampled(positions[0]) {
+			positions = positions[:1]
+		}
 		for _, spec := range specs {
 			p, err := NewPlayer(spec, PlayerOptions{Registry: games.Registry(), Seed: 3, TableMB: 1})
 			if err != nil {
@@ -229,6 +245,12 @@ func TestBenchMeasuresEveryGame(t *testing.T) {
 	for _, name := range games.Registry().Names() {
 		g := startOf(t, name)
 		before := g.Hash()
+		cfg := cfg
+		if sampled(g) {
+			// The middle game's searches are the bench's cost: none, and
+			// one short search.
+			cfg.MiddlePlies, cfg.ShortSearches = 0, 1
+		}
 		row, err := Bench(context.Background(), g, cfg)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -264,15 +286,18 @@ func TestResetMakesASearchRepeatable(t *testing.T) {
 			g.Moves(&list)
 			g.Play(list.Moves[rng.IntN(list.N)])
 		}
-		lim := Limits{Depth: 5}
-		if wide(g) {
+		lim, between := Limits{Depth: 5}, Limits{Depth: 3}
+		switch {
+		case sampled(g):
+			lim, between = Limits{Depth: 1}, Limits{Depth: 2, Nodes: 1000}
+		case wide(g):
 			lim.Depth = 2
 		}
 		fresh := NewEngine(4).Search(context.Background(), g, lim)
 		used := NewEngine(4)
 		start, _ := reg.New(name, nil)
 		used.Search(context.Background(), start, lim)
-		used.Search(context.Background(), g, Limits{Depth: 3})
+		used.Search(context.Background(), g, between)
 		used.Reset()
 		again := used.Search(context.Background(), g, lim)
 		if again.Move != fresh.Move || again.Score != fresh.Score || again.Nodes != fresh.Nodes {

@@ -178,9 +178,10 @@ func moveTexts(g refGame, list *rules.MoveList) ([]string, []rules.Move) {
 }
 
 // TestRandomGamesAgree plays random games of every variant in both
-// implementations: the legal moves (as text), the status after each move
-// and the result must agree throughout; each described game's Undo must
-// bring back the start and its hash must follow the position.
+// implementations (playAgreeing): the legal moves (as text), the status
+// after each move and the result must agree throughout; each described
+// game's Undo must bring back the start and its hash must follow the
+// position.
 func TestRandomGamesAgree(t *testing.T) {
 	games := 1000
 	if testing.Short() {
@@ -194,50 +195,69 @@ func TestRandomGamesAgree(t *testing.T) {
 				games = max(2, v.games/20)
 			}
 		}
-		rng := rand.New(rand.NewPCG(uint64(len(v.game)), 7))
-		start := newDescribed(t, v.game, v.opts)
-		var la, lb rules.MoveList
-		results := map[rules.Result]int{}
-		for i := range games {
-			g := start.Clone().(*described.Game)
-			ref := v.ref()
-			hashes := map[string]uint64{}
-			for ply := 0; ; ply++ {
-				ta, ma := moveTexts(g, &la)
-				tb, mb := moveTexts(ref, &lb)
-				if !slices.Equal(ta, tb) {
-					t.Fatalf("%s %s game %d ply %d: moves %v, hand-written %v", v.game, v.opts, i, ply, ta, tb)
-				}
-				if ra, rb := g.Status(), ref.Status(); ra != rb {
-					t.Fatalf("%s %s game %d ply %d: status %v, hand-written %v", v.game, v.opts, i, ply, ra, rb)
-				}
-				key := fmt.Sprint(g.ToMove(), g.QuietMoves(), g.InHand(rules.P1), g.InHand(rules.P2), boardKey(g))
-				if h, ok := hashes[key]; ok && h != g.Hash() {
-					t.Fatalf("%s game %d ply %d: the same position has two hashes", v.game, i, ply)
-				}
-				hashes[key] = g.Hash()
-				if len(ma) == 0 {
-					results[g.Status()]++
-					break
-				}
-				k := rng.IntN(len(ma))
-				parsed, err := g.ParseMove(ta[k])
-				if err != nil || parsed != ma[k] {
-					t.Fatalf("%s game %d ply %d: ParseMove(%q) = %v, %v; want %v", v.game, i, ply, ta[k], parsed, err, ma[k])
-				}
-				g.Play(ma[k])
-				ref.Play(mb[k])
-			}
-			for g.Ply() > 0 {
-				g.Undo()
-			}
-			if g.Hash() != start.Hash() || boardKey(g) != boardKey(start) {
-				t.Fatalf("%s game %d: undoing every move does not bring back the start (hash %x, was %x)", v.game, i, g.Hash(), start.Hash())
-			}
-		}
-		t.Logf("%s %s: %d games, results %v", v.game, v.opts, games, results)
+		playAgreeing(t, v.game, v.opts, newDescribed(t, v.game, v.opts), v.ref, games, func(g rules.Game) string {
+			d := g.(*described.Game)
+			return fmt.Sprint(d.ToMove(), d.QuietMoves(), d.InHand(rules.P1), d.InHand(rules.P2), boardKey(d))
+		})
 	}
 }
+
+// playAgreeing plays games random games of the game name (with opts) from
+// start and, move for move, in its hand-written twin ref, the moves drawn
+// from newRand(name). At every ply the legal moves (as sorted text) and
+// the status must agree, the same position (key) must have one hash and
+// the move played must read back from its text; a finished game must
+// give a reason for its result; undoing every move must bring back the
+// start, its hash and key. It logs the results.
+func playAgreeing(t *testing.T, name string, opts rules.Options, start rules.Game, ref func() refGame, games int, key func(rules.Game) string) {
+	t.Helper()
+	rng := newRand(name)
+	var la, lb rules.MoveList
+	results := map[rules.Result]int{}
+	for i := range games {
+		g := start.Clone()
+		r := ref()
+		hashes := map[string]uint64{}
+		for ply := 0; ; ply++ {
+			ta, ma := moveTexts(g, &la)
+			tb, mb := moveTexts(r, &lb)
+			if !slices.Equal(ta, tb) {
+				t.Fatalf("%s %s game %d ply %d: moves %v, hand-written %v", name, opts, i, ply, ta, tb)
+			}
+			if ra, rb := g.Status(), r.Status(); ra != rb {
+				t.Fatalf("%s %s game %d ply %d: status %v, hand-written %v", name, opts, i, ply, ra, rb)
+			}
+			k := key(g)
+			if h, ok := hashes[k]; ok && h != g.Hash() {
+				t.Fatalf("%s %s game %d ply %d: the same position has two hashes", name, opts, i, ply)
+			}
+			hashes[k] = g.Hash()
+			if len(ma) == 0 {
+				results[g.Status()]++
+				if g.Outcome().Reason == "" {
+					t.Fatalf("%s %s game %d: no reason for the result", name, opts, i)
+				}
+				break
+			}
+			j := rng.IntN(len(ma))
+			if parsed, err := g.ParseMove(ta[j]); err != nil || parsed != ma[j] {
+				t.Fatalf("%s %s game %d ply %d: ParseMove(%q) = %v, %v; want %v", name, opts, i, ply, ta[j], parsed, err, ma[j])
+			}
+			g.Play(ma[j])
+			r.Play(mb[j])
+		}
+		for g.Ply() > 0 {
+			g.Undo()
+		}
+		if g.Hash() != start.Hash() || key(g) != key(start) {
+			t.Fatalf("%s %s game %d: undoing every move does not bring back the start (hash %x, was %x)", name, opts, i, g.Hash(), start.Hash())
+		}
+	}
+	t.Logf("%s %s: %d games, results %v", name, opts, games, results)
+}
+
+// newRand is the random source of name's random games.
+func newRand(name string) *rand.Rand { return rand.New(rand.NewPCG(uint64(len(name)), 7)) }
 
 // boardKey writes the cells of g.
 func boardKey(g *described.Game) string {

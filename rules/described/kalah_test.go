@@ -2,7 +2,6 @@ package described_test
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"strconv"
 	"testing"
 
@@ -179,9 +178,7 @@ func houses(k *described.Pits) []int {
 
 // agree checks a game on a pits or dots board against its hand-written
 // twin: perft to depth (two less under -short), then random games (1,000;
-// 60 under -short) in which the legal moves as text, the status and the
-// result agree, the move text reads back, the hash follows the position
-// (key) and undoing every move brings back the start.
+// 60 under -short) by playAgreeing.
 func agree(t *testing.T, name string, opts rules.Options, ref func() refGame, depth int, key func(rules.Game) string) {
 	t.Helper()
 	start := newShaped(t, name, opts)
@@ -198,49 +195,5 @@ func agree(t *testing.T, name string, opts rules.Options, ref func() refGame, de
 	if testing.Short() {
 		games = 60
 	}
-	rng := newRand(name)
-	var la, lb rules.MoveList
-	results := map[rules.Result]int{}
-	for i := range games {
-		g := start.Clone()
-		r := ref()
-		hashes := map[string]uint64{}
-		for ply := 0; ; ply++ {
-			ta, ma := moveTexts(g, &la)
-			tb, mb := moveTexts(r, &lb)
-			if fmt.Sprint(ta) != fmt.Sprint(tb) {
-				t.Fatalf("%s %s game %d ply %d: moves %v, hand-written %v", name, opts, i, ply, ta, tb)
-			}
-			if ra, rb := g.Status(), r.Status(); ra != rb {
-				t.Fatalf("%s %s game %d ply %d: status %v, hand-written %v", name, opts, i, ply, ra, rb)
-			}
-			k := key(g)
-			if h, ok := hashes[k]; ok && h != g.Hash() {
-				t.Fatalf("%s %s game %d ply %d: the same position has two hashes", name, opts, i, ply)
-			}
-			hashes[k] = g.Hash()
-			if len(ma) == 0 {
-				results[g.Status()]++
-				if g.Outcome().Reason == "" {
-					t.Fatalf("%s %s game %d: no reason for the result", name, opts, i)
-				}
-				break
-			}
-			j := rng.IntN(len(ma))
-			if parsed, err := g.ParseMove(ta[j]); err != nil || parsed != ma[j] {
-				t.Fatalf("%s %s game %d ply %d: ParseMove(%q) = %v, %v; want %v", name, opts, i, ply, ta[j], parsed, err, ma[j])
-			}
-			g.Play(ma[j])
-			r.Play(mb[j])
-		}
-		for g.Ply() > 0 {
-			g.Undo()
-		}
-		if g.Hash() != start.Hash() || key(g) != key(start) {
-			t.Fatalf("%s %s game %d: undoing every move does not bring back the start", name, opts, i)
-		}
-	}
-	t.Logf("%s %s: %d games, results %v", name, opts, games, results)
+	playAgreeing(t, name, opts, start, ref, games, key)
 }
-
-func newRand(name string) *rand.Rand { return rand.New(rand.NewPCG(uint64(len(name)), 7)) }
