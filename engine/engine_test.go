@@ -122,7 +122,8 @@ func TestEverySearchReturnsALegalMoveWithinLimits(t *testing.T) {
 
 // wide reports whether g's player to move has more than 512 legal
 // moves (Amazons has 2,176 at the start): the tests search such a
-// position to depth 2 at most, as each further ply costs minutes.
+// position only two or three plies deep, as each further ply costs
+// minutes.
 func wide(g rules.Game) bool {
 	var list rules.MoveList
 	g.Moves(&list)
