@@ -102,13 +102,19 @@ func TestDirectConnHonoursDeadlines(t *testing.T) {
 	if !errors.As(err, &ne) || !ne.Timeout() || !errors.Is(err, os.ErrDeadlineExceeded) {
 		t.Fatalf("read past its deadline: %v, want a timeout", err)
 	}
-	// The peer never reads: the write fills both buffers, then waits.
-	if err := c.SetWriteDeadline(time.Now().Add(50 * time.Millisecond)); err != nil {
-		t.Fatal(err)
-	}
-	n, err := c.Write(make([]byte, 64<<20))
-	if !errors.As(err, &ne) || !ne.Timeout() {
-		t.Fatalf("write past its deadline: %d bytes, %v, want a timeout", n, err)
+	// The peer never reads: the write fills both buffers, then waits. A
+	// deadline that passes before the write begins (a busy machine) times
+	// it out with nothing written, as it should; the wait is then doubled,
+	// up to a bound only a hang reaches, until the write begins in time.
+	var n int
+	for wait := 50 * time.Millisecond; n == 0 && wait <= 20*time.Second; wait *= 2 {
+		if err := c.SetWriteDeadline(time.Now().Add(wait)); err != nil {
+			t.Fatal(err)
+		}
+		n, err = c.Write(make([]byte, 64<<20))
+		if !errors.As(err, &ne) || !ne.Timeout() {
+			t.Fatalf("write past its deadline: %d bytes, %v, want a timeout", n, err)
+		}
 	}
 	if n == 0 || n == 64<<20 {
 		t.Errorf("the write that timed out reports %d bytes written, want what the buffers took", n)
