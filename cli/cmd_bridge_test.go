@@ -302,7 +302,10 @@ func TestBridgeSeesAGameEndWhileAway(t *testing.T) {
 	if r := e.do(e.bob, "play", "", map[string]string{"game": "sixes", "opponent": e.alice.ID, "program": "true"}); r.Private {
 		t.Fatalf("/play answered %q", r.Text)
 	}
-	waitFor(t, hangBound, "the program accepts", func() bool { return strings.Contains(e.out.String(), "accepting") })
+	waitFor(t, hangBound, "the program accepts", func() bool {
+		g, err := e.st.Load(context.Background(), "c1")
+		return err == nil && !commands.FlowOf(g).Challenge
+	})
 	e.net.setDown(true)
 	waitFor(t, hangBound, "the bridge loses the network", func() bool { return strings.Contains(e.out.String(), "reconnecting in") })
 	if r := e.do(e.bob, "resign", "", nil); r.Private {
