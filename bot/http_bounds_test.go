@@ -77,21 +77,32 @@ func TestUnverifiedBodiesBounded(t *testing.T) {
 	url := p.serveHTTP()
 	good := strings.Repeat("ab", 64)
 	now := fmt.Sprint(w.srv.Now().Unix())
+	// dropped says that the server answered or closed a held body: its
+	// read timed out, and its place among the 16 is free again.
+	dropped := make(chan struct{}, 1)
 	hold := func() {
 		for range 16 {
-			rawInteraction(t, url, good, now, 60<<10, 1000)
+			conn := rawInteraction(t, url, good, now, 60<<10, 1000)
+			go func() {
+				_, _ = conn.Read(make([]byte, 1))
+				select {
+				case dropped <- struct{}{}:
+				default:
+				}
+			}()
 		}
 	}
 	hold()
 	// A probe sends its whole body: let in before the 16 are all being
 	// read, it is refused at once for its signature (401), and tried again.
-	// On a machine slow enough that the server's read timeout drops the 16
-	// before they are all being read, 16 more are sent each second (those
-	// beyond the bound are refused at once).
-	for end, again := time.Now().Add(hang), time.Now().Add(time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(again) {
+	// On a machine slow enough that the server's read timeout drops held
+	// bodies before the probe is refused, 16 more are sent (those beyond
+	// the bound are refused at once).
+	for end := time.Now().Add(hang); ; time.Sleep(20 * time.Millisecond) {
+		select {
+		case <-dropped:
 			hold()
-			again = time.Now().Add(time.Second)
+		default:
 		}
 		status, body := answer(t, rawInteraction(t, url, good, now, 100, 100))
 		if status == http.StatusServiceUnavailable && strings.Contains(body, "too many unverified requests") {
