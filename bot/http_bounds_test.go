@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -78,26 +79,42 @@ func TestUnverifiedBodiesBounded(t *testing.T) {
 	good := strings.Repeat("ab", 64)
 	now := fmt.Sprint(w.srv.Now().Unix())
 	// dropped says that the server answered or closed a held body: its
-	// read timed out, and its place among the 16 is free again.
+	// place among the 16 is free again. What the server said of each
+	// dropped body, and of each probe, is kept for the failure message.
 	dropped := make(chan struct{}, 1)
+	var (
+		mu   sync.Mutex
+		seen = map[string]int{}
+	)
+	note := func(what string) {
+		mu.Lock()
+		defer mu.Unlock()
+		seen[what]++
+	}
 	hold := func() {
 		for range 16 {
 			conn := rawInteraction(t, url, good, now, 60<<10, 1000)
 			go func() {
-				_, _ = conn.Read(make([]byte, 1))
+				resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+				if err != nil {
+					note("held body closed: " + err.Error())
+				} else {
+					body, _ := io.ReadAll(resp.Body)
+					note(fmt.Sprintf("held body answered %d %q", resp.StatusCode, body))
+				}
 				select {
 				case dropped <- struct{}{}:
 				default:
 				}
 			}()
 		}
+		note("16 bodies held")
 	}
 	hold()
 	// A probe sends its whole body: let in before the 16 are all being
 	// read, it is refused at once for its signature (401), and tried again.
-	// On a machine slow enough that the server's read timeout drops held
-	// bodies before the probe is refused, 16 more are sent (those beyond
-	// the bound are refused at once).
+	// Should the server drop held bodies before the probe is refused, 16
+	// more are sent (those beyond the bound are refused at once).
 	for end := time.Now().Add(hang); ; time.Sleep(20 * time.Millisecond) {
 		select {
 		case <-dropped:
@@ -108,8 +125,11 @@ func TestUnverifiedBodiesBounded(t *testing.T) {
 		if status == http.StatusServiceUnavailable && strings.Contains(body, "too many unverified requests") {
 			break
 		}
+		note(fmt.Sprintf("probe answered %d %q", status, body))
 		if time.Now().After(end) {
-			t.Fatalf("a 17th unverified body from one address: %d %q; want 503", status, body)
+			mu.Lock()
+			defer mu.Unlock()
+			t.Fatalf("a 17th unverified body from one address: %d %q; want 503; seen: %v", status, body, seen)
 		}
 	}
 }
