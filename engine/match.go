@@ -40,8 +40,9 @@ type MatchConfig struct {
 	// FromStart, when set, reports the specs whose players cannot be told
 	// an opening: games with them start at the start position. When
 	// OpeningPlies is above 0, their openings are played live: the other
-	// player's moves among the first OpeningPlies plies are random (not
-	// balanced), the program's own are its choice.
+	// player's moves among the first OpeningPlies plies are random among
+	// those that keep the game balanced (as RandomOpening's), the
+	// program's own are its choice.
 	FromStart func(spec string) bool
 	// OpeningPlies is the length of the random opening that starts each
 	// pair of games: 0 means the package's OpeningPlies (and none against
@@ -121,6 +122,7 @@ func RunMatch(ctx context.Context, cfg MatchConfig, report func(GameRecord)) (re
 	if cfg.OpeningPlies == 0 && !noOpening {
 		plies = OpeningPlies
 	}
+	judge := NewEngine(1)
 	var players [2]Player
 	for i, spec := range []string{cfg.P1, cfg.P2} {
 		p, err := newPlayer(spec, PlayerOptions{Registry: cfg.Registry, Seed: cfg.Seed*4 + uint64(i) + 1, Stderr: cfg.Stderr, Grace: cfg.Grace, Sandbox: cfg.Sandboxes[i]})
@@ -128,12 +130,11 @@ func RunMatch(ctx context.Context, cfg MatchConfig, report func(GameRecord)) (re
 			return res, err
 		}
 		if noOpening && plies > 0 && !cfg.FromStart(spec) {
-			p = &randomStart{Player: p, plies: plies, rng: rand.New(rand.NewPCG(cfg.Seed, 0x5e1f+uint64(i)))}
+			p = &randomStart{Player: p, plies: plies, rng: rand.New(rand.NewPCG(cfg.Seed, 0x5e1f+uint64(i))), judge: judge}
 		}
 		players[i] = p
 	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x09e1))
-	judge := NewEngine(1)
 	var opening []rules.Move
 	for n := 0; n < cfg.Games; n++ {
 		if n%2 == 0 && !noOpening {
@@ -196,12 +197,14 @@ func (r *MatchResult) sum() {
 }
 
 // randomStart is a player whose moves among a game's first plies plies are
-// uniformly random: the opening, played live against a program that cannot
-// be told one.
+// random among those that an 8-ply search rates balanced: the opening,
+// played live against a program that cannot be told one. When no move
+// keeps the game balanced, the player chooses its own.
 type randomStart struct {
 	Player
 	plies int
 	rng   *rand.Rand
+	judge *Engine // rates the position after each candidate
 }
 
 // Choose plays at random within the opening, else as the player.
@@ -211,11 +214,17 @@ func (p *randomStart) Choose(ctx context.Context, g rules.Game, lim Limits) (rul
 	}
 	var list rules.MoveList
 	g.Moves(&list)
-	if list.N == 0 {
-		return rules.NoMove, Info{Move: rules.NoMove}, errNoMove
+	for _, i := range p.rng.Perm(list.N) {
+		m := list.Moves[i]
+		after := g.Clone()
+		after.Play(m)
+		// Deeper than RandomOpening's search: the program is in the game
+		// to punish a move that a short search rates balanced.
+		if after.Status() == rules.Ongoing && balanced(ctx, p.judge, after, Limits{Depth: 8, Nodes: 1_000_000}) {
+			return m, Info{Move: m, Nodes: 1}, nil
+		}
 	}
-	m := list.Moves[p.rng.IntN(list.N)]
-	return m, Info{Move: m, Nodes: 1}, nil
+	return p.Player.Choose(ctx, g, lim)
 }
 
 // RandomOpening draws plies random moves that leave the game going and
@@ -250,11 +259,18 @@ func RandomOpening(reg *rules.Registry, name string, opts rules.Options, plies i
 		if g.Status() != rules.Ongoing {
 			continue
 		}
-		info := judge.Search(context.Background(), g, Limits{Depth: 4, Nodes: 200000})
-		if _, decided := MateIn(info.Score); !decided && abs(info.Score) <= openingMargin {
+		if balanced(context.Background(), judge, g, Limits{Depth: 4, Nodes: 200_000}) {
 			return moves, nil
 		}
 	}
+}
+
+// balanced reports whether the search lim of g, a game going on, sees no
+// forced result and neither side more than openingMargin ahead.
+func balanced(ctx context.Context, judge *Engine, g rules.Game, lim Limits) bool {
+	info := judge.Search(ctx, g, lim)
+	_, decided := MateIn(info.Score)
+	return !decided && abs(info.Score) <= openingMargin
 }
 
 // openingMargin is the largest advantage, in hundredths of a piece, that a

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
 
+	"arbiter/rules"
 	"arbiter/rules/games"
 )
 
@@ -159,6 +161,51 @@ func TestMatchPlaysTheOpeningLiveAgainstAProgramFromTheStart(t *testing.T) {
 		if len(r.Opening) != 0 {
 			t.Errorf("game %d: opening %v with no opening asked", r.Number, r.Opening)
 		}
+	}
+}
+
+// TestLiveOpeningMovesKeepTheGameBalanced: a random move played live
+// against a program is one that a deeper search rates balanced; in Hi-Ya!
+// some first moves of South's lose material by force.
+func TestLiveOpeningMovesKeepTheGameBalanced(t *testing.T) {
+	ctx := context.Background()
+	g, err := games.Registry().New("hiya", rules.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deep := Limits{Depth: 8, Nodes: 1_000_000}
+	judge := NewEngine(1)
+	var list rules.MoveList
+	g.Moves(&list)
+	unbalanced := map[rules.Move]bool{}
+	for _, m := range list.Moves[:list.N] {
+		after := g.Clone()
+		after.Play(m)
+		if !balanced(ctx, judge, after, deep) {
+			unbalanced[m] = true
+		}
+	}
+	if len(unbalanced) == 0 || len(unbalanced) == list.N {
+		t.Fatalf("%d of Hi-Ya!'s %d first moves unbalanced; the test needs some of each", len(unbalanced), list.N)
+	}
+	own, err := NewPlayer("greedy", PlayerOptions{Registry: games.Registry(), Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &randomStart{Player: own, plies: 1, rng: rand.New(rand.NewPCG(5, 0)), judge: NewEngine(1)}
+	chosen := map[string]bool{}
+	for range 30 {
+		m, _, err := p.Choose(ctx, g, Limits{MoveTime: 10 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if unbalanced[m] {
+			t.Fatalf("played %s live, which loses by force", g.FormatMove(m))
+		}
+		chosen[g.FormatMove(m)] = true
+	}
+	if len(chosen) < 3 {
+		t.Errorf("30 live first moves are only %v", chosen)
 	}
 }
 
