@@ -1,24 +1,29 @@
 package cli
 
 import (
-	"arbiter/sandbox"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"arbiter/engine"
+	"arbiter/internal/atomicfile"
+	"arbiter/render"
 	"arbiter/rules"
+	"arbiter/sandbox"
 	"arbiter/tournament"
 )
 
 // runMatch is `arbiter match GAME --p1 SPEC --p2 SPEC [--games N]
-// [--movetime D] [--grace D] [--set key=value]... [--seed S] [--openings random:PLIES]
+// [--movetime D] [--grace D] [--set key=value]... [--seed S] [--openings random:PLIES] [--records DIR]
 // [--json]`: N games with
 // the players swapping sides every game, a line a game, then the summary.
 func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -35,7 +40,8 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.Var(&set, "set", "a game option as key=value (repeatable)")
 	seed := fs.String("seed", "", "seed of the openings and the players' random choices (default: from the clock)")
 	asJSON := fs.Bool("json", false, "end with the summary as one line of JSON")
-	openings := fs.String("openings", "", "random:PLIES, each pair of games starts with PLIES random plies (default random:4, none against a class program); against a class program, the other player plays its moves among the first PLIES at random")
+	openings := fs.String("openings", "", "random:PLIES, each pair of games starts with PLIES random plies (default random:4, none against a class program); against a class program, the other player plays its moves among the first PLIES at random, among those that keep the game balanced")
+	records := fs.String("records", "", "write each game's record to this directory, as game-N.txt (arbiter analyse reads them)")
 	box := addSandboxFlags(fs, "p1 or p2")
 	sprtText := fs.String("sprt", "", `play until a sequential probability ratio test (SPRT) decides, e.g. "elo0=0 elo1=20 alpha=0.05 beta=0.05" (--games is then the most games, default 10000)`)
 	rest, err := parseInterleaved(fs, args)
@@ -43,7 +49,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 2
 	}
 	if len(rest) != 1 || *p1 == "" || *p2 == "" {
-		fmt.Fprintln(stderr, "usage: arbiter match GAME --p1 SPEC --p2 SPEC [--games N] [--movetime D] [--grace D] [--set key=value]... [--seed S] [--openings random:PLIES] [--json] [--sprt \"elo0=0 elo1=20 alpha=0.05 beta=0.05\"] [--sandbox on|off] [--limits [p1:|p2:]NAME=VALUE,...]... [--env p1|p2:NAME=VALUE]...")
+		fmt.Fprintln(stderr, "usage: arbiter match GAME --p1 SPEC --p2 SPEC [--games N] [--movetime D] [--grace D] [--set key=value]... [--seed S] [--openings random:PLIES] [--records DIR] [--json] [--sprt \"elo0=0 elo1=20 alpha=0.05 beta=0.05\"] [--sandbox on|off] [--limits [p1:|p2:]NAME=VALUE,...]... [--env p1|p2:NAME=VALUE]...")
 		fmt.Fprintln(stderr, "a SPEC is "+tournament.Specs)
 		return 2
 	}
@@ -132,6 +138,12 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if mt == 0 {
 		mt = def.MoveTime
 	}
+	if *records != "" {
+		if err := os.MkdirAll(*records, 0o755); err != nil {
+			fmt.Fprintf(stderr, "arbiter match: --records: %v\n", err)
+			return 2
+		}
+	}
 	fmt.Fprintf(stdout, "%s: %s vs %s, %s at %v a move, seed %d\n", def.Title, *p1, *p2, countOf(*n, "game", "games"), mt, s)
 	res, err := engine.RunMatch(ctx, cfg, func(r engine.GameRecord) {
 		verdict := "draw"
@@ -141,6 +153,11 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stdout, "game %d: %s (%s) vs %s (%s): %s, %s, %d plies; --p1 scores %s; opening %s\n",
 			r.Number, r.First, r.Names[0], r.Second, r.Names[1], verdict, r.Reason, r.Plies,
 			strconv.FormatFloat(r.Score, 'f', -1, 64), strings.Join(r.Opening, "; "))
+		if *records != "" {
+			if err := writeMatchRecord(*records, reg, def.Name, cfg.Options, r); err != nil {
+				fmt.Fprintf(stderr, "arbiter match: game %d's record: %v\n", r.Number, err)
+			}
+		}
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "arbiter match: %v\n", err)
@@ -168,6 +185,33 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	return 0
+}
+
+// writeMatchRecord writes game r of a match of game name to dir as
+// game-N.txt: the game record that /history and tournament --out write,
+// with the result a forfeit gave where the rules did not end the game.
+func writeMatchRecord(dir string, reg *rules.Registry, name string, opts rules.Options, r engine.GameRecord) error {
+	g, err := reg.New(name, opts)
+	if err != nil {
+		return err
+	}
+	for _, text := range append(slices.Clone(r.Opening), r.Moves...) {
+		m, err := g.ParseMove(text)
+		if err != nil {
+			return fmt.Errorf("replaying %s: %w", text, err)
+		}
+		g.Play(m)
+	}
+	out := g.Outcome()
+	if out.Result == rules.Ongoing {
+		out = rules.Outcome{Result: r.Result, Reason: r.Reason}
+	}
+	text := render.Record(g, render.Options{Players: [2]string{r.First, r.Second}, Result: &out},
+		render.Tag{Key: "Event", Value: fmt.Sprintf("match, game %d", r.Number)})
+	return atomicfile.Replace(filepath.Join(dir, fmt.Sprintf("game-%d.txt", r.Number)), func(w io.Writer) error {
+		_, err := io.WriteString(w, text)
+		return err
+	})
 }
 
 // sprtVerdict is match's last line under --sprt: "H1 accepted", "H0

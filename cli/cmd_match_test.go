@@ -4,8 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"arbiter/render"
+	"arbiter/rules/games"
 )
 
 func TestRunMatchPrintsGamesSummaryAndJSON(t *testing.T) {
@@ -121,4 +127,46 @@ func TestRunMatchOpenings(t *testing.T) {
 	for _, bad := range []string{"2", "random:x", "random:-1", "random:41", "book.txt"} {
 		refusedWithMessage(t, "match", "hiya", "--p1", "greedy", "--p2", "random", "--openings", bad)
 	}
+}
+
+// TestRunMatchWritesRecords: --records DIR keeps each game as a game
+// record, played out or forfeited, that analyse reads back.
+func TestRunMatchWritesRecords(t *testing.T) {
+	for _, c := range []struct{ p2, reason string }{{"random", "king attacked"}, {"exec:true", "(exec:true)"}} {
+		dir := filepath.Join(t.TempDir(), "records")
+		var out, errOut bytes.Buffer
+		code := Main(context.Background(), []string{"match", "hiya", "--p1", "greedy", "--p2", c.p2, "--games", "2",
+			"--movetime", "10ms", "--seed", "3", "--sandbox", "off", "--records", dir}, &out, &errOut)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.p2, code, errOut.String())
+		}
+		var lines []string
+		for l := range strings.Lines(out.String()) {
+			if strings.HasPrefix(l, "game ") {
+				lines = append(lines, l)
+			}
+		}
+		if len(lines) != 2 {
+			t.Fatalf("%s: %d game lines, want 2:\n%s", c.p2, len(lines), out.String())
+		}
+		for n, line := range lines {
+			text, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("game-%d.txt", n+1)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec, err := render.ParseRecord(games.Registry(), string(text))
+			if err != nil {
+				t.Fatalf("%s game %d: %v\n%s", c.p2, n+1, err, text)
+			}
+			why := rec.Outcome.Reason
+			if !strings.Contains(line, fmt.Sprintf(", %s, %d plies;", why, rec.Game.Ply())) || !strings.Contains(why, c.reason) {
+				t.Errorf("%s game %d: the record (%d plies) does not match %q:\n%s", c.p2, n+1, rec.Game.Ply(), line, text)
+			}
+			winner, _ := rec.Outcome.Result.Winner()
+			if !strings.Contains(line, rec.Game.PlayerName(winner)+" wins") {
+				t.Errorf("%s game %d: the record's result %v is not the match's %q", c.p2, n+1, rec.Outcome.Result, line)
+			}
+		}
+	}
+	refusedWithMessage(t, "match", "hiya", "--p1", "greedy", "--p2", "random", "--records", "/dev/null/records")
 }
