@@ -78,58 +78,40 @@ func TestUnverifiedBodiesBounded(t *testing.T) {
 	url := p.serveHTTP()
 	good := strings.Repeat("ab", 64)
 	now := fmt.Sprint(w.srv.Now().Unix())
-	// dropped says that the server answered or closed a held body: its
-	// place among the 16 is free again. What the server said of each
-	// dropped body, and of each probe, is kept for the failure message.
-	dropped := make(chan struct{}, 1)
+	// What the server says of a held body, should it answer or close one,
+	// is kept for the failure message.
 	var (
-		mu   sync.Mutex
-		seen = map[string]int{}
+		mu      sync.Mutex
+		dropped []string
 	)
-	note := func(what string) {
-		mu.Lock()
-		defer mu.Unlock()
-		seen[what]++
+	for range 16 {
+		conn := rawInteraction(t, url, good, now, 60<<10, 1000)
+		go func() {
+			why := "closed"
+			if resp, err := http.ReadResponse(bufio.NewReader(conn), nil); err != nil {
+				why = err.Error()
+			} else {
+				body, _ := io.ReadAll(resp.Body)
+				why = fmt.Sprintf("answered %d %q", resp.StatusCode, body)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			dropped = append(dropped, why)
+		}()
 	}
-	hold := func() {
-		for range 16 {
-			conn := rawInteraction(t, url, good, now, 60<<10, 1000)
-			go func() {
-				resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
-				if err != nil {
-					note("held body closed: " + err.Error())
-				} else {
-					body, _ := io.ReadAll(resp.Body)
-					note(fmt.Sprintf("held body answered %d %q", resp.StatusCode, body))
-				}
-				select {
-				case dropped <- struct{}{}:
-				default:
-				}
-			}()
-		}
-		note("16 bodies held")
-	}
-	hold()
-	// A probe sends its whole body: let in before the 16 are all being
-	// read, it is refused at once for its signature (401), and tried again.
-	// Should the server drop held bodies before the probe is refused, 16
-	// more are sent (those beyond the bound are refused at once).
-	for end := time.Now().Add(hang); ; time.Sleep(20 * time.Millisecond) {
-		select {
-		case <-dropped:
-			hold()
-		default:
-		}
-		status, body := answer(t, rawInteraction(t, url, good, now, 100, 100))
-		if status == http.StatusServiceUnavailable && strings.Contains(body, "too many unverified requests") {
-			break
-		}
-		note(fmt.Sprintf("probe answered %d %q", status, body))
+	// The server reads the 16 bodies once it has their headers.
+	for end := time.Now().Add(hang); p.b.UnverifiedBodies() < 16; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(end) {
 			mu.Lock()
 			defer mu.Unlock()
-			t.Fatalf("a 17th unverified body from one address: %d %q; want 503; seen: %v", status, body, seen)
+			t.Fatalf("the server reads %d of the 16 held bodies; held bodies dropped: %q", p.b.UnverifiedBodies(), dropped)
 		}
+	}
+	status, body := answer(t, rawInteraction(t, url, good, now, 100, 100))
+	if status != http.StatusServiceUnavailable || !strings.Contains(body, "too many unverified requests") {
+		mu.Lock()
+		defer mu.Unlock()
+		t.Errorf("a 17th unverified body from one address: %d %q; want 503; the server reads %d bodies; held bodies dropped: %q",
+			status, body, p.b.UnverifiedBodies(), dropped)
 	}
 }
