@@ -41,8 +41,8 @@ type MatchConfig struct {
 	// an opening: games with them start at the start position. When
 	// OpeningPlies is above 0, their openings are played live: the other
 	// player's moves among the first OpeningPlies plies are random among
-	// those that keep the game balanced (as RandomOpening's), the
-	// program's own are its choice.
+	// those that an 8-ply search rates balanced, the program's own are its
+	// choice.
 	FromStart func(spec string) bool
 	// OpeningPlies is the length of the random opening that starts each
 	// pair of games: 0 means the package's OpeningPlies (and none against
