@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"arbiter/rules"
@@ -114,32 +115,38 @@ func TestCutFirstIterationStillScoresMoves(t *testing.T) {
 // TestLowLevelsPlayTheSameAtAnyMoveTime checks what the position caps are
 // for: levels 1-4 choose the same moves whether they have 1 s or 3 s a
 // move (given the same random choices), so the ladder measured at one move
-// time (docs/explanation/levels.md) is the ladder at the class's.
+// time (docs/explanation/levels.md) is the ladder at the class's. The
+// searches run in virtual time, where a search's clock stands still while
+// it computes: each stops at its cap, as on a machine fast enough to reach
+// it within either move time, and nothing else about the move time may
+// change the choice.
 func TestLowLevelsPlayTheSameAtAnyMoveTime(t *testing.T) {
 	for _, name := range games.Registry().Names() {
-		plies := 6
-		if sampled(startOf(t, name)) {
-			plies = 1 // the first move of each level
-		}
-		for l := Level(1); l <= 4; l++ {
-			short := NewArbiter(nil, l, 1, rand.New(rand.NewPCG(3, 4)))
-			long := NewArbiter(nil, l, 1, rand.New(rand.NewPCG(3, 4)))
-			g := startOf(t, name)
-			for ply := 0; ply < plies && g.Status() == rules.Ongoing; ply++ {
-				a, _, err := short.Choose(context.Background(), g, Limits{MoveTime: time.Second})
-				if err != nil {
-					t.Fatalf("%s level %d: %v", name, l, err)
-				}
-				b, _, err := long.Choose(context.Background(), g, Limits{MoveTime: 3 * time.Second})
-				if err != nil {
-					t.Fatalf("%s level %d: %v", name, l, err)
-				}
-				if a != b {
-					t.Errorf("%s level %d, ply %d: %s with 1 s a move, %s with 3 s", name, l, ply, g.FormatMove(a), g.FormatMove(b))
-					break
-				}
-				g.Play(a)
+		synctest.Test(t, func(t *testing.T) {
+			plies := 6
+			if sampled(startOf(t, name)) {
+				plies = 1 // the first move of each level
 			}
-		}
+			for l := Level(1); l <= 4; l++ {
+				short := NewArbiter(nil, l, 1, rand.New(rand.NewPCG(3, 4)))
+				long := NewArbiter(nil, l, 1, rand.New(rand.NewPCG(3, 4)))
+				g := startOf(t, name)
+				for ply := 0; ply < plies && g.Status() == rules.Ongoing; ply++ {
+					a, _, err := short.Choose(context.Background(), g, Limits{MoveTime: time.Second})
+					if err != nil {
+						t.Fatalf("%s level %d: %v", name, l, err)
+					}
+					b, _, err := long.Choose(context.Background(), g, Limits{MoveTime: 3 * time.Second})
+					if err != nil {
+						t.Fatalf("%s level %d: %v", name, l, err)
+					}
+					if a != b {
+						t.Errorf("%s level %d, ply %d: %s with 1 s a move, %s with 3 s", name, l, ply, g.FormatMove(a), g.FormatMove(b))
+						break
+					}
+					g.Play(a)
+				}
+			}
+		})
 	}
 }
