@@ -13,6 +13,7 @@ import (
 
 	"arbiter/api"
 	"arbiter/commands"
+	"arbiter/rules"
 	"arbiter/store"
 
 	"github.com/redis/go-redis/v9"
@@ -338,5 +339,28 @@ func TestStreamSaysSyncedAfterItsGames(t *testing.T) {
 	}
 	if want := []string{"hello", "game", "synced"}; !slices.Equal(types, want) {
 		t.Errorf("the stream began %v; want %v", types, want)
+	}
+}
+
+// TestStreamSendsTheResultOfAGameThatEndedUnseen: a game that ends
+// without its stream being told at once (its push dropped on a full queue,
+// or the poll's resync first) is sent with its result at the next resync,
+// not as "gone", which is for a game that cannot be found.
+func TestStreamSendsTheResultOfAGameThatEndedUnseen(t *testing.T) {
+	e := newEnv(t)
+	p := e.connect(e.token(alice))
+	st := startProgramGame(t, e, p, "c1")
+	g := e.load("c1")
+	g.Status, g.Result, g.Reason = store.Finished, rules.P1Wins, "bob wins on the board"
+	// Saved past the game flow, as another process would: this process's
+	// streams are not pushed the game, and learn of it at their next poll.
+	if err := e.st.Save(context.Background(), g); err != nil {
+		t.Fatal(err)
+	}
+	m := p.next(func(m api.Message) bool {
+		return m.Type == "gone" && m.GameID == st.ID || m.Type == "game" && m.Game.ID == st.ID && m.Game.Status == "finished"
+	})
+	if m.Type != "game" || m.Game.Result != "loss" || m.Game.Reason != "bob wins on the board" {
+		t.Errorf("the game that ended unseen was sent as %+v (game %+v)", m, m.Game)
 	}
 }

@@ -102,6 +102,7 @@ func (st *stream) signal() {
 func (st *stream) write(ctx context.Context) {
 	sent := map[string]int64{}      // version sent, by game id
 	channels := map[string]string{} // channel of each game sent
+	over := map[string]bool{}       // games sent finished, or gone
 	send := func(m Message) bool {
 		_ = st.conn.SetWriteDeadline(time.Now().Add(writeWait))
 		return st.conn.WriteJSON(m) == nil
@@ -110,12 +111,13 @@ func (st *stream) write(ctx context.Context) {
 		if m.Game == nil {
 			return send(m)
 		}
-		if m.Game.Version <= sent[m.Game.ID] {
-			return true // already sent, or older than what was
+		if m.Game.Version <= sent[m.Game.ID] || over[m.Game.ID] {
+			return true // already sent, older than what was, or over
 		}
 		sent[m.Game.ID] = m.Game.Version
 		channels[m.Game.ID] = m.Game.Channel
 		if m.Game.Status == "finished" {
+			over[m.Game.ID] = true
 			defer delete(sent, m.Game.ID)
 			defer delete(channels, m.Game.ID)
 		}
@@ -144,11 +146,12 @@ func (st *stream) write(ctx context.Context) {
 			}
 		}
 		for id := range sent {
-			if !running[id] { // over, and finished elsewhere
+			if !running[id] { // over, and not pushed here
 				delete(sent, id)
 				ch := channels[id]
 				delete(channels, id)
-				if !send(Message{Type: "gone", Channel: ch, GameID: id}) {
+				over[id] = true
+				if !send(st.ended(ctx, ch, id)) {
 					return false
 				}
 			}
@@ -186,6 +189,21 @@ func (st *stream) write(ctx context.Context) {
 			return
 		}
 	}
+}
+
+// ended is the message for game id of channel, sent to the program and no
+// longer going on: the game with its result when it can be found finished,
+// "gone" when it cannot (deleted, or the store does not answer).
+func (st *stream) ended(ctx context.Context, channel, id string) Message {
+	g, err := st.s.svc.PlayGame(ctx, st.owner.Guild, channel, id)
+	if err != nil || g.Status != store.Finished {
+		return Message{Type: "gone", Channel: channel, GameID: id}
+	}
+	seat, ok := commands.ProgramSeat(g, st.owner.User)
+	if !ok {
+		return Message{Type: "gone", Channel: channel, GameID: id}
+	}
+	return Message{Type: "game", Game: gameState(g, seat, st.s.moveTime(g.Name))}
 }
 
 // finish sends the reason the stream stops, if any, and closes it.
