@@ -195,15 +195,12 @@ func (st *stream) write(ctx context.Context) {
 // longer going on: the game with its result when it can be found finished,
 // "gone" when it cannot (deleted, or the store does not answer).
 func (st *stream) ended(ctx context.Context, channel, id string) Message {
-	g, err := st.s.svc.PlayGame(ctx, st.owner.Guild, channel, id)
-	if err != nil || g.Status != store.Finished {
-		return Message{Type: "gone", Channel: channel, GameID: id}
+	if g, err := st.s.svc.PlayGame(ctx, st.owner.Guild, channel, id); err == nil && g.Status == store.Finished {
+		if seat, ok := commands.ProgramSeat(g, st.owner.User); ok {
+			return Message{Type: "game", Game: gameState(g, seat, st.s.moveTime(g.Name))}
+		}
 	}
-	seat, ok := commands.ProgramSeat(g, st.owner.User)
-	if !ok {
-		return Message{Type: "gone", Channel: channel, GameID: id}
-	}
-	return Message{Type: "game", Game: gameState(g, seat, st.s.moveTime(g.Name))}
+	return Message{Type: "gone", Channel: channel, GameID: id}
 }
 
 // finish sends the reason the stream stops, if any, and closes it.
