@@ -69,6 +69,11 @@ func runBotAt(ctx context.Context, args []string, stderr io.Writer, at discordAt
 		fmt.Fprintln(stderr, "arbiter bot: DISCORD_TOKEN is not set: give the bot's token from the Discord developer portal (see .env.example and docs/tutorials/first-server.md)")
 		return 2
 	}
+	if cfg.RedisURL == "" && nWorkers.set && nWorkers.n == 0 {
+		fmt.Fprintln(stderr, "arbiter bot: --workers 0 leaves the bot's turns and analyses to worker processes, and workers need Redis: "+
+			"REDIS_URL is not set, so nothing would ever take them. Set REDIS_URL for the bot and its workers, or drop --workers 0.")
+		return 2
+	}
 	var key ed25519.PublicKey
 	if *httpAddr != "" {
 		if key, err = publicKey(cfg.DiscordPublicKey); err != nil {

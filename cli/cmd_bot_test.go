@@ -31,6 +31,7 @@ func TestBotAndWorkerRefuseWithoutSettings(t *testing.T) {
 		{"bot without token", map[string]string{"DISCORD_TOKEN": ""}, []string{"bot"}, "DISCORD_TOKEN is not set"},
 		{"http without key", map[string]string{"DISCORD_TOKEN": secretToken, "DISCORD_PUBLIC_KEY": ""}, []string{"bot", "--http", "127.0.0.1:0"}, "DISCORD_PUBLIC_KEY"},
 		{"http with a bad key", map[string]string{"DISCORD_TOKEN": secretToken, "DISCORD_PUBLIC_KEY": "abc"}, []string{"bot", "--http", "127.0.0.1:0"}, "64 hex digits"},
+		{"bot with no workers and no Redis", map[string]string{"DISCORD_TOKEN": secretToken, "REDIS_URL": ""}, []string{"bot", "--workers", "0"}, "nothing would ever take them"},
 		{"bot with arguments", map[string]string{"DISCORD_TOKEN": secretToken}, []string{"bot", "extra"}, "unexpected arguments"},
 		{"worker without Redis", map[string]string{"DISCORD_TOKEN": secretToken, "REDIS_URL": ""}, []string{"worker"}, "REDIS_URL is not set"},
 		{"worker without token", map[string]string{"DISCORD_TOKEN": "", "REDIS_URL": "redis://127.0.0.1:1"}, []string{"worker"}, "DISCORD_TOKEN is not set"},
