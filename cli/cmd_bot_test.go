@@ -102,7 +102,7 @@ func TestBotStopsCleanly(t *testing.T) {
 	exit, stopped := make(chan int, 1), make(chan struct{})
 	go func() {
 		defer close(stopped)
-		exit <- Main(ctx, []string{"bot", "--http", "127.0.0.1:0", "--workers", "0"}, io.Discard, &stderr)
+		exit <- Main(ctx, []string{"bot", "--http", "127.0.0.1:0", "--workers", "1"}, io.Discard, &stderr)
 	}()
 	t.Cleanup(func() { // before the data folder is removed
 		cancel()
