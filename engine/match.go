@@ -41,7 +41,7 @@ type MatchConfig struct {
 	// an opening: games with them start at the start position. When
 	// OpeningPlies is above 0, their openings are played live: the other
 	// player's moves among the first OpeningPlies plies are random among
-	// those that an 8-ply search rates balanced, the program's own are its
+	// those that a 10-ply search rates balanced, the program's own are its
 	// choice.
 	FromStart func(spec string) bool
 	// OpeningPlies is the length of the random opening that starts each
@@ -197,14 +197,15 @@ func (r *MatchResult) sum() {
 }
 
 // randomStart is a player whose moves among a game's first plies plies are
-// random among those that an 8-ply search rates balanced: the opening,
+// random among those that balancedLive accepts: the opening,
 // played live against a program that cannot be told one. When no move
 // keeps the game balanced, the player chooses its own.
 type randomStart struct {
 	Player
 	plies int
 	rng   *rand.Rand
-	judge *Engine // rates the position after each candidate
+	judge *Engine         // rates the position after each candidate
+	rated map[uint64]bool // keepsBalance's answers, by position hash
 }
 
 // Choose plays at random within the opening, else as the player.
@@ -218,13 +219,36 @@ func (p *randomStart) Choose(ctx context.Context, g rules.Game, lim Limits) (rul
 		m := list.Moves[i]
 		after := g.Clone()
 		after.Play(m)
-		// Deeper than RandomOpening's search: the program is in the game
-		// to punish a move that a short search rates balanced.
-		if after.Status() == rules.Ongoing && balanced(ctx, p.judge, after, Limits{Depth: 8, Nodes: 1_000_000}) {
+		if after.Status() == rules.Ongoing && p.keepsBalance(ctx, after) {
 			return m, Info{Move: m, Nodes: 1}, nil
 		}
 	}
 	return p.Player.Choose(ctx, g, lim)
+}
+
+// keepsBalance reports whether balancedLive accepts after, a game going on,
+// searching each position once: every game of a match rates the same few.
+func (p *randomStart) keepsBalance(ctx context.Context, after rules.Game) bool {
+	h := after.Hash()
+	ok, seen := p.rated[h]
+	if !seen {
+		if p.rated == nil {
+			p.rated = map[uint64]bool{}
+		}
+		ok = balancedLive(ctx, p.judge, after)
+		p.rated[h] = ok
+	}
+	return ok
+}
+
+// balancedLive reports whether g, after a random move played live, is
+// balanced by a 10-ply search: deeper than RandomOpening's, since the
+// program is in the game to punish a move that a short search rates
+// balanced (in Hi-Ya!, South's C3D4 is 1.0 piece down at 8 plies and 1.7
+// at 10). A 10-ply search of a Hi-Ya! opening takes about a million
+// positions.
+func balancedLive(ctx context.Context, judge *Engine, g rules.Game) bool {
+	return balanced(ctx, judge, g, Limits{Depth: 10, Nodes: 4_000_000})
 }
 
 // RandomOpening draws plies random moves that leave the game going and
