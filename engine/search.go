@@ -16,6 +16,15 @@ const maxEval = 20000
 // maxQDepth bounds the quiescence search below the main search's leaves.
 const maxQDepth = 8
 
+// Reverse futility pruning: within futilityDepth plies of the leaves, a
+// position whose evaluation stands futilityMargin (hundredths of a piece)
+// a ply above beta fails high unsearched. Self-play at 20 ms a move
+// accepted it in Hi-Ya! and Upthrust (docs/explanation/strength.md).
+const (
+	futilityDepth  = 3
+	futilityMargin = 150
+)
+
 // historyBits sets the number of history slots a side (a hash of the
 // move): 1<<historyBits.
 const historyBits = 12
@@ -372,6 +381,15 @@ func (s *Searcher[G]) negamax(depth, ply, alpha, beta int, pvNode bool) int {
 			if b == boundExact || (b == boundLower && sc >= beta) || (b == boundUpper && sc <= alpha) {
 				return sc
 			}
+		}
+	}
+
+	// Reverse futility: off the principal variation and within
+	// futilityDepth plies of the leaves, a position whose evaluation stands
+	// futilityMargin a ply above beta is taken to fail high unsearched.
+	if !pvNode && depth <= futilityDepth && beta > -MateBound && beta < MateBound {
+		if stand := s.evaluate(); stand-futilityMargin*depth >= beta {
+			return stand
 		}
 	}
 
