@@ -343,7 +343,8 @@ const farBelow = 15
 func TestRandomPlaysFarWorseThanArbiter(t *testing.T) {
 	n, nodes := 20, uint64(matchNodes)
 	if testing.Short() {
-		n, nodes = 2, shortNodes
+		// Four games: in two, random may blunder only once (Upthrust).
+		n, nodes = 4, shortNodes
 	}
 	reg := games.Registry()
 	// The four games written in Go; in the games shipped as files (Othello,
