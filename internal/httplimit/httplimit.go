@@ -243,8 +243,11 @@ func clientAddress(r *http.Request, proxies []netip.Prefix) string {
 		host = r.RemoteAddr
 	}
 	ip, err := netip.ParseAddr(host)
-	if err != nil || !trusted(ip, proxies) {
+	if err != nil {
 		return host
+	}
+	if !trusted(ip, proxies) {
+		return ip.String() // one spelling an address: "::0" and "::" are one client
 	}
 	var hops []string
 	for _, v := range r.Header.Values("X-Forwarded-For") {
