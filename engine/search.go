@@ -384,9 +384,7 @@ func (s *Searcher[G]) negamax(depth, ply, alpha, beta int, pvNode bool) int {
 		}
 	}
 
-	// Reverse futility: off the principal variation and within
-	// futilityDepth plies of the leaves, a position whose evaluation stands
-	// futilityMargin a ply above beta is taken to fail high unsearched.
+	// Reverse futility pruning (futilityMargin), off the principal variation.
 	if !pvNode && depth <= futilityDepth && beta > -MateBound && beta < MateBound {
 		if stand := s.evaluate(); stand-futilityMargin*depth >= beta {
 			return stand

@@ -247,7 +247,7 @@ func clientAddress(r *http.Request, proxies []netip.Prefix) string {
 		return host
 	}
 	if !trusted(ip, proxies) {
-		return ip.String() // one spelling an address: "::0" and "::" are one client
+		return ip.String() // the address in one spelling: "::0" and "::" are one client
 	}
 	var hops []string
 	for _, v := range r.Header.Values("X-Forwarded-For") {
