@@ -223,3 +223,28 @@ end:
 		t.Fatalf("b: %v %v", g.FormatMove(m), err)
 	}
 }
+
+func TestTacticalGoalStep(t *testing.T) {
+	body := `board: {columns: 3, rows: 4}
+pieces: [{name: pawn, text: [P, p]}, {name: king, text: [K, k]}]
+start:
+  - {player: 1, at: [[1, 3]], piece: pawn}
+  - {player: 1, at: [[2, 1]], piece: king}
+  - {player: 2, at: [[3, 2]], piece: pawn}
+moves:
+  - {kind: step, directions: forward, to: empty}
+end:
+  - {when: reach, row: far, piece: pawn, result: win}
+`
+	g := game(t, body)
+	// A's pawn wins at once on the far row; its king's step neither wins
+	// nor captures.
+	if !g.Tactical(mustParse(t, g, "a3 a4")) || g.Tactical(mustParse(t, g, "b1 b2")) {
+		t.Error("the pawn's winning step is not tactical, or the king's step is")
+	}
+	// B's far row is the first.
+	play(t, g, "b1 b2")
+	if !g.Tactical(mustParse(t, g, "c2 c1")) {
+		t.Error("B's winning step is not tactical")
+	}
+}

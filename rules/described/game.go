@@ -902,13 +902,14 @@ func (g *Game) Hash() uint64 { return g.hash }
 // Announce returns "": described games say nothing with a move.
 func (g *Game) Announce(rules.Move) string { return "" }
 
-// Tactical reports whether m removes an enemy piece: a step or slide onto
-// one, a capturing jump, a capturing outflank.
+// Tactical reports whether m removes an enemy piece (a step or slide onto
+// one, a capturing jump, a capturing outflank) or wins at once by a step or
+// slide onto the row that a reach ending makes the mover's goal.
 func (g *Game) Tactical(m rules.Move) bool {
 	if m == movePass {
 		return false
 	}
-	_, to, rule := unpack(m)
+	from, to, rule := unpack(m)
 	if rule >= len(g.c.gens[g.toMove]) {
 		return false
 	}
@@ -919,7 +920,21 @@ func (g *Game) Tactical(m rules.Move) bool {
 	case gn.outflank == outflankCapture, gn.mill && removalOf(m) >= 0:
 		return true
 	case gn.kind == kindStep || gn.kind == kindSlide:
-		return g.cells[to] != 0
+		return g.cells[to] != 0 || g.winsByReach(from, to)
+	}
+	return false
+}
+
+// winsByReach reports whether the player to move wins at once by moving
+// the piece on from to the cell to: a reach ending won on to's row.
+func (g *Game) winsByReach(from, to int) bool {
+	c := g.c
+	for i := range c.reach {
+		re := &c.reach[i]
+		if re.result == resWin && int(c.rowOf[to]) == re.row[g.toMove] &&
+			(re.piece < 0 || from >= 0 && int8((g.cells[from]-1)>>1) == re.piece) {
+			return true
+		}
 	}
 	return false
 }
