@@ -248,3 +248,20 @@ end:
 		t.Error("B's winning step is not tactical")
 	}
 }
+
+func TestTacticalLineCompleted(t *testing.T) {
+	body := `board: {columns: 4, rows: 2, rows-numbered: from-bottom}
+pieces: [{name: disc, text: [X, O]}]
+start: []
+moves:
+  - {kind: drop}
+end:
+  - {when: in-a-row, length: 3, result: win}
+`
+	g := game(t, body)
+	play(t, g, "a", "a", "b", "b")
+	// X wins at once with c; O's line would need the same c.
+	if !g.Tactical(mustParse(t, g, "c")) || g.Tactical(mustParse(t, g, "d")) {
+		t.Error("X's winning drop is not tactical, or the drop beside nothing is")
+	}
+}

@@ -903,8 +903,9 @@ func (g *Game) Hash() uint64 { return g.hash }
 func (g *Game) Announce(rules.Move) string { return "" }
 
 // Tactical reports whether m removes an enemy piece (a step or slide onto
-// one, a capturing jump, a capturing outflank) or wins at once by a step or
-// slide onto the row that a reach ending makes the mover's goal.
+// one, a capturing jump, a capturing outflank) or wins at once: a step or
+// slide onto the row that a reach ending makes the mover's goal, a new
+// piece that completes an in-a-row ending's line.
 func (g *Game) Tactical(m rules.Move) bool {
 	if m == movePass {
 		return false
@@ -921,8 +922,18 @@ func (g *Game) Tactical(m rules.Move) bool {
 		return true
 	case gn.kind == kindStep || gn.kind == kindSlide:
 		return g.cells[to] != 0 || g.winsByReach(from, to)
+	case gn.kind == kindPlace || gn.kind == kindDrop:
+		return g.winsInARow(to)
 	}
 	return false
+}
+
+// winsInARow reports whether the player to move wins at once with a new
+// piece on the empty cell to: an in-a-row ending won by the line through
+// it.
+func (g *Game) winsInARow(to int) bool {
+	c := g.c
+	return c.inARow > 0 && !c.anywhere && c.inARowRes == resWin && g.lineThrough(to, g.toMove) >= c.inARow
 }
 
 // winsByReach reports whether the player to move wins at once by moving
