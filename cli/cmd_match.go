@@ -40,7 +40,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.Var(&set, "set", "a game option as key=value (repeatable)")
 	seed := fs.String("seed", "", "seed of the openings and the players' random choices (default: from the clock)")
 	asJSON := fs.Bool("json", false, "end with the summary as one line of JSON")
-	openings := fs.String("openings", "", "random:PLIES, each pair of games starts with PLIES random plies (default random:4, none against a class program); against a class program, the other player plays its moves among the first PLIES at random, among those that keep the game balanced")
+	openings := fs.String("openings", "", "random:PLIES, each pair of games starts with PLIES random plies (default random:4, none against a class program); against a class program, the other player plays its moves among the first PLIES at random, among those that leave it neither lost nor more than 1.5 pieces behind")
 	records := fs.String("records", "", "write each game's record to this directory, as game-N.txt (arbiter analyse reads them)")
 	box := addSandboxFlags(fs, "p1 or p2")
 	sprtText := fs.String("sprt", "", `play until a sequential probability ratio test (SPRT) decides, e.g. "elo0=0 elo1=20 alpha=0.05 beta=0.05" (--games is then the most games, default 10000)`)

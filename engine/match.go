@@ -197,15 +197,15 @@ func (r *MatchResult) sum() {
 }
 
 // randomStart is a player whose moves among a game's first plies plies are
-// random among those that balancedLive accepts: the opening,
-// played live against a program that cannot be told one. When no move
-// keeps the game balanced, the player chooses its own.
+// random among those that fairLive accepts: the opening, played live
+// against a program that cannot be told one. When no move keeps the player
+// in the game, the player chooses its own.
 type randomStart struct {
 	Player
 	plies int
 	rng   *rand.Rand
 	judge *Engine         // rates the position after each candidate
-	rated map[uint64]bool // keepsBalance's answers, by position hash
+	rated map[uint64]bool // keepsInGame's answers, by position hash
 }
 
 // Choose plays at random within the opening, else as the player.
@@ -219,36 +219,46 @@ func (p *randomStart) Choose(ctx context.Context, g rules.Game, lim Limits) (rul
 		m := list.Moves[i]
 		after := g.Clone()
 		after.Play(m)
-		if after.Status() == rules.Ongoing && p.keepsBalance(ctx, after) {
+		if after.Status() == rules.Ongoing && p.keepsInGame(ctx, after, g.ToMove()) {
 			return m, Info{Move: m, Nodes: 1}, nil
 		}
 	}
 	return p.Player.Choose(ctx, g, lim)
 }
 
-// keepsBalance reports whether balancedLive accepts after, a game going on,
-// searching each position once: every game of a match rates the same few.
-func (p *randomStart) keepsBalance(ctx context.Context, after rules.Game) bool {
+// keepsInGame reports whether fairLive accepts after, a game going on after
+// a random move by mover, searching each position once: every game of a
+// match rates the same few.
+func (p *randomStart) keepsInGame(ctx context.Context, after rules.Game, mover rules.Player) bool {
 	h := after.Hash()
 	ok, seen := p.rated[h]
 	if !seen {
 		if p.rated == nil {
 			p.rated = map[uint64]bool{}
 		}
-		ok = balancedLive(ctx, p.judge, after)
+		ok = fairLive(ctx, p.judge, after, mover)
 		p.rated[h] = ok
 	}
 	return ok
 }
 
-// balancedLive reports whether g, after a random move played live, is
-// balanced by a 10-ply search: deeper than RandomOpening's, since the
-// program is in the game to punish a move that a short search rates
-// balanced (in Hi-Ya!, South's C3D4 is 1.0 piece down at 8 plies and 1.7
-// at 10). A 10-ply search of a Hi-Ya! opening takes about a million
-// positions.
-func balancedLive(ctx context.Context, judge *Engine, g rules.Game) bool {
-	return balanced(ctx, judge, g, Limits{Depth: 10, Nodes: 4_000_000})
+// fairLive reports whether g, after a random move by mover played live,
+// leaves mover neither lost nor more than openingMargin behind, by a
+// 10-ply search: deeper than RandomOpening's, since the program is in the
+// game to punish a move that a short search rates balanced (in Hi-Ya!,
+// South's C3D4 is 1.0 piece down at 8 plies and 1.7 at 10). Unlike an
+// opening drawn before the game, the move may keep an advantage: what the
+// program's own moves gave away is the program's play, not the dice. A
+// 10-ply search of a Hi-Ya! opening takes about a million positions.
+func fairLive(ctx context.Context, judge *Engine, g rules.Game, mover rules.Player) bool {
+	score := judge.Search(ctx, g, Limits{Depth: 10, Nodes: 4_000_000}).Score
+	if g.ToMove() != mover {
+		score = -score
+	}
+	if n, decided := MateIn(score); decided {
+		return n > 0
+	}
+	return score >= -openingMargin
 }
 
 // RandomOpening draws plies random moves that leave the game going and

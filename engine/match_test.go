@@ -185,7 +185,7 @@ func TestLiveOpeningMovesKeepTheGameBalanced(t *testing.T) {
 	for _, m := range list.Moves[:list.N] {
 		after := g.Clone()
 		after.Play(m)
-		if !p.keepsBalance(ctx, after) {
+		if !p.keepsInGame(ctx, after, g.ToMove()) {
 			unbalanced[g.FormatMove(m)] = true
 		}
 	}
@@ -212,6 +212,14 @@ func TestLiveOpeningMovesKeepTheGameBalanced(t *testing.T) {
 	}
 	if len(chosen) < 3 {
 		t.Errorf("30 live first moves are only %v", chosen)
+	}
+	// After South's E3E4, North may keep what South gave: F6E5, which a
+	// 10-ply search rates about 2 pieces up for North, is fair.
+	g.Play(mustMove(t, g, "E3E4"))
+	after := g.Clone()
+	after.Play(mustMove(t, g, "F6E5"))
+	if !p.keepsInGame(ctx, after, g.ToMove()) {
+		t.Error("after E3E4, North's F6E5 refused: it keeps North's advantage")
 	}
 }
 
@@ -246,4 +254,14 @@ func TestStoppedMatchSumsItsGames(t *testing.T) {
 	if res.Wins > 0 && res.Losses == 0 && res.Elo <= 0 {
 		t.Errorf("Elo %v for %d wins and no loss", res.Elo, res.Wins)
 	}
+}
+
+// mustMove reads move text in g's current position.
+func mustMove(t *testing.T, g rules.Game, text string) rules.Move {
+	t.Helper()
+	m, err := g.ParseMove(text)
+	if err != nil {
+		t.Fatalf("%s: %v", text, err)
+	}
+	return m
 }
