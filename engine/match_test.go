@@ -164,11 +164,11 @@ func TestMatchPlaysTheOpeningLiveAgainstAProgramFromTheStart(t *testing.T) {
 	}
 }
 
-// TestLiveOpeningMovesKeepTheGameBalanced: a random move played live
+// TestLiveOpeningMovesAreFairToTheirPlayer: a random move played live
 // against a program is one that a deeper search rates balanced; in Hi-Ya!
 // some first moves of South's lose material by force, C3D4 among them,
 // though an 8-ply search rates it only a piece down.
-func TestLiveOpeningMovesKeepTheGameBalanced(t *testing.T) {
+func TestLiveOpeningMovesAreFairToTheirPlayer(t *testing.T) {
 	ctx := context.Background()
 	g, err := games.Registry().New("hiya", rules.Options{})
 	if err != nil {
