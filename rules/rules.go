@@ -127,7 +127,8 @@ type Game interface {
 	Announce(m Move) string
 	// Tactical reports whether m, legal in the current position, removes or
 	// hurts a piece (a HiQUE removal, a Hi-Ya! attack, a Sixes surround) or,
-	// where the rules say, wins at once (a described game's goal row).
+	// where the rules say, wins at once (a described game's goal row or
+	// winning line).
 	// The engine searches such moves first and in quiescence.
 	Tactical(m Move) bool
 

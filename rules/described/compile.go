@@ -144,6 +144,12 @@ type reachEnd struct {
 	result resultKind
 }
 
+// reachedBy reports whether player p's piece of kind k arriving on row
+// ends the game by re.
+func (re *reachEnd) reachedBy(row int, p rules.Player, k int8) bool {
+	return row == re.row[p] && (re.piece < 0 || re.piece == k)
+}
+
 // cellValue is the value of a cell holding player p's piece of kind k.
 func cellValue(k int, p rules.Player) uint8 { return uint8(1 + 2*k + int(p)) }
 

@@ -500,7 +500,7 @@ func (g *Game) endAfter(p rules.Player, to int) endState {
 		if v != 0 && rules.Player((v-1)&1) == p {
 			for i := range c.reach {
 				re := &c.reach[i]
-				if int(c.rowOf[to]) == re.row[p] && (re.piece < 0 || int8((v-1)>>1) == re.piece) {
+				if re.reachedBy(int(c.rowOf[to]), p, int8((v-1)>>1)) {
 					return decide(re.result, p, whyReach)
 				}
 			}
@@ -942,8 +942,7 @@ func (g *Game) winsByReach(from, to int) bool {
 	c := g.c
 	for i := range c.reach {
 		re := &c.reach[i]
-		if re.result == resWin && int(c.rowOf[to]) == re.row[g.toMove] &&
-			(re.piece < 0 || from >= 0 && int8((g.cells[from]-1)>>1) == re.piece) {
+		if re.result == resWin && from >= 0 && re.reachedBy(int(c.rowOf[to]), g.toMove, int8((g.cells[from]-1)>>1)) {
 			return true
 		}
 	}
