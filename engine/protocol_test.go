@@ -245,12 +245,16 @@ func TestProtocolRoundTripInProcessProgram(t *testing.T) {
 }
 
 // TestProtocolRoundTripBinary builds arbiter and plays
-// `arbiter match GAME --p1 exec:"arbiter engine GAME" --p2 random`.
+// `arbiter match GAME --p1 exec:"arbiter engine GAME --level 4" --p2 random`.
+// Level 4 is capped by positions visited and the move time is far above
+// what the cap needs, so the games are the same on any machine: a
+// time-bound level 5 may be left a ply or two on a loaded machine and lose
+// to random.
 func TestProtocolRoundTripBinary(t *testing.T) {
 	bin := testkit.Build(t, "arbiter")
 	for _, game := range games.Registry().Names() {
-		cmd := exec.Command(bin, "match", game, "--p1", fmt.Sprintf("exec:%s engine %s --level 5", bin, game),
-			"--p2", "random", "--games", "2", "--movetime", "40ms", "--seed", "5", "--json",
+		cmd := exec.Command(bin, "match", game, "--p1", fmt.Sprintf("exec:%s engine %s --level 4", bin, game),
+			"--p2", "random", "--games", "2", "--movetime", "5s", "--seed", "5", "--json",
 			// The round trip is tested here, not the timing: a loaded
 			// machine may leave the child unscheduled beyond 100 ms.
 			"--grace", "5s")
@@ -260,7 +264,7 @@ func TestProtocolRoundTripBinary(t *testing.T) {
 		}
 		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 		last := lines[len(lines)-1]
-		want := fmt.Sprintf(`{"game":"%s","p1":"exec:%s engine %s --level 5","p2":"random","games":2,"wins":2,"draws":0,"losses":0,`, game, bin, game)
+		want := fmt.Sprintf(`{"game":"%s","p1":"exec:%s engine %s --level 4","p2":"random","games":2,"wins":2,"draws":0,"losses":0,`, game, bin, game)
 		if !strings.HasPrefix(last, want) {
 			t.Errorf("%s: last line\n%s\nwant it to start\n%s\nwhole output:\n%s", game, last, want, out)
 		}
