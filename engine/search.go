@@ -25,6 +25,14 @@ const (
 	futilityMargin = 150
 )
 
+// Aspiration windows: from aspirationDepth on, an iteration searches a
+// window of aspirationWindow (hundredths of a piece) either side of the last
+// iteration's score, widening it on the side that fails.
+const (
+	aspirationDepth  = 5
+	aspirationWindow = 50
+)
+
 // historyBits sets the number of history slots a side (a hash of the
 // move): 1<<historyBits.
 const historyBits = 12
@@ -130,7 +138,7 @@ func (s *Searcher[G]) search(ctx context.Context, g G, lim Limits, exactRoot boo
 	var scores []rootScore
 	for depth := 1; depth <= maxDepth; depth++ {
 		s.iterBest, s.iterScore = rules.NoMove, -inf
-		score := s.searchRoot(depth)
+		score := s.aspire(depth, info.Score)
 		if s.stopped {
 			if s.iterBest != rules.NoMove && !exactRoot {
 				info.Move, info.Score = s.iterBest, s.iterScore
@@ -256,11 +264,39 @@ func (s *Searcher[G]) toFront(m rules.Move) {
 	}
 }
 
-// searchRoot searches every root move to depth and returns the best score.
-// It records the iteration's best move as soon as one is known.
-func (s *Searcher[G]) searchRoot(depth int) int {
-	g := s.g
+// aspire searches the root to depth in a window around last, the previous
+// iteration's score, and searches again with the window widened on the side
+// where the score fell outside it. A move that fails high stays the
+// iteration's best through the search again.
+func (s *Searcher[G]) aspire(depth, last int) int {
 	alpha, beta := -inf, inf
+	delta := aspirationWindow
+	if depth >= aspirationDepth && !s.exactRoot && abs(last) < MateBound {
+		alpha, beta = last-delta, last+delta
+	}
+	for {
+		score := s.searchRoot(depth, alpha, beta)
+		switch {
+		case s.stopped:
+			return score
+		case score <= alpha && alpha > -inf:
+			alpha = max(-inf, score-delta)
+		case score >= beta && beta < inf:
+			beta = min(inf, score+delta)
+			s.toFront(s.iterBest)
+		default:
+			return score
+		}
+		delta *= 2
+	}
+}
+
+// searchRoot searches every root move to depth in the window (alpha, beta)
+// and returns the best score. It records the iteration's best move as soon
+// as one scores above alpha.
+func (s *Searcher[G]) searchRoot(depth, alpha, beta int) int {
+	g := s.g
+	origAlpha := alpha
 	best := -inf
 	s.pvLen[0] = 0
 	if s.tick() {
@@ -285,16 +321,21 @@ func (s *Searcher[G]) searchRoot(depth int) int {
 		s.rootScores[i] = score
 		if score > best {
 			best = score
-			s.iterBest, s.iterScore = m, score
-			s.pv[0][0] = m
-			copy(s.pv[0][1:], s.pv[1][1:s.pvLen[1]])
-			s.pvLen[0] = max(s.pvLen[1], 1)
+			if score > origAlpha {
+				s.iterBest, s.iterScore = m, score
+				s.pv[0][0] = m
+				copy(s.pv[0][1:], s.pv[1][1:s.pvLen[1]])
+				s.pvLen[0] = max(s.pvLen[1], 1)
+			}
 			if !s.exactRoot && score > alpha {
 				alpha = score
+				if score >= beta {
+					break
+				}
 			}
 		}
 	}
-	if !s.stopped && s.iterBest != rules.NoMove {
+	if !s.stopped && s.iterBest != rules.NoMove && best < beta {
 		s.tt.store(g.Hash()^s.salt, s.iterBest, toTT(best, 0), depth, boundExact)
 	}
 	return best

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -138,5 +139,41 @@ func TestTimeUseAtShortMoveTimes(t *testing.T) {
 		if got := deepen(c.elapsed, budget); got != c.want {
 			t.Errorf("deepen(%v, %v) = %v, want %v", c.elapsed, budget, got, c.want)
 		}
+	}
+}
+
+// TestAspirationAgreesWithTheFullWindow: where an iteration's score falls
+// outside the window around the last one (a Hi-Ya! move that a deeper
+// search finds losing, and a forced win found late), the search widens the
+// window and reports the score that full windows at every root move give.
+func TestAspirationAgreesWithTheFullWindow(t *testing.T) {
+	for _, tt := range []struct {
+		name, moves string
+		depth       int
+	}{
+		// B7B8 leads at 10 plies (-17); at 11 E3E4 does, at -110.
+		{"fails low", "B3A4;A6A5;E2A6;G6F5;A6B5;A7B6;B5A4;B6A5;B2B6;F5G4;F2G3;B7A6;C3B4;A6B7;B4C5;A5B4;C2C3;G7G4;B6C6;G4C4;C6B6;C7D6;B6B7;F6G5", 11},
+		// North's F6G5 lets South win in 5, which 10 plies rate -134.
+		{"fails high", "E3E4;E6D5;C3D4;E7E5;F2E3;E5E4;B3C4;E4F4;G2F3;F4E4;D4E3;C7F4;F3G4;G6F5;E2F3;F6G5", 11},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			g := startOf(t, "hiya")
+			for _, text := range strings.Split(tt.moves, ";") {
+				m, err := g.ParseMove(text)
+				if err != nil {
+					t.Fatal(err)
+				}
+				g.Play(m)
+			}
+			info := NewEngine(16).Search(context.Background(), g, Limits{Depth: tt.depth})
+			_, scores := NewEngine(16).search(context.Background(), g, Limits{Depth: tt.depth}, true)
+			want := -inf
+			for _, rs := range scores {
+				want = max(want, rs.Score)
+			}
+			if info.Score != want || info.Depth != tt.depth {
+				t.Errorf("depth %d, score %d; full windows: %d", info.Depth, info.Score, want)
+			}
+		})
 	}
 }
