@@ -44,6 +44,7 @@ type Info struct {
 	Elapsed time.Duration // wall time of the search
 	CPU     time.Duration // processor time of an outside program's move, 0 when unknown
 	PV      []rules.Move  // the expected line, starting with Move
+	Drawn   bool          // the move was drawn at random for the opening, not chosen: its time is not the player's
 }
 
 // Mate is the score of a won game at the root; a game won at ply p scores

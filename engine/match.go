@@ -220,7 +220,7 @@ func (p *randomStart) Choose(ctx context.Context, g rules.Game, lim Limits) (rul
 		after := g.Clone()
 		after.Play(m)
 		if after.Status() == rules.Ongoing && p.keepsInGame(ctx, after, g.ToMove()) {
-			return m, Info{Move: m, Nodes: 1}, nil
+			return m, Info{Move: m, Nodes: 1, Drawn: true}, nil
 		}
 	}
 	return p.Player.Choose(ctx, g, lim)
@@ -316,7 +316,8 @@ const openingMargin = 150
 // moves until the game ends or a player forfeits (a failing player loses,
 // with the reason). g is left at the last move played. It returns the
 // record (without number or score) and the longest time each side took for
-// a move; its error is ctx's when ctx ends the game.
+// a move of its own (a move drawn for the opening is not timed); its error
+// is ctx's when ctx ends the game.
 func PlayGame(ctx context.Context, g rules.Game, opening []rules.Move,
 	seats [2]Player, moveTime time.Duration) (GameRecord, [2]time.Duration, error) {
 	var longest [2]time.Duration
@@ -334,8 +335,10 @@ func PlayGame(ctx context.Context, g rules.Game, opening []rules.Move,
 	for g.Status() == rules.Ongoing {
 		side := g.ToMove()
 		start := time.Now()
-		m, _, err := seats[side].Choose(ctx, g, Limits{MoveTime: moveTime})
-		longest[side] = max(longest[side], time.Since(start))
+		m, info, err := seats[side].Choose(ctx, g, Limits{MoveTime: moveTime})
+		if !info.Drawn {
+			longest[side] = max(longest[side], time.Since(start))
+		}
 
 		if ctx.Err() != nil {
 			return rec, longest, ctx.Err()

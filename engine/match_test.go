@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"arbiter/rules"
@@ -265,4 +266,42 @@ func mustMove(t *testing.T, g rules.Game, text string) rules.Move {
 		t.Fatalf("%s: %v", text, err)
 	}
 	return m
+}
+
+// slowDraw is a player whose opening move, drawn at random, takes an hour to
+// draw (a long rating of its candidates) and whose own moves take 1 ms.
+type slowDraw struct{ Player }
+
+func (p slowDraw) Choose(ctx context.Context, g rules.Game, lim Limits) (rules.Move, Info, error) {
+	m, info, err := p.Player.Choose(ctx, g, lim)
+	if g.Ply() < 2 {
+		time.Sleep(time.Hour)
+		info.Drawn = true
+		return m, info, err
+	}
+	time.Sleep(time.Millisecond)
+	return m, info, err
+}
+
+// TestLongestMoveLeavesOutTheDrawnOpening: the longest move of a match is
+// the players' own; the time that drawing a fair opening move took is not.
+func TestLongestMoveLeavesOutTheDrawnOpening(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		reg := games.Registry()
+		var seats [2]Player
+		for i := range seats {
+			p, err := NewPlayer("random", PlayerOptions{Registry: reg, Seed: uint64(i + 1)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			seats[i] = slowDraw{p}
+		}
+		_, longest, err := PlayGame(context.Background(), startOf(t, "sixes"), nil, seats, time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if longest != [2]time.Duration{time.Millisecond, time.Millisecond} {
+			t.Errorf("longest moves %v, want 1ms each", longest)
+		}
+	})
 }
