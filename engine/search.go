@@ -143,6 +143,10 @@ func (s *Searcher[G]) search(ctx context.Context, g G, lim Limits, exactRoot boo
 			if s.iterBest != rules.NoMove && !exactRoot {
 				info.Move, info.Score = s.iterBest, s.iterScore
 				info.PV = s.pvLine()
+				if len(info.PV) == 0 || info.PV[0] != info.Move {
+					// A move that failed high, stopped in its search again.
+					info.PV = []rules.Move{info.Move}
+				}
 			}
 			if exactRoot && depth == 1 {
 				// Stopped inside the first iteration: the moves scored
