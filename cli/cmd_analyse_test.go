@@ -69,8 +69,15 @@ func TestAnalyseJSONHasTheContractShapeAndRepeats(t *testing.T) {
 	if got.Players[0]["name"] != "South" {
 		t.Errorf("player 1 is %v, want South (the game's word, no record given)", got.Players[0]["name"])
 	}
-	if k := keys(got.Moves[0]); k != "best,class,eval_after,eval_before,loss,move,ply" {
-		t.Errorf("a move has the keys %s", k)
+	for _, m := range got.Moves {
+		want := "best,class,eval_after,eval_before,loss,move,ply"
+		switch m["class"] {
+		case "inaccuracy", "mistake", "blunder":
+			want += ",why" // in words, for these classes only
+		}
+		if k := keys(m); k != want {
+			t.Errorf("move %v (%v) has the keys %s, want %s", m["move"], m["class"], k, want)
+		}
 	}
 	if got.Moves[3]["ply"] != 4.0 || got.Moves[3]["move"] != "E7E4" {
 		t.Errorf("the last move is %v", got.Moves[3])

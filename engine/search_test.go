@@ -172,9 +172,11 @@ func TestAspirationAgreesWithTheFullWindow(t *testing.T) {
 // Hi-Ya! positions where a deeper iteration's score falls outside the
 // window around the last one.
 const (
-	// B7B8 leads at 10 plies (-17); at 11 E3E4 does, at -110.
+	// South's best at 10 plies is found worse at 11: the score falls
+	// below the window.
 	aspirationFailsLow = "B3A4;A6A5;E2A6;G6F5;A6B5;A7B6;B5A4;B6A5;B2B6;F5G4;F2G3;B7A6;C3B4;A6B7;B4C5;A5B4;C2C3;G7G4;B6C6;G4C4;C6B6;C7D6;B6B7;F6G5"
-	// North's F6G5 lets South win in 5, which 10 plies rate -134.
+	// North's F6G5 lets South win in 5, which 11 plies find: the score
+	// rises above the window.
 	aspirationFailsHigh = "E3E4;E6D5;C3D4;E7E5;F2E3;E5E4;B3C4;E4F4;G2F3;F4E4;D4E3;C7F4;F3G4;G6F5;E2F3;F6G5"
 )
 
@@ -192,14 +194,15 @@ func hiyaAfter(t *testing.T, moves string) rules.Game {
 	return g
 }
 
-// TestStoppedSearchLineStartsWithItsMove: a search stopped while it
-// searches again a move that failed high plays that move, and its line
-// starts with it. 150,000 positions stop this one in depth 11's search
-// again, after its window around depth 10's score failed high.
+// TestStoppedSearchLineStartsWithItsMove: a search stopped at any point,
+// here also while it searches again a move that failed high, plays a move
+// whose line starts with it.
 func TestStoppedSearchLineStartsWithItsMove(t *testing.T) {
 	g := hiyaAfter(t, aspirationFailsHigh)
-	info := NewEngine(1).Search(context.Background(), g, Limits{Nodes: 150_000})
-	if len(info.PV) == 0 || info.PV[0] != info.Move {
-		t.Errorf("move %s, line %v", g.FormatMove(info.Move), info.PV)
+	for nodes := uint64(7_000); nodes <= 210_000; nodes += 7_000 {
+		info := NewEngine(1).Search(context.Background(), g, Limits{Nodes: nodes})
+		if len(info.PV) == 0 || info.PV[0] != info.Move {
+			t.Errorf("stopped after %d positions: move %s, line %v", nodes, g.FormatMove(info.Move), info.PV)
+		}
 	}
 }

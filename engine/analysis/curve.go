@@ -31,7 +31,7 @@ func CurveFor(game string) Curve {
 	case "upthrust":
 		return Curve{K: 0.00404}
 	case "hiya":
-		return Curve{K: 0.00493}
+		return Curve{K: 0.00518}
 	case "sixes":
 		return Curve{K: 0.16980}
 	case "breakthrough":

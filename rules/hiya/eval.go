@@ -6,17 +6,19 @@ import (
 	"arbiter/rules"
 )
 
-// Evaluation weights, in hundredths of a piece.
+// Evaluation weights, in hundredths of a piece, fitted to the results of
+// self-play games (bench/2026-11-29-strength.md, TestFitEvaluation).
 const (
-	valueNinja       = 260 // diagonal slides both ways forward, attacks backward; two hits to remove
-	valueSamurai     = 240 // forward slides, attacks sideways; two hits to remove
-	valueMiniNinja   = 110
-	valueMiniSamurai = 90
+	valueNinja       = 280 // diagonal slides both ways forward, attacks backward; two hits to remove
+	valueSamurai     = 220 // forward slides, attacks sideways; two hits to remove
+	valueMiniNinja   = 150
+	valueMiniSamurai = 110
 
-	advanceWeight = 3    // per row a piece has gone forward
-	threatWeight  = 8    // per opposing piece a side can attack with its next move
-	kingShield    = 30   // own piece on the square from which the King would be attacked
-	kingDanger    = 150  // the opponent can attack our King with its next move
+	advanceWeight = -3   // per row a piece has gone forward (most pieces cannot go back)
+	threatWeight  = 58   // per opposing piece a side can attack with its next move
+	attackShare   = 5    // the side to move scores 1/attackShare of what its best attack would take
+	kingShield    = 145  // own piece on the square from which the King would be attacked
+	kingDanger    = 180  // the opponent can attack our King with its next move
 	kingAttack    = 5000 // the side to move can attack the opposing King now: a win in one
 	lostPosition  = -10000
 	maxRowAdvance = rows - 1
@@ -26,8 +28,8 @@ const (
 )
 
 // Material scores material for the side to move: the weights of its pieces
-// minus the opponent's (Ninja 260, Samurai 240, mini-Ninja 110,
-// mini-Samurai 90; the King, always there while the game goes on, counts 0).
+// minus the opponent's (Ninja 280, Samurai 220, mini-Ninja 150,
+// mini-Samurai 110; the King, always there while the game goes on, counts 0).
 func (g *Game) Material() int {
 	p := &g.pos
 	return p.material(p.toMove) - p.material(p.toMove^1)
@@ -44,15 +46,16 @@ func (p *position) material(s Side) int {
 // opponent's):
 //
 //   - material: as Material;
-//   - advancement: 3 for each row each piece other than the King has gone
-//     forward from its own back row (forward pieces attack sooner);
-//   - threats: 8 for each opposing piece a side can attack with its next
+//   - advancement: -3 for each row each piece other than the King has gone
+//     forward from its own back row (most pieces never go back, and a side
+//     left with no legal move loses);
+//   - threats: 58 for each opposing piece a side can attack with its next
 //     move (some legal move lands directly in front of it), and for the
-//     side to move half of what its best such attack would take (a Ninja or
-//     Samurai loses its extra weight, a mini all of it);
-//   - king safety: 30 when a side's own piece stands on the square from
+//     side to move a fifth of what its best such attack would take (a Ninja
+//     or Samurai loses its extra weight, a mini all of it);
+//   - king safety: 145 when a side's own piece stands on the square from
 //     which its King would be attacked (the King cannot be attacked while it
-//     stays); -150 when the opponent can attack our King with its next move,
+//     stays); -180 when the opponent can attack our King with its next move,
 //     and +5000 when the side to move can attack the opposing King now.
 //
 // A finished position is lost for the side to move: -10000. Evaluate
@@ -83,7 +86,7 @@ func (g *Game) Evaluate() int {
 	if hitUs&p.kind[MiniSamurai] != 0 {
 		best = max(best, valueMiniSamurai)
 	}
-	score += best / 2
+	score += best / attackShare
 	if hitUs&p.kind[King] != 0 {
 		score += kingAttack
 	}
