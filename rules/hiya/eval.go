@@ -70,23 +70,9 @@ func (g *Game) Evaluate() int {
 	score += advanceWeight * (p.advancement(us) - p.advancement(them))
 
 	empty := boardMask &^ (p.side[South] | p.side[North])
-	hitUs := shift(p.reach(us, empty)&p.attackSquares(us, empty), forward(us)) & p.side[them]
-	hitThem := shift(p.reach(them, empty)&p.attackSquares(them, empty), forward(them)) & p.side[us]
+	hitUs, hitThem := p.hits(us, empty), p.hits(them, empty)
 	score += threatWeight * (popcount(hitUs) - popcount(hitThem))
-	best := 0
-	if hitUs&p.kind[Ninja] != 0 {
-		best = hurtNinja
-	}
-	if hitUs&p.kind[Samurai] != 0 {
-		best = max(best, hurtSamurai)
-	}
-	if hitUs&p.kind[MiniNinja] != 0 {
-		best = max(best, valueMiniNinja)
-	}
-	if hitUs&p.kind[MiniSamurai] != 0 {
-		best = max(best, valueMiniSamurai)
-	}
-	score += best / attackShare
+	score += p.bestTake(hitUs) / attackShare
 	if hitUs&p.kind[King] != 0 {
 		score += kingAttack
 	}
@@ -95,6 +81,32 @@ func (g *Game) Evaluate() int {
 	}
 	score += kingShield * (p.shielded(us) - p.shielded(them))
 	return score
+}
+
+// hits returns the opposing pieces that s can attack with its next move:
+// those with a square of s's reach directly in front of them.
+func (p *position) hits(s Side, empty uint64) uint64 {
+	return shift(p.reach(s, empty)&p.attackSquares(s, empty), forward(s)) & p.side[s^1]
+}
+
+// bestTake returns what the best attack on the pieces of hit takes: a
+// Ninja's or Samurai's extra weight, a mini's whole, 0 when hit is empty
+// (the King's attack is the game's end, weighed apart).
+func (p *position) bestTake(hit uint64) int {
+	best := 0
+	if hit&p.kind[Ninja] != 0 {
+		best = hurtNinja
+	}
+	if hit&p.kind[Samurai] != 0 {
+		best = max(best, hurtSamurai)
+	}
+	if hit&p.kind[MiniNinja] != 0 {
+		best = max(best, valueMiniNinja)
+	}
+	if hit&p.kind[MiniSamurai] != 0 {
+		best = max(best, valueMiniSamurai)
+	}
+	return best
 }
 
 // advancement returns the rows that s's pieces other than the King have gone
@@ -152,7 +164,7 @@ func (g *Game) Terms() []rules.Term {
 		t[0][pl] = popcount((p.kind[Ninja] | p.kind[Samurai]) & own)
 		t[1][pl] = popcount((p.kind[MiniNinja] | p.kind[MiniSamurai]) & own)
 		t[2][pl] = p.advancement(s)
-		t[3][pl] = popcount(shift(p.reach(s, empty)&p.attackSquares(s, empty), forward(s)) & p.side[s^1])
+		t[3][pl] = popcount(p.hits(s, empty))
 	}
 	return []rules.Term{{Name: "Ninjas and Samurai at full strength", Count: t[0]}, {Name: "mini pieces", Count: t[1]},
 		{Name: "rows advanced", Count: t[2]}, {Name: "enemy pieces it can attack next move", Count: t[3]}}

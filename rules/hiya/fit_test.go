@@ -37,19 +37,9 @@ func features(p *position) (f [numFeatures]float64, kingAttackNow bool) {
 	}
 	f[4] = float64(p.advancement(us) - p.advancement(them))
 	empty := boardMask &^ (p.side[South] | p.side[North])
-	hitUs := shift(p.reach(us, empty)&p.attackSquares(us, empty), forward(us)) & p.side[them]
-	hitThem := shift(p.reach(them, empty)&p.attackSquares(them, empty), forward(them)) & p.side[us]
+	hitUs, hitThem := p.hits(us, empty), p.hits(them, empty)
 	f[5] = float64(popcount(hitUs) - popcount(hitThem))
-	best := 0
-	for _, take := range []struct {
-		kind  Kind
-		value int
-	}{{Ninja, hurtNinja}, {Samurai, hurtSamurai}, {MiniNinja, valueMiniNinja}, {MiniSamurai, valueMiniSamurai}} {
-		if hitUs&p.kind[take.kind] != 0 {
-			best = max(best, take.value)
-		}
-	}
-	f[6] = float64(best) / 100
+	f[6] = float64(p.bestTake(hitUs)) / 100
 	if hitThem&p.kind[King] != 0 {
 		f[7] = -1
 	}
@@ -57,8 +47,12 @@ func features(p *position) (f [numFeatures]float64, kingAttackNow bool) {
 	return f, hitUs&p.kind[King] != 0
 }
 
-// recordMove is a move of a record's move list, with its "Hi-YA!".
-var recordMove = regexp.MustCompile(`([A-G][1-8][A-G][1-8])( Hi-YA!)?`)
+// recordMove is a move of a record's move list, with its "Hi-YA!", and
+// recordTurn the start of a line of that list.
+var (
+	recordMove = regexp.MustCompile(`([A-G][1-8][A-G][1-8])( Hi-YA!)?`)
+	recordTurn = regexp.MustCompile(`^\s*\d+\.`)
+)
 
 // samplesOf replays a game record (`arbiter match --records`) and returns
 // the positions after the first four plies where the player to move made
@@ -80,7 +74,7 @@ func samplesOf(t *testing.T, text string) []sample {
 	}
 	var out []sample
 	for _, line := range strings.Split(text, "\n") {
-		if !regexp.MustCompile(`^\s*\d+\.`).MatchString(line) {
+		if !recordTurn.MatchString(line) {
 			continue
 		}
 		for _, mv := range recordMove.FindAllStringSubmatch(line, -1) {
