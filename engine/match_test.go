@@ -269,7 +269,8 @@ func mustMove(t *testing.T, g rules.Game, text string) rules.Move {
 }
 
 // slowDraw is a player whose opening move, drawn at random, takes an hour to
-// draw (a long rating of its candidates) and whose own moves take 1 ms.
+// draw (a long rating of its candidates) and whose own moves take 1 ms. It
+// runs in a synctest bubble, where the sleeps advance a virtual clock.
 type slowDraw struct{ Player }
 
 func (p slowDraw) Choose(ctx context.Context, g rules.Game, lim Limits) (rules.Move, Info, error) {
