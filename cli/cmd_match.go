@@ -154,7 +154,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			r.Number, r.First, r.Names[0], r.Second, r.Names[1], verdict, r.Reason, r.Plies,
 			strconv.FormatFloat(r.Score, 'f', -1, 64), strings.Join(r.Opening, "; "))
 		if *records != "" {
-			if err := writeMatchRecord(*records, reg, def.Name, cfg.Options, r); err != nil {
+			if err := writeMatchRecord(*records, reg, def.Name, r); err != nil {
 				fmt.Fprintf(stderr, "arbiter match: game %d's record: %v\n", r.Number, err)
 			}
 		}
@@ -190,8 +190,8 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 // writeMatchRecord writes game r of a match of game name to dir as
 // game-N.txt: the game record that /history and tournament --out write,
 // with the result a forfeit gave where the rules did not end the game.
-func writeMatchRecord(dir string, reg *rules.Registry, name string, opts rules.Options, r engine.GameRecord) error {
-	g, err := reg.New(name, opts)
+func writeMatchRecord(dir string, reg *rules.Registry, name string, r engine.GameRecord) error {
+	g, err := reg.New(name, r.Options)
 	if err != nil {
 		return err
 	}

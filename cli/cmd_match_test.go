@@ -130,14 +130,19 @@ func TestRunMatchOpenings(t *testing.T) {
 }
 
 // TestRunMatchWritesRecords: --records DIR keeps each game as a game
-// record, played out or forfeited, that analyse reads back.
+// record, played out or forfeited, that analyse reads back; an Upthrust
+// record keeps the colours the match played with, not colours drawn again.
 func TestRunMatchWritesRecords(t *testing.T) {
-	for _, c := range []struct{ p2, reason string }{{"random", "king attacked"}, {"exec:true", "(exec:true)"}} {
+	for _, c := range []struct{ game, p2, reason string }{
+		{"hiya", "random", "king attacked"},
+		{"hiya", "exec:true", "(exec:true)"},
+		{"upthrust", "random", ""},
+	} {
 		dir := filepath.Join(t.TempDir(), "records")
 		var out, errOut bytes.Buffer
-		code := Main(context.Background(), []string{"match", "hiya", "--p1", "greedy", "--p2", c.p2, "--games", "2",
+		code := Main(context.Background(), []string{"match", c.game, "--p1", "greedy", "--p2", c.p2, "--games", "2",
 			"--movetime", "10ms", "--seed", "3", "--sandbox", "off", "--records", dir}, &out, &errOut)
-		if code != 0 {
+		if code != 0 || strings.Contains(errOut.String(), "record") {
 			t.Fatalf("%s: exit %d: %s", c.p2, code, errOut.String())
 		}
 		var lines []string

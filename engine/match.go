@@ -55,16 +55,17 @@ type MatchConfig struct {
 
 // GameRecord is how one game of a match went.
 type GameRecord struct {
-	Number  int          // from 1
-	First   string       // the spec that moved first
-	Second  string       // the spec that moved second
-	Names   [2]string    // the game's words for player 1 and player 2
-	Result  rules.Result // by turn order
-	Reason  string       // the game's reason, or the forfeit's
-	Plies   int          // moves played, the opening's included
-	Score   float64      // for the match's P1: 1, 1/2 or 0
-	Opening []string     // the opening's moves in canonical text
-	Moves   []string     // the moves played after the opening, in canonical text
+	Number  int           // from 1
+	First   string        // the spec that moved first
+	Second  string        // the spec that moved second
+	Names   [2]string     // the game's words for player 1 and player 2
+	Options rules.Options // the game's options, complete (Upthrust's drawn seed included)
+	Result  rules.Result  // by turn order
+	Reason  string        // the game's reason, or the forfeit's
+	Plies   int           // moves played, the opening's included
+	Score   float64       // for the match's P1: 1, 1/2 or 0
+	Opening []string      // the opening's moves in canonical text
+	Moves   []string      // the moves played after the opening, in canonical text
 }
 
 // MatchResult sums a match up.
@@ -322,7 +323,7 @@ func PlayGame(ctx context.Context, g rules.Game, opening []rules.Move,
 	seats [2]Player, moveTime time.Duration) (GameRecord, [2]time.Duration, error) {
 	var longest [2]time.Duration
 	rec := GameRecord{First: seats[0].String(), Second: seats[1].String(),
-		Names: [2]string{g.PlayerName(rules.P1), g.PlayerName(rules.P2)}}
+		Names: [2]string{g.PlayerName(rules.P1), g.PlayerName(rules.P2)}, Options: g.Options()}
 	for _, m := range opening {
 		rec.Opening = append(rec.Opening, g.FormatMove(m))
 		g.Play(m)
