@@ -167,8 +167,11 @@ func TestRunMatchWritesRecords(t *testing.T) {
 			if !strings.Contains(line, fmt.Sprintf(", %s, %d plies;", why, rec.Game.Ply())) || !strings.Contains(why, c.reason) {
 				t.Errorf("%s game %d: the record (%d plies) does not match %q:\n%s", c.p2, n+1, rec.Game.Ply(), line, text)
 			}
-			winner, _ := rec.Outcome.Result.Winner()
-			if !strings.Contains(line, rec.Game.PlayerName(winner)+" wins") {
+			verdict := ": draw,"
+			if winner, ok := rec.Outcome.Result.Winner(); ok {
+				verdict = rec.Game.PlayerName(winner) + " wins"
+			}
+			if !strings.Contains(line, verdict) {
 				t.Errorf("%s game %d: the record's result %v is not the match's %q", c.p2, n+1, rec.Outcome.Result, line)
 			}
 		}
