@@ -29,7 +29,7 @@ func CurveFor(game string) Curve {
 	case "hique":
 		return Curve{K: 0.01178}
 	case "upthrust":
-		return Curve{K: 0.00404}
+		return Curve{K: 0.00217}
 	case "hiya":
 		return Curve{K: 0.00518}
 	case "sixes":

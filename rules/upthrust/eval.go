@@ -7,20 +7,23 @@ import (
 )
 
 // Evaluation weights, in hundredths of a piece, where a piece in row 7
-// (10 row points) is worth 100.
+// (10 row points) is worth 100. advanceWeight and mobilityWeight were
+// fitted to the results of self-play games (engine/evalfit): a piece that
+// may move is worth three pieces in row 7, since a side left without moves
+// passes while the other keeps climbing.
 const (
-	pointWeight    = 10 // per row point
-	advanceWeight  = 6  // per row climbed by a piece below the scoring zone
-	mobilityWeight = 4  // per piece that may move
+	pointWeight    = 10  // per row point
+	advanceWeight  = 7   // per row climbed by a piece below the scoring zone
+	mobilityWeight = 300 // per piece that may move
 )
 
 // Evaluate scores the position for the player to move, in hundredths of a
 // piece (a piece in row 7, worth 10 row points, counts 100). Its features,
 // each own minus the opponent's:
 //   - row points: 10 for each row point the player's pieces score now;
-//   - advancement potential: 6 for each row a piece below the scoring zone
+//   - advancement potential: 7 for each row a piece below the scoring zone
 //     stands above row 1 (a piece in row 6 is one move from scoring);
-//   - mobility: 4 for each piece of the player's colours that may move (a
+//   - mobility: 300 for each piece of the player's colours that may move (a
 //     player without a move must pass).
 //
 // It allocates nothing.
