@@ -15,10 +15,7 @@ import (
 // moves are of every class.
 func mixedGame(t *testing.T, name string, seed uint64, maxPlies int) (rules.Game, []rules.Move) {
 	t.Helper()
-	g, err := games.Registry().New(name, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := seeded(t, games.Registry(), name, seed)
 	start := g.Clone()
 	rng := rand.New(rand.NewPCG(seed, 11))
 	eng := engine.NewEngine(8)
