@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -137,6 +138,9 @@ func TestFitTerms(t *testing.T) {
 		samples, terms, err := recordSamples(reg, file)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if names != nil && !slices.Equal(terms, names) {
+			t.Fatalf("%s counts %v, the records before it %v: fit one game at a time", file, terms, names)
 		}
 		names = terms
 		if i%4 == 3 {
