@@ -27,7 +27,7 @@ const defaultK = 0.005
 func CurveFor(game string) Curve {
 	switch game {
 	case "hique":
-		return Curve{K: 0.01178}
+		return Curve{K: 0.00733}
 	case "upthrust":
 		return Curve{K: 0.00217}
 	case "hiya":

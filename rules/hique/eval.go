@@ -6,11 +6,14 @@ import (
 	"arbiter/rules"
 )
 
-// Evaluation weights, in hundredths of a runner.
+// Evaluation weights; 100 is about a runner (90 at its home row, 25 more
+// for each row it advances). runnerValue and advanceValue come from a fit
+// to the results of self-play games (engine/evalfit), which valued a row
+// far above the 10 it had counted: a runner that reaches the far side wins.
 const (
-	runnerValue  = 100 // each runner on the board
-	advanceValue = 10  // each row a runner has advanced from its home row
-	exposedValue = 25  // each runner touched by exactly one enemy guard
+	runnerValue  = 90 // each runner on the board
+	advanceValue = 25 // each row a runner has advanced from its home row
+	exposedValue = 25 // each runner touched by exactly one enemy guard
 )
 
 // raceBonus is the bonus for a side's most advanced runner by the rows it
@@ -35,8 +38,8 @@ func raceBonus(toGo int) int {
 // runner, as the sum of these features, each taken as the mover's value
 // minus the opponent's:
 //
-//   - material: 100 for each runner on the board;
-//   - advance: 10 for each row each runner has advanced from its home row
+//   - material: 90 for each runner on the board;
+//   - advance: 25 for each row each runner has advanced from its home row
 //     (the timing option's extra points);
 //   - race: a bonus for the most advanced runner by the rows it has left to
 //     go: 150 for 1, 70 for 2, 30 for 3, 12 for 4, 4 for 5;
@@ -74,8 +77,8 @@ func sideValue(p *position, pl rules.Player) int {
 	return runnerValue*n + advanceValue*advanced + raceBonus(toGo) - exposedValue*exposed
 }
 
-// Material scores only the runners for the player to move: 100 for each of
-// the mover's runners minus 100 for each of the opponent's.
+// Material scores only the runners for the player to move: 90 for each of
+// the mover's runners minus 90 for each of the opponent's.
 func (g *Game) Material() int {
 	p := &g.pos
 	s := p.side

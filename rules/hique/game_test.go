@@ -202,7 +202,7 @@ func TestEvaluate(t *testing.T) {
 	// A runner up: positive for its owner, negative for the other side.
 	black := setup(t, nil, rules.P1, "b 3 1", "b 5 1", "w 3 13", "B 2 2", "W 12 12")
 	white := setup(t, nil, rules.P2, "b 3 1", "b 5 1", "w 3 13", "B 2 2", "W 12 12")
-	if black.Material() != 100 || white.Material() != -100 || black.Evaluate() <= 0 || white.Evaluate() != -black.Evaluate() {
+	if black.Material() != runnerValue || white.Material() != -runnerValue || black.Evaluate() <= 0 || white.Evaluate() != -black.Evaluate() {
 		t.Fatalf("material %d %d evaluate %d %d", black.Material(), white.Material(), black.Evaluate(), white.Evaluate())
 	}
 	// Advance and the race count.
