@@ -202,3 +202,20 @@ func recordSamples(reg *rules.Registry, file string) ([]Sample, []string, error)
 		return append([]float64{float64(g.Evaluate())}, TermFeatures(g.(rules.Counter), g.ToMove())...), true
 	}), names, nil
 }
+
+// counted is a rules.Counter with fixed terms.
+type counted []rules.Term
+
+func (c counted) Terms() []rules.Term { return c }
+
+// TestTermFeaturesPutThePlayerToMoveFirst: each term gives the count of
+// the player to move, then the opponent's.
+func TestTermFeaturesPutThePlayerToMoveFirst(t *testing.T) {
+	c := counted{{Name: "pieces", Count: [2]int{3, 5}}, {Name: "moves", Count: [2]int{7, 2}}}
+	if got, want := TermFeatures(c, rules.P1), []float64{3, 5, 7, 2}; !slices.Equal(got, want) {
+		t.Errorf("player 1 to move: %v, want %v", got, want)
+	}
+	if got, want := TermFeatures(c, rules.P2), []float64{5, 3, 2, 7}; !slices.Equal(got, want) {
+		t.Errorf("player 2 to move: %v, want %v", got, want)
+	}
+}
