@@ -33,6 +33,11 @@ const (
 	aspirationWindow = 50
 )
 
+// Internal iterative reduction: a node of iirDepth plies or more without a
+// move from the table is searched a ply shallower. Self-play at 20 ms a move
+// accepted it in Hi-Ya! (docs/explanation/strength.md).
+const iirDepth = 4
+
 // historyBits sets the number of history slots a side (a hash of the
 // move): 1<<historyBits.
 const historyBits = 12
@@ -427,6 +432,13 @@ func (s *Searcher[G]) negamax(depth, ply, alpha, beta int, pvNode bool) int {
 				return sc
 			}
 		}
+	}
+
+	// Internal iterative reduction: a node with no move from the table is
+	// searched a ply shallower, its move ordering being a guess; the next
+	// iteration, with the move this one finds, searches it in full.
+	if hashMove == rules.NoMove && depth >= iirDepth {
+		depth--
 	}
 
 	// Reverse futility pruning (futilityMargin), off the principal variation.

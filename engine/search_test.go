@@ -206,3 +206,21 @@ func TestStoppedSearchLineStartsWithItsMove(t *testing.T) {
 		}
 	}
 }
+
+// TestNodeWithoutTableMoveIsSearchedAPlyShallower: a node of iirDepth plies
+// or more that the table holds no move for is searched, and stored, a ply
+// shallower; with the move it found in the table, the same node is
+// searched to its full depth.
+func TestNodeWithoutTableMoveIsSearchedAPlyShallower(t *testing.T) {
+	s := NewSearcher[rules.Game](NewTable(1), nil)
+	s.begin(context.Background(), Limits{}, time.Now())
+	s.g = startOf(t, "hiya")
+	key := s.g.Hash() ^ s.salt
+	for _, want := range []int{iirDepth, iirDepth + 1} {
+		s.negamax(iirDepth+1, 1, -inf, inf, false)
+		m, _, depth, _, ok := s.tt.probe(key)
+		if !ok || m == rules.NoMove || depth != want {
+			t.Fatalf("stored move %v at depth %d (found %v), want a move at depth %d", m, depth, ok, want)
+		}
+	}
+}
