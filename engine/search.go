@@ -35,7 +35,7 @@ const (
 
 // Internal iterative reduction: a node of iirDepth plies or more without a
 // move from the table is searched a ply shallower. Self-play at 20 ms a move
-// accepted it in Hi-Ya! (docs/explanation/strength.md).
+// accepted it in Hi-Ya!, Upthrust and HiQUE (docs/explanation/strength.md).
 const iirDepth = 4
 
 // historyBits sets the number of history slots a side (a hash of the
