@@ -1,10 +1,6 @@
 package hiya
 
-import (
-	"math/bits"
-
-	"arbiter/rules"
-)
+import "arbiter/rules"
 
 // Evaluation weights, in hundredths of a piece, fitted to the results of
 // self-play games (bench/2026-11-29-strength.md, TestFitEvaluation).
@@ -22,7 +18,6 @@ const (
 	kingAttack    = 5000 // the side to move can attack the opposing King now: a win in one
 	lostPosition  = -10000
 	maxRowAdvance = rows - 1
-	rowMaskBottom = uint64(0x7F)
 	hurtNinja     = valueNinja - valueMiniNinja
 	hurtSamurai   = valueSamurai - valueMiniSamurai
 )
@@ -113,15 +108,14 @@ func (p *position) bestTake(hit uint64) int {
 // forward from s's back row, summed.
 func (p *position) advancement(s Side) int {
 	pieces := p.side[s] &^ p.kind[King]
-	sum := 0
-	for r := 1; r <= maxRowAdvance; r++ {
-		row := r
-		if s == North {
-			row = maxRowAdvance - r
-		}
-		sum += r * bits.OnesCount64(pieces&(rowMaskBottom<<uint(8*row)))
+	// The sum of the pieces' row numbers, one bit of the row number a mask:
+	// rows 1, 3, 5, 7; rows 2, 3, 6, 7; rows 4 to 7.
+	rowSum := popcount(pieces&0xFF00FF00FF00FF00) + 2*popcount(pieces&0xFFFF0000FFFF0000) +
+		4*popcount(pieces&0xFFFFFFFF00000000)
+	if s == North {
+		return maxRowAdvance*popcount(pieces) - rowSum
 	}
-	return sum
+	return rowSum
 }
 
 // reach returns the empty squares where some piece of s could land with its
@@ -130,14 +124,16 @@ func (p *position) advancement(s Side) int {
 // also attacks is a legal move.
 func (p *position) reach(s Side, empty uint64) uint64 {
 	own := p.side[s]
-	f := forward(s)
 	ninja, samurai := p.kind[Ninja]&own, p.kind[Samurai]&own
 	diag := ninja | p.kind[MiniNinja]&own
 	straight := samurai | p.kind[MiniSamurai]&own
-	return slideFill(diag, ninja, f-1, empty) | slideFill(diag, ninja, f+1, empty) |
-		slideFill(diag, ninja, -f-1, empty) | slideFill(diag, ninja, -f+1, empty) |
-		slideFill(straight, samurai, f, empty) |
-		slideFill(straight, samurai, -1, empty) | slideFill(straight, samurai, 1, empty)
+	r := fillUp(diag, ninja, empty, 7) | fillUp(diag, ninja, empty, 9) |
+		fillDown(diag, ninja, empty, 7) | fillDown(diag, ninja, empty, 9) |
+		fillDown(straight, samurai, empty, 1) | fillUp(straight, samurai, empty, 1)
+	if s == South {
+		return r | fillUp(straight, samurai, empty, 8)
+	}
+	return r | fillDown(straight, samurai, empty, 8)
 }
 
 // shielded returns 1 when a piece of s stands on the square from which the

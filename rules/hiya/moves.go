@@ -122,17 +122,30 @@ func (p *position) hasMove() bool {
 	if target == 0 {
 		return false
 	}
-	return (slideFill(diag, ninja, -f-1, empty)|slideFill(diag, ninja, -f+1, empty)|
-		slideFill(straight, samurai, -1, empty)|slideFill(straight, samurai, 1, empty))&target != 0
+	sideways := fillDown(straight, samurai, empty, 1) | fillUp(straight, samurai, empty, 1)
+	if us == South {
+		return (fillDown(diag, ninja, empty, 9)|fillDown(diag, ninja, empty, 7)|sideways)&target != 0
+	}
+	return (fillUp(diag, ninja, empty, 7)|fillUp(diag, ninja, empty, 9)|sideways)&target != 0
 }
 
-// slideFill returns the empty squares reached by d from the pieces in
-// stepping (one square) and sliding (any number of empty squares, which are
-// a subset of stepping).
-func slideFill(stepping, sliding uint64, d int, empty uint64) uint64 {
-	reach := shift(stepping, d) & empty
-	for x := reach & shift(sliding, d); x != 0; {
-		x = shift(x, d) & empty
+// fillUp returns the empty squares reached n squares at a time towards
+// higher squares from the pieces in stepping (one step) and sliding (any
+// number of steps over empty squares; a subset of stepping).
+func fillUp(stepping, sliding, empty uint64, n uint) uint64 {
+	reach := stepping << (n & 63) & empty
+	for x := reach & (sliding << (n & 63)); x != 0; {
+		x = x << (n & 63) & empty
+		reach |= x
+	}
+	return reach
+}
+
+// fillDown is fillUp towards lower squares.
+func fillDown(stepping, sliding, empty uint64, n uint) uint64 {
+	reach := stepping >> (n & 63) & empty
+	for x := reach & (sliding >> (n & 63)); x != 0; {
+		x = x >> (n & 63) & empty
 		reach |= x
 	}
 	return reach
