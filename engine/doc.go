@@ -24,9 +24,10 @@
 //     the first move, re-searched on a fail high) and late move reductions
 //     for quiet moves late in the order;
 //   - aspiration windows from depth 5, widened on the side that fails;
-//   - reverse futility pruning within 3 plies of the leaves, and internal
-//     iterative reduction: a node of 4 plies or more without a move from the
-//     table is searched a ply shallower;
+//   - reverse futility pruning within 3 plies of the leaves, at a margin a
+//     game may set (rules.Pruner), and internal iterative reduction: a node
+//     of 4 plies or more without a move from the table is searched a ply
+//     shallower;
 //   - a fixed-size transposition table keyed by the position hash, one entry
 //     a slot, replaced by depth and age, holding the best move and a bound;
 //   - move ordering: the hash move, then tactical moves (removals, attacks,

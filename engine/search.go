@@ -18,8 +18,9 @@ const maxQDepth = 8
 
 // Reverse futility pruning: within futilityDepth plies of the leaves, a
 // position whose evaluation stands futilityMargin (hundredths of a piece)
-// a ply above beta fails high unsearched. Self-play at 20 ms a move
-// accepted it in Hi-Ya! and Upthrust (docs/explanation/strength.md).
+// a ply above beta fails high unsearched; a rules.Pruner sets its own
+// margin. Self-play at 20 ms a move accepted it in Hi-Ya! and Upthrust
+// (docs/explanation/strength.md).
 const (
 	futilityDepth  = 3
 	futilityMargin = 150
@@ -82,6 +83,8 @@ type Searcher[G rules.Game] struct {
 	exactRoot  bool
 	iterBest   rules.Move
 	iterScore  int
+
+	margin int // reverse futility pruning's, for the game searched
 }
 
 // NewSearcher returns a searcher that scores leaves with eval (nil means
@@ -114,6 +117,7 @@ func (s *Searcher[G]) search(ctx context.Context, g G, lim Limits, exactRoot boo
 	s.exactRoot = exactRoot
 	s.g = g.Clone().(G)
 	s.salt = gameSalt(s.g.Name())
+	s.margin = futilityMarginOf(s.g)
 	defer func() { var zero G; s.g = zero; s.ctx = nil }()
 
 	var list rules.MoveList
@@ -221,6 +225,15 @@ func (s *Searcher[G]) begin(ctx context.Context, lim Limits, start time.Time) {
 		}
 	}
 	s.tt.newSearch()
+}
+
+// futilityMarginOf returns the margin of reverse futility pruning for g:
+// its own if it is a rules.Pruner, else futilityMargin.
+func futilityMarginOf(g rules.Game) int {
+	if p, ok := g.(rules.Pruner); ok {
+		return p.FutilityMargin()
+	}
+	return futilityMargin
 }
 
 // safetyMargin is the time a search keeps back from its move time for
@@ -441,9 +454,9 @@ func (s *Searcher[G]) negamax(depth, ply, alpha, beta int, pvNode bool) int {
 		depth--
 	}
 
-	// Reverse futility pruning (futilityMargin), off the principal variation.
+	// Reverse futility pruning (s.margin), off the principal variation.
 	if !pvNode && depth <= futilityDepth && beta > -MateBound && beta < MateBound {
-		if stand := s.evaluate(); stand-futilityMargin*depth >= beta {
+		if stand := s.evaluate(); stand-s.margin*depth >= beta {
 			return stand
 		}
 	}

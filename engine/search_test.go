@@ -224,3 +224,33 @@ func TestNodeWithoutTableMoveIsSearchedAPlyShallower(t *testing.T) {
 		}
 	}
 }
+
+// TestGameSetsItsFutilityMargin: a search of a game that sets its own
+// margin of reverse futility pruning (Hi-Ya!, 100) prunes a position that
+// stands above beta by that margin, though not by the default one, and
+// searches one that stands above beta by less.
+func TestGameSetsItsFutilityMargin(t *testing.T) {
+	g := startOf(t, "hiya")
+	margin := g.(rules.Pruner).FutilityMargin()
+	if margin >= futilityMargin {
+		t.Fatalf("Hi-Ya!'s margin %d is not below the default %d", margin, futilityMargin)
+	}
+	if m := futilityMarginOf(startOf(t, "upthrust")); m != futilityMargin {
+		t.Fatalf("Upthrust's margin %d, want the default %d", m, futilityMargin)
+	}
+	s := NewSearcher[rules.Game](NewTable(1), nil)
+	s.Search(context.Background(), g, Limits{Depth: 1}) // the search takes the game's margin
+	s.tt.Clear()
+	s.begin(context.Background(), Limits{}, time.Now())
+	s.g, s.salt = g.Clone(), gameSalt(g.Name())
+	stand := s.evaluate()
+	beta := stand - (margin+futilityMargin)/2
+	if got := s.negamax(1, 1, beta-1, beta, false); got != stand || s.nodes != 1 {
+		t.Fatalf("scored %d after %d positions; want the evaluation %d, pruned at once", got, s.nodes, stand)
+	}
+	s.nodes = 0
+	beta = stand - margin/2 // within the margin: searched
+	if s.negamax(1, 1, beta-1, beta, false); s.nodes == 1 {
+		t.Fatalf("a position %d above beta, within the margin %d, was pruned", margin/2, margin)
+	}
+}

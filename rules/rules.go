@@ -153,6 +153,16 @@ type Scorer interface {
 	Standing() (scores [2]int, what string)
 }
 
+// Pruner is a game whose evaluation's scale calls for its own margin of
+// reverse futility pruning; the engine uses its default for other games.
+type Pruner interface {
+	// FutilityMargin returns, in the evaluation's hundredths of a piece, how
+	// far a position's evaluation must stand above the score the search
+	// needs, for each ply left to search, for the search to take it as
+	// good enough without searching it.
+	FutilityMargin() int
+}
+
 // Passer is a game whose rules have passes (Upthrust): a player without
 // another legal move passes, and Moves returns the pass as the only move.
 type Passer interface {
