@@ -132,6 +132,8 @@ func (p *position) reach(s Side, empty uint64) uint64 {
 	ninja, samurai := p.kind[Ninja]&own, p.kind[Samurai]&own
 	diag := ninja | p.kind[MiniNinja]&own
 	straight := samurai | p.kind[MiniSamurai]&own
+	// On the board's 8-bit rows, steps of 7 and 9 are the diagonals, 8 a
+	// column and 1 a row.
 	r := fillUp(diag, ninja, empty, 7) | fillUp(diag, ninja, empty, 9) |
 		fillDown(diag, ninja, empty, 7) | fillDown(diag, ninja, empty, 9) |
 		fillDown(straight, samurai, empty, 1) | fillUp(straight, samurai, empty, 1)
