@@ -32,7 +32,9 @@
 //     a slot, replaced by depth and age, holding the best move and a bound;
 //   - move ordering: the hash move, then tactical moves (removals, attacks,
 //     surrounds), then two killer moves a ply, then the history heuristic;
-//   - a quiescence search over tactical moves with a stand-pat bound;
+//   - a quiescence search over tactical moves with a stand-pat bound; in a
+//     game with none (rules.Calm) a leaf is its evaluation, with no move
+//     generated;
 //   - mate-distance scores: a won game at ply p scores Mate-p, so the engine
 //     takes the quickest win and the slowest loss; the bounds are pruned by
 //     mate distance too.

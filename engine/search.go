@@ -84,7 +84,8 @@ type Searcher[G rules.Game] struct {
 	iterBest   rules.Move
 	iterScore  int
 
-	margin int // reverse futility pruning's, for the game searched
+	margin int  // reverse futility pruning's, for the game searched
+	calm   bool // the game has no tactical moves: quiescence stands pat
 }
 
 // NewSearcher returns a searcher that scores leaves with eval (nil means
@@ -118,6 +119,7 @@ func (s *Searcher[G]) search(ctx context.Context, g G, lim Limits, exactRoot boo
 	s.g = g.Clone().(G)
 	s.salt = gameSalt(s.g.Name())
 	s.margin = futilityMarginOf(s.g)
+	s.calm = isCalm(s.g)
 	defer func() { var zero G; s.g = zero; s.ctx = nil }()
 
 	var list rules.MoveList
@@ -234,6 +236,12 @@ func futilityMarginOf(g rules.Game) int {
 		return p.FutilityMargin()
 	}
 	return futilityMargin
+}
+
+// isCalm reports whether g is a rules.Calm game that says it is calm.
+func isCalm(g rules.Game) bool {
+	c, ok := g.(rules.Calm)
+	return ok && c.Calm()
 }
 
 // safetyMargin is the time a search keeps back from its move time for
@@ -540,7 +548,7 @@ func (s *Searcher[G]) quiesce(ply, alpha, beta, qdepth int) int {
 		return s.terminal(r, ply)
 	}
 	stand := s.evaluate()
-	if qdepth >= maxQDepth || ply >= MaxPly-1 || stand >= beta {
+	if qdepth >= maxQDepth || ply >= MaxPly-1 || stand >= beta || s.calm {
 		return stand
 	}
 	if stand > alpha {

@@ -254,3 +254,37 @@ func TestGameSetsItsFutilityMargin(t *testing.T) {
 		t.Fatalf("a position %d above beta, within the margin %d, was pruned", margin/2, margin)
 	}
 }
+
+// countingGame counts the move generations of the game it wraps, and is
+// as calm as that game.
+type countingGame struct {
+	rules.Game
+	generated *int
+}
+
+func (g countingGame) Moves(list *rules.MoveList) { *g.generated++; g.Game.Moves(list) }
+func (g countingGame) Clone() rules.Game          { return countingGame{g.Game.Clone(), g.generated} }
+func (g countingGame) Calm() bool                 { return isCalm(g.Game) }
+
+// TestCalmGameStandsPatAtItsLeaves: in Hex, which has no tactical move,
+// quiescence scores a leaf by its evaluation without generating its moves;
+// in Hi-Ya! it generates them.
+func TestCalmGameStandsPatAtItsLeaves(t *testing.T) {
+	for _, tc := range []struct {
+		game      string
+		generates bool
+	}{{"hex", false}, {"hiya", true}} {
+		var generated int
+		g := countingGame{startOf(t, tc.game), &generated}
+		s := NewSearcher[rules.Game](NewTable(1), nil)
+		s.Search(context.Background(), g, Limits{Depth: 1}) // the search takes the game's calm
+		s.begin(context.Background(), Limits{}, time.Now())
+		s.g = g.Clone()
+		stand := s.evaluate()
+		generated = 0
+		score := s.quiesce(0, -inf, inf, 0)
+		if tc.generates != (generated > 0) || !tc.generates && score != stand {
+			t.Errorf("%s: quiescence scored %d after %d move generations; evaluation %d", tc.game, score, generated, stand)
+		}
+	}
+}

@@ -163,6 +163,15 @@ type Pruner interface {
 	FutilityMargin() int
 }
 
+// Calm is a game none of whose moves is ever tactical: no captures and no
+// wins in one move, so that Tactical is false in every position. A search
+// stands pat at its leaves without generating the moves to look for any.
+type Calm interface {
+	// Calm reports whether Tactical is false for every move of every
+	// position of the game.
+	Calm() bool
+}
+
 // Passer is a game whose rules have passes (Upthrust): a player without
 // another legal move passes, and Moves returns the pass as the only move.
 type Passer interface {

@@ -145,6 +145,16 @@ func TestResumeAfterKill(t *testing.T) {
 	}
 	if !reflect.DeepEqual(resumed.Standings, sum.Standings) {
 		t.Errorf("standings after resume:\n%s\nuninterrupted:\n%s", FormatStandings(resumed.Standings), FormatStandings(sum.Standings))
+		// Name the games that ended otherwise, to find why.
+		whole := map[string]GameResult{}
+		for _, r := range sum.Results {
+			whole[r.ID] = r
+		}
+		for _, r := range resumed.Results {
+			if w := whole[r.ID]; w.Winner != r.Winner || w.Reason != r.Reason {
+				t.Errorf("game %s (%s vs %s): %q %q after resume, %q %q uninterrupted", r.ID, r.First, r.Second, r.Winner, r.Reason, w.Winner, w.Reason)
+			}
+		}
 	}
 	// The crashing program lost its games with the reason.
 	for _, r := range sum.Results {

@@ -1,6 +1,7 @@
 package described_test
 
 import (
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -55,4 +56,44 @@ func benchBoth[G, R refGame](b *testing.B, g G, ref R, depth int) {
 	b.ReportMetric(described/1e6, "described-Mnodes/s")
 	b.ReportMetric(handwritten/1e6, "handwritten-Mnodes/s")
 	b.ReportMetric(handwritten/described, "slowdown")
+}
+
+// BenchmarkEvaluate measures the evaluation of the games whose
+// description weighs a search of the board (connection, territory) or its
+// open lines, over
+// 64 positions of seeded random play, 20 to 40 moves in; score-sum, the
+// scores of the 64 added up, changes only when the evaluation does:
+//
+//	go test ./rules/described -run '^$' -bench Evaluate
+func BenchmarkEvaluate(b *testing.B) {
+	for _, name := range []string{"hex", "amazons", "gomoku"} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			rng := rand.New(rand.NewPCG(7, 13))
+			var positions []*described.Game
+			var list rules.MoveList
+			for len(positions) < 64 {
+				g := newDescribed(b, name, nil)
+				plies := 20 + rng.IntN(21)
+				for range plies {
+					if g.Status() != rules.Ongoing {
+						break
+					}
+					g.Moves(&list)
+					g.Play(list.Slice()[rng.IntN(list.N)])
+				}
+				if g.Status() == rules.Ongoing {
+					positions = append(positions, g)
+				}
+			}
+			sum := 0
+			for _, g := range positions {
+				sum += g.Evaluate()
+			}
+			for i := 0; b.Loop(); i++ {
+				positions[i%len(positions)].Evaluate()
+			}
+			b.ReportMetric(float64(sum), "score-sum")
+		})
+	}
 }

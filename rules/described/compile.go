@@ -22,6 +22,9 @@ type compiled struct {
 	// moves every square one step in direction d.
 	shiftBy   [8]int
 	shiftMask [8]uint64
+	// stepFrom[d] is the squares with a neighbour in direction d, the
+	// square shiftBy[d] away on a board of rows (step in territory.go).
+	stepFrom [8][maxWords]uint64
 	// hex: the cells are hexagons (cells: hexagons); one diagonal does
 	// not touch, and its neighbours are -1 (connect.go).
 	hex bool
@@ -30,9 +33,10 @@ type compiled struct {
 	// for slides with distance: line (linemove.go).
 	line [4][maxCells][maxWords]uint64
 	// graph: the board is points joined by lines (points.go); mills are
-	// its mills as square sets (mill.go).
-	graph bool
-	mills []uint64
+	// its mills as square sets (mill.go), millsAt[sq] those through sq.
+	graph   bool
+	mills   []uint64
+	millsAt [][]uint64
 	// hand: the pieces each player places first (0 for none); flyAt[p]:
 	// the pieces with which p flies (0 for never); fewer: the
 	// fewer-pieces ending's count (0 for none) (mill.go).
@@ -69,7 +73,8 @@ type compiled struct {
 	openingPlies int
 
 	reach      []reachEnd
-	inARow     int // 0 for none
+	calm       bool // no move is ever tactical (noTactics)
+	inARow     int  // 0 for none
 	inARowRes  resultKind
 	anywhere   bool // in-a-row counts every line on the board, of either player
 	noPieces   bool
@@ -91,7 +96,10 @@ type compiled struct {
 	mobility, advance, centre, corners int
 	connection                         int
 	territory                          int
-	territoryMoves                     [2][]reach         // territory.go
+	territoryMoves                     [2][]reach // territory.go
+	lines                              int
+	lineStarts                         [4][maxWords]uint64 // lines.go
+	lineStep                           [maxSide + 1]int
 	adv                                [2][maxCells]int16 // rows from the player's own edge
 	centrality                         [maxCells]int16
 	corner                             [maxWords]uint64
@@ -196,6 +204,11 @@ func build(s *Spec, env map[string]int) (*compiled, error) {
 	}
 	for d := range 8 {
 		c.shiftBy[d] = dirDY[d]*c.w + dirDX[d]
+		for sq := range c.n {
+			if c.nb[d][sq] >= 0 {
+				c.stepFrom[d][sq/64] |= 1 << (sq % 64)
+			}
+		}
 		c.shiftMask[d] = c.mask[0]
 		if !c.touching(dir(d), s.rowsFromTop) {
 			c.shiftMask[d] = 0
@@ -246,6 +259,8 @@ func build(s *Spec, env map[string]int) (*compiled, error) {
 		c.startHash ^= c.openingKey(0)
 	}
 	c.buildEval(s)
+	c.buildOpenLines()
+	c.calm = c.noTactics()
 	if err := c.buildReach(); err != nil {
 		return nil, err
 	}
@@ -538,7 +553,7 @@ func (c *compiled) buildEnds(s *Spec, eval func(*expr, string) (int, error)) err
 func (c *compiled) buildEval(s *Spec) {
 	copy(c.material[:], s.eval.material)
 	c.mobility, c.advance, c.centre, c.corners = s.eval.mobility, s.eval.advance, s.eval.centre, s.eval.corners
-	c.connection, c.territory = s.eval.connection, s.eval.territory
+	c.connection, c.territory, c.lines = s.eval.connection, s.eval.territory, s.eval.lines
 	for sq := range c.n {
 		col, row := sq%c.w, sq/c.w
 		for p := range 2 {

@@ -174,9 +174,10 @@ func meets(a, b *[maxWords]uint64, words int) bool {
 
 // connectionDistance returns the fewest empty cells p must still fill to
 // join the edges of p's first connect ending through its own pieces and
-// empty cells (0-1 breadth-first search: own pieces cost nothing, empty
-// cells one, enemy pieces block); c.n+1 when the edges cannot be joined
-// any more, and 0 for a player without a connect ending.
+// empty cells (own pieces cost nothing, empty cells one, enemy pieces and
+// blockers block); c.n+1 when the edges cannot be joined any more, and 0
+// for a player without a connect ending. It grows the cells joined to the
+// first edge one cost at a time, as square sets.
 func (g *Game) connectionDistance(p rules.Player) int {
 	c := g.c
 	var ce *connectEnd
@@ -189,67 +190,54 @@ func (g *Game) connectionDistance(p rules.Player) int {
 	if ce == nil {
 		return 0
 	}
-	const far = 1 << 14
-	var dist [maxCells]int16
-	var deque [2 * maxCells]int16
-	head, tail := maxCells, maxCells // deque[head:tail]
-	cls := &c.cls[p]
-	for sq := range c.n {
-		dist[sq] = far
-		if ce.edge[0][sq>>6]>>(sq&63)&1 == 0 {
-			continue
+	var own, empty, reached, fresh [maxWords]uint64
+	for w := range c.words {
+		own[w] = g.occ[p][w]
+		empty[w] = c.mask[w] &^ (g.occ[0][w] | g.occ[1][w] | g.blocked[w])
+		fresh[w] = ce.edge[0][w] & own[w]
+	}
+	var stack [maxCells]int16
+	for cost := 0; ; cost++ {
+		// fresh is the cells first reached at this cost: add them and the
+		// own pieces they touch, and gather the empty cells around them,
+		// the next cost's.
+		n := 0
+		for w := range c.words {
+			reached[w] |= fresh[w]
+			for b := fresh[w]; b != 0; b &= b - 1 {
+				stack[n] = int16(w<<6 | bits.TrailingZeros64(b))
+				n++
+			}
 		}
-		switch cls[g.cells[sq]] {
-		case toFriend:
-			dist[sq] = 0
-			head--
-			deque[head] = int16(sq)
-		case toEmpty:
-			dist[sq] = 1
-			deque[tail] = int16(sq)
-			tail++
+		var next [maxWords]uint64
+		for n > 0 {
+			n--
+			adj := &c.adj[stack[n]]
+			for w := range c.words {
+				nw := adj[w] & own[w] &^ reached[w]
+				reached[w] |= nw
+				next[w] |= adj[w] & empty[w]
+				for ; nw != 0; nw &= nw - 1 {
+					stack[n] = int16(w<<6 | bits.TrailingZeros64(nw))
+					n++
+				}
+			}
+		}
+		if meets(&reached, &ce.edge[1], c.words) {
+			return cost
+		}
+		grown := false
+		for w := range c.words {
+			if cost == 0 {
+				next[w] |= ce.edge[0][w] & empty[w]
+			}
+			fresh[w] = next[w] &^ reached[w]
+			grown = grown || fresh[w] != 0
+		}
+		if !grown {
+			return c.n + 1
 		}
 	}
-	best := c.n + 1
-	for head < tail {
-		sq := int(deque[head])
-		head++
-		d := dist[sq]
-		if int(d) >= best {
-			continue
-		}
-		if ce.edge[1][sq>>6]>>(sq&63)&1 != 0 {
-			best = int(d)
-			continue
-		}
-		for k := range 8 {
-			t := int(c.nb[k][sq])
-			if t < 0 {
-				continue
-			}
-			var nd int16
-			switch cls[g.cells[t]] {
-			case toFriend:
-				nd = d
-			case toEmpty:
-				nd = d + 1
-			default:
-				continue
-			}
-			if nd >= dist[t] {
-				continue
-			}
-			dist[t] = nd
-			if nd == d && head > 0 {
-				head--
-				deque[head] = int16(t)
-			} else if tail < len(deque) {
-				deque[tail] = int16(t)
-				tail++
-			}
-		}
-	}
-	return best
 }
 
 // TurningBlock is the side of the square blocks one of which turns a

@@ -21,10 +21,14 @@ import (
 //   - connection: the weight for each empty cell fewer than the opponent
 //     still to fill to make a connect ending's join (connect.go);
 //   - territory: the weight for each empty square reached first, more
-//     than the opponent (territory.go).
+//     than the opponent (territory.go);
+//   - lines: the weight times 4^(k−1) for each line of the in-a-row length
+//     open to a player with k of its pieces, own minus the opponent's
+//     (lines.go).
 //
 // It allocates nothing; mobility costs a move generation for each side,
-// territory a breadth-first search for each.
+// connection and territory a search of the board for each, grown as
+// square sets, and lines a count of each direction's lines as bit planes.
 func (g *Game) Evaluate() int {
 	c := g.c
 	p := g.toMove
@@ -62,6 +66,10 @@ func (g *Game) Evaluate() int {
 	if c.territory != 0 {
 		own, theirs := g.territory(p)
 		score += c.territory * (own - theirs)
+	}
+	if c.lines != 0 {
+		open := g.openLines()
+		score += open[p] - open[p^1]
 	}
 	return score
 }

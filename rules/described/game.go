@@ -93,6 +93,7 @@ type Game struct {
 
 	cells   [maxCells]uint8
 	occ     [2][maxWords]uint64
+	blocked [maxWords]uint64 // the squares holding a blocker
 	count   [2][maxKinds]int16
 	total   [2]int16
 	empties int
@@ -113,6 +114,7 @@ type Game struct {
 var (
 	_ rules.Game   = (*Game)(nil)
 	_ rules.Passer = (*Game)(nil)
+	_ rules.Calm   = (*Game)(nil)
 	_ rules.Scorer = Scored{}
 )
 
@@ -182,11 +184,17 @@ func (g *Game) put(sq int, v uint8) {
 	old := g.cells[sq]
 	bit := uint64(1) << (sq & 63)
 	if old == blocker || v == blocker {
-		// A blocker is no player's: only the empty squares change.
+		// A blocker is no player's: only the empty and blocked squares
+		// change.
 		if old != 0 && v == 0 {
 			g.empties++
 		} else if old == 0 && v != 0 {
 			g.empties--
+		}
+		if v == blocker {
+			g.blocked[sq>>6] |= bit
+		} else {
+			g.blocked[sq>>6] &^= bit
 		}
 		g.cells[sq] = v
 		return
@@ -927,6 +935,32 @@ func (g *Game) Tactical(m rules.Move) bool {
 	}
 	return false
 }
+
+// noTactics reports whether Tactical is false for every move the rules
+// make, case by case as Tactical decides.
+func (c *compiled) noTactics() bool {
+	for p := range 2 {
+		for i := range c.gens[p] {
+			gn := &c.gens[p][i]
+			switch {
+			case gn.kind == kindJump && gn.capture, gn.outflank == outflankCapture, gn.mill:
+				return false
+			case gn.kind == kindStep || gn.kind == kindSlide:
+				if gn.to&^toEmpty != 0 || len(c.reach) > 0 {
+					return false
+				}
+			case gn.kind == kindPlace || gn.kind == kindDrop:
+				if c.inARow > 0 && !c.anywhere && c.inARowRes == resWin {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// Calm reports whether no move of the game is ever tactical (rules.Calm).
+func (g *Game) Calm() bool { return g.c.calm }
 
 // winsInARow reports whether the player to move wins at once with a new
 // piece on the empty cell to: an in-a-row ending won by the line through

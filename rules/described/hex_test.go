@@ -4,10 +4,14 @@ package described_test
 // with it move for move.
 
 import (
+	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
+	shipped "arbiter/games"
 	"arbiter/rules"
+	"arbiter/rules/described"
 )
 
 // hexGame's cells are cells[rank0*size + file0], rank 0 at the bottom; a
@@ -193,4 +197,100 @@ func TestHexConnects(t *testing.T) {
 	if d.Status() != rules.Ongoing {
 		t.Fatalf("a1 b2 c3 d4 e5 joined: %v", d.Status())
 	}
+}
+
+// TestConnectionAgreesWithHexDistance: along random games of Hex on
+// boards of one, two and three 64-bit words, the connection term weighs
+// the empty cells each side still needs, counted here by relaxing
+// distances over the hand-written game's own neighbours until none
+// shortens.
+func TestConnectionAgreesWithHexDistance(t *testing.T) {
+	text, err := shipped.Files.ReadFile("hex.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := strings.Replace(string(text), "connection: 100\n  centre: 2", "connection: 1", 1)
+	if body == string(text) {
+		t.Fatal("games/hex.yaml no longer weighs connection: 100, centre: 2")
+	}
+	spec, err := described.Load("hex.yaml", []byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(11, 5))
+	for _, size := range []int{5, 8, 11, 13} {
+		g, err := spec.New(rules.Options{"size": strconv.Itoa(size)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var list rules.MoveList
+		for g.Status() == rules.Ongoing {
+			// rows from the top, as At reads them: a cell's rank is size-1-row
+			cells := make([]int8, size*size)
+			for c := range size {
+				for r := range size {
+					if p, _, ok := g.At(c, size-1-r); ok {
+						cells[r*size+c] = int8(p) + 1
+					}
+				}
+			}
+			me := g.ToMove()
+			want := hexDistance(cells, size, int8(me^1)+1) - hexDistance(cells, size, int8(me)+1)
+			if got := g.Evaluate(); got != want {
+				t.Fatalf("size %d after %v: connection term %d, want %d", size, g.History(), got, want)
+			}
+			g.Moves(&list)
+			g.Play(list.Slice()[rng.IntN(list.N)])
+		}
+	}
+}
+
+// hexDistance is the fewest empty cells player who (1 Red, joining the
+// ranks; 2 Blue, the files) must fill to join, size*size+1 when the other
+// side has cut every way; cells as hexGame's.
+func hexDistance(cells []int8, size int, who int8) int {
+	const far = 1 << 20
+	cost := func(c int) int {
+		switch cells[c] {
+		case who:
+			return 0
+		case 0:
+			return 1
+		}
+		return far
+	}
+	start := func(f, r int) bool { return who == 1 && r == 0 || who == 2 && f == 0 }
+	dist := make([]int, len(cells))
+	for c := range cells {
+		dist[c] = far
+		if start(c%size, c/size) {
+			dist[c] = cost(c)
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for c := range cells {
+			if cost(c) == far {
+				continue
+			}
+			f, r := c%size, c/size
+			for _, s := range hexSteps {
+				x, y := f+s[0], r+s[1]
+				if x < 0 || x >= size || y < 0 || y >= size {
+					continue
+				}
+				if d := dist[y*size+x] + cost(c); d < dist[c] {
+					dist[c], changed = d, true
+				}
+			}
+		}
+	}
+	best := size*size + 1
+	for c := range cells {
+		f, r := c%size, c/size
+		if (who == 1 && r == size-1 || who == 2 && f == size-1) && dist[c] < best {
+			best = dist[c]
+		}
+	}
+	return best
 }

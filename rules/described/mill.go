@@ -64,6 +64,13 @@ func (c *compiled) buildMills(s *Spec, sqOf func(pointRef) (int, error)) error {
 		}
 		c.mills = append(c.mills, set)
 	}
+	c.millsAt = make([][]uint64, c.n)
+	for _, mill := range c.mills {
+		for b := mill; b != 0; b &= b - 1 {
+			sq := bits.TrailingZeros64(b)
+			c.millsAt[sq] = append(c.millsAt[sq], mill)
+		}
+	}
 	return nil
 }
 
@@ -189,8 +196,8 @@ func (g *Game) addMove(gn *gen, p rules.Player, from, to int, list *rules.MoveLi
 		own &^= 1 << from
 	}
 	made := false
-	for _, mill := range g.c.mills {
-		if mill>>to&1 != 0 && mill&own == mill {
+	for _, mill := range g.c.millsAt[to] {
+		if mill&own == mill {
 			made = true
 			break
 		}

@@ -935,7 +935,7 @@ func (r *reader) evaluation(s *Spec, n *yaml.Node) {
 	if n == nil {
 		return
 	}
-	f := r.fields(n, "evaluation", "material", "mobility", "advance", "centre", "corners", "connection", "territory")
+	f := r.fields(n, "evaluation", "material", "mobility", "advance", "centre", "corners", "connection", "territory", "lines")
 	if m, ok := f["material"]; ok {
 		mf := r.fields(m.value, "material", pieceNames(s)...)
 		for name, v := range mf {
@@ -962,6 +962,12 @@ func (r *reader) evaluation(s *Spec, n *yaml.Node) {
 	}
 	if m, ok := f["territory"]; ok {
 		s.eval.territory = r.weight(m.value, "territory")
+	}
+	if m, ok := f["lines"]; ok {
+		s.eval.lines = r.weight(m.value, "lines")
+		if r.err == nil && !slices.ContainsFunc(s.ends, func(e endDef) bool { return e.when == whenInARow }) {
+			r.fail(m.key, "lines weighs the lines toward an in-a-row ending: add an ending with when: in-a-row")
+		}
 	}
 }
 

@@ -306,6 +306,7 @@ type evalDef struct {
 	mobility, advance, centre, corners int
 	connection                         int // per step of shortest connection (connect.go)
 	territory                          int // per empty square reached first (territory.go)
+	lines                              int // per open line, by its pieces (lines.go)
 }
 
 // OptionSpecs returns the game's options for the registry.

@@ -2,6 +2,7 @@ package described
 
 import (
 	"fmt"
+	"math/bits"
 
 	"arbiter/rules"
 )
@@ -19,9 +20,6 @@ type reach struct {
 	d   dir
 	rng int
 }
-
-// unreached is the distance of a square no piece reaches.
-const unreached = 255
 
 // buildReach collects each player's step and slide moves for territory,
 // failing when the description weighs territory with no such move.
@@ -50,54 +48,90 @@ func (c *compiled) buildReach() error {
 }
 
 // territory returns the number of empty squares p's pieces reach in
-// fewer moves than the opponent's, and the opponent's count.
+// fewer moves than the opponent's, and the opponent's count. Both sides'
+// reach grows one move at a time, as square sets.
 func (g *Game) territory(p rules.Player) (own, theirs int) {
-	var dist [2][maxCells]uint8
-	g.distances(p, &dist[0])
-	g.distances(p^1, &dist[1])
-	for sq := range g.c.n {
-		if g.cells[sq] != 0 {
-			continue
+	c := g.c
+	var empty [maxWords]uint64
+	var reached, fresh [2][maxWords]uint64 // by p, by the opponent
+	for w := range c.words {
+		empty[w] = c.mask[w] &^ (g.occ[0][w] | g.occ[1][w] | g.blocked[w])
+		reached[0][w], reached[1][w] = g.occ[p][w], g.occ[p^1][w]
+	}
+	fresh = reached
+	for {
+		grown := false
+		for i, q := range [2]rules.Player{p, p ^ 1} {
+			next := g.oneMove(q, &fresh[i], &empty)
+			for w := range c.words {
+				fresh[i][w] = next[w] &^ reached[i][w]
+				reached[i][w] |= fresh[i][w]
+				grown = grown || fresh[i][w] != 0
+			}
 		}
-		switch a, b := dist[0][sq], dist[1][sq]; {
-		case a < b:
-			own++
-		case b < a:
-			theirs++
+		if !grown {
+			return own, theirs
+		}
+		for w := range c.words {
+			own += bits.OnesCount64(fresh[0][w] &^ reached[1][w])
+			theirs += bits.OnesCount64(fresh[1][w] &^ reached[0][w])
 		}
 	}
-	return own, theirs
 }
 
-// distances fills dist with the fewest moves in which p's pieces reach
-// each empty square (unreached for none), by breadth-first search.
-func (g *Game) distances(p rules.Player, dist *[maxCells]uint8) {
+// oneMove returns the empty squares p's step and slide moves reach in one
+// move from the squares of from.
+func (g *Game) oneMove(p rules.Player, from, empty *[maxWords]uint64) [maxWords]uint64 {
 	c := g.c
-	var queue [maxCells]int16
-	n := 0
-	for sq := range c.n {
-		dist[sq] = unreached
-		if g.occ[p][sq>>6]>>(sq&63)&1 != 0 {
-			dist[sq] = 0
-			queue[n] = int16(sq)
-			n++
-		}
-	}
-	for head := 0; head < n; head++ {
-		sq := int(queue[head])
-		next := dist[sq] + 1
-		for _, r := range c.territoryMoves[p] {
-			nb := &c.nb[r.d]
-			for t, steps := int(nb[sq]), 1; t >= 0 && g.cells[t] == 0; t, steps = int(nb[t]), steps+1 {
-				if dist[t] == unreached {
-					dist[t] = next
-					queue[n] = int16(t)
-					n++
-				}
-				if steps == r.rng {
-					break
-				}
+	var out [maxWords]uint64
+	for _, r := range c.territoryMoves[p] {
+		x := *from
+		for steps := 1; ; steps++ {
+			x = c.step(&x, r.d)
+			any := uint64(0)
+			for w := range c.words {
+				x[w] &= empty[w]
+				out[w] |= x[w]
+				any |= x[w]
+			}
+			if any == 0 || steps == r.rng {
+				break
 			}
 		}
 	}
+	return out
+}
+
+// step returns the squares one step in direction d from the squares of s:
+// a shift of the words on a board of rows, each square's neighbour on a
+// graph.
+func (c *compiled) step(s *[maxWords]uint64, d dir) [maxWords]uint64 {
+	var out [maxWords]uint64
+	if c.graph {
+		for w := range c.words {
+			for b := s[w]; b != 0; b &= b - 1 {
+				if t := c.nb[d][w<<6|bits.TrailingZeros64(b)]; t >= 0 {
+					out[t>>6] |= 1 << (t & 63)
+				}
+			}
+		}
+		return out
+	}
+	from := &c.stepFrom[d]
+	var carry uint64
+	if by := c.shiftBy[d]; by > 0 {
+		for w := range c.words {
+			x := s[w] & from[w]
+			out[w] = x<<by | carry
+			carry = x >> (64 - by)
+		}
+	} else {
+		by = -by
+		for w := c.words - 1; w >= 0; w-- {
+			x := s[w] & from[w]
+			out[w] = x>>by | carry
+			carry = x << (64 - by)
+		}
+	}
+	return out
 }

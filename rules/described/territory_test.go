@@ -125,3 +125,27 @@ func TestTerritoryNeedsAMoveThatReaches(t *testing.T) {
 		t.Fatalf("got %v, want territory refused for a game of placing", err)
 	}
 }
+
+// TestTerritoryOnAGraph: on a board of points, a move follows the lines
+// between points, however far apart the points lie: White's a1 reaches a3
+// (up its line) and c1 (along its line), Black's c3 reaches c1, so White
+// owns a3 and c1 is shared.
+func TestTerritoryOnAGraph(t *testing.T) {
+	g := game(t, `board:
+  columns: 3
+  rows: 3
+  rows-numbered: from-bottom
+  points: [a1, c1, a3, c3]
+  lines: [a1 c1, c1 c3, a1 a3]
+pieces: [{name: man, text: [W, B]}]
+start:
+  - {player: 1, at: [1, 1]}
+  - {player: 2, at: [3, 3]}
+moves:
+  - {kind: step, directions: orthogonal}
+evaluation: {material: {man: 0}, territory: 1}
+`)
+	if got := territoryOf(t, g); got != [2]int{1, 0} {
+		t.Fatalf("territory %v, want White 1 (a3), Black 0", got)
+	}
+}

@@ -1,0 +1,47 @@
+package described_test
+
+import (
+	"io/fs"
+	"slices"
+	"strings"
+	"testing"
+
+	shipped "arbiter/games"
+	"arbiter/rules"
+	"arbiter/rules/described"
+)
+
+// TestCalmGamesHaveNoTacticalMove: the shipped games that say they are
+// calm are those without captures or wins in one move, and along random
+// games of each no move of theirs is tactical.
+func TestCalmGamesHaveNoTacticalMove(t *testing.T) {
+	files, err := fs.Glob(shipped.Files, "*"+described.Ext)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calm []string
+	for _, file := range files {
+		name := strings.TrimSuffix(file, described.Ext)
+		if c, ok := newShaped(t, name, nil).(rules.Calm); !ok || !c.Calm() {
+			continue
+		}
+		calm = append(calm, name)
+		rng := newRand(name)
+		var list rules.MoveList
+		for range 5 {
+			g := newShaped(t, name, nil)
+			for g.Status() == rules.Ongoing {
+				g.Moves(&list)
+				for _, m := range list.Slice() {
+					if g.Tactical(m) {
+						t.Fatalf("%s after %v: %s is tactical in a calm game", name, g.History(), g.FormatMove(m))
+					}
+				}
+				g.Play(list.Slice()[rng.IntN(list.N)])
+			}
+		}
+	}
+	if want := []string{"amazons", "hex", "othello", "pentago"}; !slices.Equal(calm, want) {
+		t.Fatalf("calm games %v, want %v", calm, want)
+	}
+}
