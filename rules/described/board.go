@@ -1,6 +1,10 @@
 package described
 
-import "arbiter/rules"
+import (
+	"math/bits"
+
+	"arbiter/rules"
+)
 
 // Size returns the board's columns and rows.
 func (g *Game) Size() (cols, rows int) { return g.c.w, g.c.h }
@@ -144,3 +148,46 @@ func (g *Game) BoardLook() (colours [][3]uint8, emoji string) {
 // capture, no move of the no-progress ending's kind of piece); 0 when the
 // description has no no-progress ending.
 func (g *Game) QuietMoves() int { return int(g.quiet) }
+
+// emptySquares returns the set of the board's empty squares.
+func (g *Game) emptySquares() [maxWords]uint64 {
+	var empty [maxWords]uint64
+	for w := range g.c.words {
+		empty[w] = g.c.mask[w] &^ (g.occ[0][w] | g.occ[1][w] | g.blocked[w])
+	}
+	return empty
+}
+
+// step returns the squares one step in direction d from the squares of s:
+// a shift of the words on a board of rows, each square's neighbour on a
+// graph.
+func (c *compiled) step(s *[maxWords]uint64, d dir) [maxWords]uint64 {
+	var out [maxWords]uint64
+	if c.graph {
+		for w := range c.words {
+			for b := s[w]; b != 0; b &= b - 1 {
+				if t := c.nb[d][w<<6|bits.TrailingZeros64(b)]; t >= 0 {
+					out[t>>6] |= 1 << (t & 63)
+				}
+			}
+		}
+		return out
+	}
+	from := &c.stepFrom[d]
+	var carry uint64
+	if by := c.shiftBy[d]; by > 0 {
+		for w := range c.words {
+			x := s[w] & from[w]
+			out[w] = x<<by | carry
+			carry = x >> (64 - by)
+		}
+	} else {
+		by = -by
+		for w := c.words - 1; w >= 0; w-- {
+			x := s[w] & from[w]
+			out[w] = x>>by | carry
+			carry = x << (64 - by)
+		}
+	}
+	return out
+}

@@ -23,7 +23,7 @@ type compiled struct {
 	shiftBy   [8]int
 	shiftMask [8]uint64
 	// stepFrom[d] is the squares with a neighbour in direction d, the
-	// square shiftBy[d] away on a board of rows (step in territory.go).
+	// square shiftBy[d] away on a board of rows (step in board.go).
 	stepFrom [8][maxWords]uint64
 	// hex: the cells are hexagons (cells: hexagons); one diagonal does
 	// not touch, and its neighbours are -1 (connect.go).

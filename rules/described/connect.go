@@ -190,10 +190,9 @@ func (g *Game) connectionDistance(p rules.Player) int {
 	if ce == nil {
 		return 0
 	}
-	var own, empty, reached, fresh [maxWords]uint64
+	own, empty := &g.occ[p], g.emptySquares()
+	var reached, fresh [maxWords]uint64
 	for w := range c.words {
-		own[w] = g.occ[p][w]
-		empty[w] = c.mask[w] &^ (g.occ[0][w] | g.occ[1][w] | g.blocked[w])
 		fresh[w] = ce.edge[0][w] & own[w]
 	}
 	var stack [maxCells]int16

@@ -52,13 +52,9 @@ func (c *compiled) buildReach() error {
 // reach grows one move at a time, as square sets.
 func (g *Game) territory(p rules.Player) (own, theirs int) {
 	c := g.c
-	var empty [maxWords]uint64
-	var reached, fresh [2][maxWords]uint64 // by p, by the opponent
-	for w := range c.words {
-		empty[w] = c.mask[w] &^ (g.occ[0][w] | g.occ[1][w] | g.blocked[w])
-		reached[0][w], reached[1][w] = g.occ[p][w], g.occ[p^1][w]
-	}
-	fresh = reached
+	empty := g.emptySquares()
+	reached := [2][maxWords]uint64{g.occ[p], g.occ[p^1]} // by p, by the opponent
+	fresh := reached
 	for {
 		grown := false
 		for i, q := range [2]rules.Player{p, p ^ 1} {
@@ -97,40 +93,6 @@ func (g *Game) oneMove(p rules.Player, from, empty *[maxWords]uint64) [maxWords]
 			if any == 0 || steps == r.rng {
 				break
 			}
-		}
-	}
-	return out
-}
-
-// step returns the squares one step in direction d from the squares of s:
-// a shift of the words on a board of rows, each square's neighbour on a
-// graph.
-func (c *compiled) step(s *[maxWords]uint64, d dir) [maxWords]uint64 {
-	var out [maxWords]uint64
-	if c.graph {
-		for w := range c.words {
-			for b := s[w]; b != 0; b &= b - 1 {
-				if t := c.nb[d][w<<6|bits.TrailingZeros64(b)]; t >= 0 {
-					out[t>>6] |= 1 << (t & 63)
-				}
-			}
-		}
-		return out
-	}
-	from := &c.stepFrom[d]
-	var carry uint64
-	if by := c.shiftBy[d]; by > 0 {
-		for w := range c.words {
-			x := s[w] & from[w]
-			out[w] = x<<by | carry
-			carry = x >> (64 - by)
-		}
-	} else {
-		by = -by
-		for w := c.words - 1; w >= 0; w-- {
-			x := s[w] & from[w]
-			out[w] = x>>by | carry
-			carry = x << (64 - by)
 		}
 	}
 	return out
