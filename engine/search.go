@@ -84,8 +84,9 @@ type Searcher[G rules.Game] struct {
 	iterBest   rules.Move
 	iterScore  int
 
-	margin int  // reverse futility pruning's, for the game searched
-	calm   bool // the game has no tactical moves: quiescence stands pat
+	margin int            // reverse futility pruning's, for the game searched
+	calm   bool           // the game has no tactical moves: quiescence stands pat
+	narrow rules.Narrower // the game searched, when it narrows its moves; else nil
 }
 
 // NewSearcher returns a searcher that scores leaves with eval (nil means
@@ -120,10 +121,14 @@ func (s *Searcher[G]) search(ctx context.Context, g G, lim Limits, exactRoot boo
 	s.salt = gameSalt(s.g.Name())
 	s.margin = futilityMarginOf(s.g)
 	s.calm = isCalm(s.g)
-	defer func() { var zero G; s.g = zero; s.ctx = nil }()
+	s.narrow, _ = rules.Game(s.g).(rules.Narrower)
+	defer func() { var zero G; s.g = zero; s.ctx = nil; s.narrow = nil }()
 
 	var list rules.MoveList
 	s.g.Moves(&list)
+	if s.narrow != nil && !exactRoot {
+		s.narrow.Narrow(&list) // exactRoot scores every legal move
+	}
 	info := Info{Move: rules.NoMove}
 	if list.N == 0 {
 		info.Elapsed = time.Since(start)
@@ -474,6 +479,9 @@ func (s *Searcher[G]) negamax(depth, ply, alpha, beta int, pvNode bool) int {
 	g.Moves(list)
 	if list.N == 0 {
 		return s.evaluate()
+	}
+	if s.narrow != nil {
+		s.narrow.Narrow(list)
 	}
 	side := g.ToMove() & 1
 	s.orderMoves(ply, side, hashMove)

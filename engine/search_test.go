@@ -288,3 +288,29 @@ func TestCalmGameStandsPatAtItsLeaves(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchNarrowsItsMoves: in Gomoku after h8 (its file weighs near 2),
+// a search looks at the 24 squares around h8 at the root and at no more
+// than the 48 around two stones below it (not 223), while scoring every root move
+// (as analysis does) still scores all 224 legal moves.
+func TestSearchNarrowsItsMoves(t *testing.T) {
+	g := startOf(t, "gomoku")
+	m, err := g.ParseMove("h8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Play(m)
+	s := NewSearcher[rules.Game](NewTable(1), nil)
+	if s.Search(context.Background(), g, Limits{Depth: 1}); len(s.root) != 24 {
+		t.Fatalf("%d root moves searched, want the 24 around h8", len(s.root))
+	}
+	info, scores := s.search(context.Background(), g, Limits{Depth: 2}, true, time.Now())
+	if len(scores) != 224 {
+		t.Fatalf("%d root moves scored, want all 224", len(scores))
+	}
+	// The first iteration: each root move and its quiescence. The second:
+	// each root move, each reply (at most 48) and each reply's quiescence.
+	if limit := uint64(1 + 224*2 + 1 + 224*(1+48*2)); info.Nodes > limit {
+		t.Fatalf("%d positions searched, want at most %d", info.Nodes, limit)
+	}
+}

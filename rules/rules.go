@@ -172,6 +172,15 @@ type Calm interface {
 	Calm() bool
 }
 
+// Narrower is a game whose search need not look at every legal move:
+// Gomoku's stones far from all the others, say. The game's legal moves
+// are unchanged; only a search looks at fewer.
+type Narrower interface {
+	// Narrow removes from list, the position's legal moves, those that a
+	// search need not look at, keeping at least one when list has any.
+	Narrow(list *MoveList)
+}
+
 // Passer is a game whose rules have passes (Upthrust): a player without
 // another legal move passes, and Moves returns the pass as the only move.
 type Passer interface {

@@ -98,6 +98,7 @@ type compiled struct {
 	territory                          int
 	territoryMoves                     [2][]reach // territory.go
 	lines                              int
+	near                               int                 // near.go
 	lineStarts                         [4][maxWords]uint64 // lines.go
 	lineStep                           [maxSide + 1]int
 	adv                                [2][maxCells]int16 // rows from the player's own edge
@@ -553,7 +554,7 @@ func (c *compiled) buildEnds(s *Spec, eval func(*expr, string) (int, error)) err
 func (c *compiled) buildEval(s *Spec) {
 	copy(c.material[:], s.eval.material)
 	c.mobility, c.advance, c.centre, c.corners = s.eval.mobility, s.eval.advance, s.eval.centre, s.eval.corners
-	c.connection, c.territory, c.lines = s.eval.connection, s.eval.territory, s.eval.lines
+	c.connection, c.territory, c.lines, c.near = s.eval.connection, s.eval.territory, s.eval.lines, s.eval.near
 	for sq := range c.n {
 		col, row := sq%c.w, sq/c.w
 		for p := range 2 {

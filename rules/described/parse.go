@@ -935,7 +935,7 @@ func (r *reader) evaluation(s *Spec, n *yaml.Node) {
 	if n == nil {
 		return
 	}
-	f := r.fields(n, "evaluation", "material", "mobility", "advance", "centre", "corners", "connection", "territory", "lines")
+	f := r.fields(n, "evaluation", "material", "mobility", "advance", "centre", "corners", "connection", "territory", "lines", "near")
 	if m, ok := f["material"]; ok {
 		mf := r.fields(m.value, "material", pieceNames(s)...)
 		for name, v := range mf {
@@ -967,6 +967,12 @@ func (r *reader) evaluation(s *Spec, n *yaml.Node) {
 		s.eval.lines = r.weight(m.value, "lines")
 		if r.err == nil && !slices.ContainsFunc(s.ends, func(e endDef) bool { return e.when == whenInARow }) {
 			r.fail(m.key, "lines weighs the lines toward an in-a-row ending: add an ending with when: in-a-row")
+		}
+	}
+	if m, ok := f["near"]; ok {
+		s.eval.near = r.integer(m.value, "near")
+		if r.err == nil && (s.eval.near < 1 || s.eval.near > 3) {
+			r.fail(m.value, "near must be from 1 to 3 steps")
 		}
 	}
 }

@@ -307,6 +307,7 @@ type evalDef struct {
 	connection                         int // per step of shortest connection (connect.go)
 	territory                          int // per empty square reached first (territory.go)
 	lines                              int // per open line, by its pieces (lines.go)
+	near                               int // the search's placements within near steps of a piece (near.go)
 }
 
 // OptionSpecs returns the game's options for the registry.
