@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -43,13 +44,28 @@ type proc struct {
 	lastWrite  time.Time
 	readAt     int64 // the session's bytes read (rchar) when the last input was written
 	gen        int   // lines of input written
+	unreported int   // reads taken whose lines are not reported yet
 	transcript *transcript
 	limit      sandbox.Reason // the limit of its box it hit, once known
+
+	// afterRead, when set (by tests), runs after each read of output from
+	// the terminal, before the output is taken, with mu held.
+	afterRead func()
 }
 
 // start runs command under /bin/sh -c on a new pseudo-terminal, in sb's
 // box (sb nil: unconfined).
 func start(command string, tr *transcript, sb *sandbox.Sandbox) (*proc, error) {
+	p, err := launch(command, tr, sb)
+	if err != nil {
+		return nil, err
+	}
+	p.run()
+	return p, nil
+}
+
+// launch starts the program of start; run then reads and watches it.
+func launch(command string, tr *transcript, sb *sandbox.Sandbox) (*proc, error) {
 	master, tty, err := pty.Open()
 	if err != nil {
 		return nil, fmt.Errorf("open a pseudo-terminal: %w", err)
@@ -59,6 +75,10 @@ func start(command string, tr *transcript, sb *sandbox.Sandbox) (*proc, error) {
 		_ = unix.IoctlSetTermios(int(tty.Fd()), unix.TCSETS, t)
 	}
 	_ = pty.Setsize(master, &pty.Winsize{Rows: 60, Cols: 200})
+	if master, err = pollable(master); err != nil {
+		tty.Close()
+		return nil, err
+	}
 	cmd := exec.Command("/bin/sh", "-c", command)
 	var box *sandbox.Box
 	if sb != nil {
@@ -78,7 +98,30 @@ func start(command string, tr *transcript, sb *sandbox.Sandbox) (*proc, error) {
 		}
 		return nil, fmt.Errorf("start %q: %w", command, err)
 	}
-	p := &proc{cmd: cmd, box: box, master: master, tty: tty, events: make(chan event, 8192), done: make(chan struct{}), transcript: tr, lastRead: time.Now()}
+	return &proc{cmd: cmd, box: box, master: master, tty: tty, events: make(chan event, 8192), done: make(chan struct{}), transcript: tr, lastRead: time.Now()}, nil
+}
+
+// pollable returns master, the terminal's end that pty.Open leaves in
+// blocking mode, as a file in non-blocking mode on Go's poller: a read
+// then takes the output it gets under the proc's lock without holding the
+// lock while it waits (see read).
+func pollable(master *os.File) (*os.File, error) {
+	fd, err := unix.FcntlInt(master.Fd(), unix.F_DUPFD_CLOEXEC, 0)
+	master.Close()
+	if err != nil {
+		return nil, fmt.Errorf("pseudo-terminal: %w", err)
+	}
+	if err := unix.SetNonblock(fd, true); err != nil {
+		unix.Close(fd)
+		return nil, fmt.Errorf("pseudo-terminal: %w", err)
+	}
+	return os.NewFile(uintptr(fd), "/dev/ptmx"), nil
+}
+
+// run reads and watches the program until it exits.
+func (p *proc) run() {
+	master := p.master
+	cmd := p.cmd
 	go p.read()
 	go func() {
 		p.err = cmd.Wait()
@@ -98,39 +141,74 @@ func start(command string, tr *transcript, sb *sandbox.Sandbox) (*proc, error) {
 		p.emit(event{kind: evExit})
 	}()
 	go p.watch()
-	return p, nil
 }
 
 // read turns the program's output into events until the terminal closes.
+// Each read from the terminal is taken under mu, so that watch, under mu,
+// finds any output either still on the terminal or taken, and (through
+// unreported) reported too before it says the program waits.
 func (p *proc) read() {
+	rc, err := p.master.SyscallConn()
+	if err != nil {
+		p.emit(event{kind: evExit})
+		return
+	}
 	buf := make([]byte, 4096)
 	for {
-		n, err := p.master.Read(buf)
-		if n > 0 {
-			p.take(buf[:n])
-		}
-		if err != nil {
+		var got taken
+		var readErr error
+		err := rc.Read(func(fd uintptr) bool {
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			n, err := unix.Read(int(fd), buf)
+			for err == unix.EINTR {
+				n, err = unix.Read(int(fd), buf)
+			}
+			switch {
+			case err == unix.EAGAIN:
+				return false // nothing yet: wait for output
+			case err != nil:
+				readErr = err
+			case n == 0:
+				readErr = io.EOF
+			default:
+				if p.afterRead != nil {
+					p.afterRead()
+				}
+				got = p.take(buf[:n])
+			}
+			return true
+		})
+		p.report(got)
+		if err != nil || readErr != nil {
 			p.emit(event{kind: evExit})
 			return
 		}
 	}
 }
 
-// take splits output into lines. Past FloodLimit bytes since the count
-// was reset, it only counts them and reports the flood once.
-func (p *proc) take(b []byte) {
-	p.mu.Lock()
+// taken is what one read of output gives to report: its finished lines,
+// whether the read held a NUL byte, and whether it passed FloodLimit.
+type taken struct {
+	lines   []string
+	garbage bool
+	flood   bool
+	some    bool // anything to report: counted in unreported until reported
+}
+
+// take splits output into lines, with mu held. Past FloodLimit bytes since
+// the count was reset, it only counts them and reports the flood once.
+func (p *proc) take(b []byte) taken {
 	p.printed += len(b)
 	p.lastRead = time.Now()
 	p.prompted = false
 	if p.printed > FloodLimit {
 		first := !p.flooded
 		p.flooded = true
-		p.mu.Unlock()
 		if first {
-			p.emit(event{kind: evFlood})
+			p.unreported++
 		}
-		return
+		return taken{flood: first, some: first}
 	}
 	var lines []string
 	garbage := bytes.IndexByte(b, 0) >= 0
@@ -153,15 +231,31 @@ func (p *proc) take(b []byte) {
 		p.partial, p.reported = p.partial[:0], ""
 		b = b[k+1:]
 	}
-	p.mu.Unlock()
-	for _, l := range lines {
+	if len(lines) > 0 {
+		p.unreported++
+	}
+	return taken{lines: lines, garbage: garbage, some: len(lines) > 0}
+}
+
+// report passes on what take took, without mu held.
+func (p *proc) report(t taken) {
+	if !t.some {
+		return
+	}
+	if t.flood {
+		p.emit(event{kind: evFlood})
+	}
+	for _, l := range t.lines {
 		p.transcript.add("> ", l)
-		if !utf8.ValidString(l) || garbage {
+		if !utf8.ValidString(l) || t.garbage {
 			p.emit(event{kind: evGarbage, text: l})
 			continue
 		}
 		p.emit(event{kind: evLine, text: l})
 	}
+	p.mu.Lock()
+	p.unreported--
+	p.mu.Unlock()
 }
 
 // emit passes an event on, dropping it when nobody listens for a while
@@ -191,6 +285,9 @@ func (p *proc) watch() {
 		p.mu.Lock()
 		quiet := time.Since(p.lastRead) > 40*time.Millisecond
 		still := quiet && time.Since(p.lastWrite) > 40*time.Millisecond
+		// All output taken and reported: none left on the terminal (read
+		// takes what it reads under mu) and none taken but not yet passed on.
+		allOut := p.unreported == 0 && queued(p.master) == 0
 		gen, readAt := p.gen, p.readAt
 		var prompt string
 		if quiet && !p.prompted && strings.TrimSpace(string(p.partial)) != "" {
@@ -208,7 +305,7 @@ func (p *proc) watch() {
 		// its output all taken, and blocked reading the terminal at two
 		// ticks in a row with nothing written between.
 		reading, read := false, int64(0)
-		if still && p.unread() == 0 && queued(p.master) == 0 {
+		if still && allOut && p.unread() == 0 {
 			reading, read = readingTerminal(p.cmd.Process.Pid)
 		}
 		if reading && (gen == 0 || read > readAt) && p.generation() == gen {
