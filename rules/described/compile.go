@@ -104,6 +104,8 @@ type compiled struct {
 	adv                                [2][maxCells]int16 // rows from the player's own edge
 	centrality                         [maxCells]int16
 	corner                             [maxWords]uint64
+	home                               int
+	homeRow                            [2][maxWords]uint64 // each player's own back row, for players moving north or south
 }
 
 // gen is one move rule for one player.
@@ -555,14 +557,16 @@ func (c *compiled) buildEval(s *Spec) {
 	copy(c.material[:], s.eval.material)
 	c.mobility, c.advance, c.centre, c.corners = s.eval.mobility, s.eval.advance, s.eval.centre, s.eval.corners
 	c.connection, c.territory, c.lines, c.near = s.eval.connection, s.eval.territory, s.eval.lines, s.eval.near
+	c.home = s.eval.home
 	for sq := range c.n {
 		col, row := sq%c.w, sq/c.w
 		for p := range 2 {
-			switch c.farRow(s.players[p].forward) {
-			case 0:
-				c.adv[p][sq] = int16(c.h - 1 - row)
-			case c.h - 1:
-				c.adv[p][sq] = int16(row)
+			if far := c.farRow(s.players[p].forward); far >= 0 {
+				own := c.h - 1 - far // the player's own back row
+				c.adv[p][sq] = int16(max(row-own, own-row))
+				if row == own {
+					c.homeRow[p][sq/64] |= 1 << (sq % 64)
+				}
 			}
 		}
 		// Centrality: how far in from the nearest edge, in rows and columns.

@@ -60,6 +60,13 @@ func (g *Game) Evaluate() int {
 		}
 		score += c.corners * n
 	}
+	if c.home != 0 {
+		n := 0
+		for w := range c.words {
+			n += bits.OnesCount64(g.occ[p][w]&c.homeRow[p][w]) - bits.OnesCount64(g.occ[p^1][w]&c.homeRow[p^1][w])
+		}
+		score += c.home * n
+	}
 	if c.connection != 0 {
 		score += c.connection * (g.connectionDistance(p^1) - g.connectionDistance(p))
 	}

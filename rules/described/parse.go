@@ -935,7 +935,7 @@ func (r *reader) evaluation(s *Spec, n *yaml.Node) {
 	if n == nil {
 		return
 	}
-	f := r.fields(n, "evaluation", "material", "mobility", "advance", "centre", "corners", "connection", "territory", "lines", "near")
+	f := r.fields(n, "evaluation", "material", "mobility", "advance", "centre", "corners", "home", "connection", "territory", "lines", "near")
 	if m, ok := f["material"]; ok {
 		mf := r.fields(m.value, "material", pieceNames(s)...)
 		for name, v := range mf {
@@ -953,6 +953,9 @@ func (r *reader) evaluation(s *Spec, n *yaml.Node) {
 	}
 	if m, ok := f["corners"]; ok {
 		s.eval.corners = r.weight(m.value, "corners")
+	}
+	if m, ok := f["home"]; ok {
+		s.eval.home = r.weight(m.value, "home")
 	}
 	if m, ok := f["connection"]; ok {
 		s.eval.connection = r.weight(m.value, "connection")
