@@ -175,7 +175,9 @@ func (p *proc) read() {
 				if p.afterRead != nil {
 					p.afterRead()
 				}
-				got = p.take(buf[:n])
+				if got = p.take(buf[:n]); got.any() {
+					p.unreported++ // until report has passed it on
+				}
 			}
 			return true
 		})
@@ -188,13 +190,16 @@ func (p *proc) read() {
 }
 
 // taken is what one read of output gives to report: its finished lines,
-// whether the read held a NUL byte, and whether it passed FloodLimit.
+// whether the read held a NUL byte, and whether it passed FloodLimit. One
+// with anything to report counts in unreported until it is reported.
 type taken struct {
 	lines   []string
 	garbage bool
 	flood   bool
-	some    bool // anything to report: counted in unreported until reported
 }
+
+// any reports whether t has anything to report.
+func (t taken) any() bool { return t.flood || len(t.lines) > 0 }
 
 // take splits output into lines, with mu held. Past FloodLimit bytes since
 // the count was reset, it only counts them and reports the flood once.
@@ -203,12 +208,9 @@ func (p *proc) take(b []byte) taken {
 	p.lastRead = time.Now()
 	p.prompted = false
 	if p.printed > FloodLimit {
-		first := !p.flooded
+		t := taken{flood: !p.flooded}
 		p.flooded = true
-		if first {
-			p.unreported++
-		}
-		return taken{flood: first, some: first}
+		return t
 	}
 	var lines []string
 	garbage := bytes.IndexByte(b, 0) >= 0
@@ -231,15 +233,12 @@ func (p *proc) take(b []byte) taken {
 		p.partial, p.reported = p.partial[:0], ""
 		b = b[k+1:]
 	}
-	if len(lines) > 0 {
-		p.unreported++
-	}
-	return taken{lines: lines, garbage: garbage, some: len(lines) > 0}
+	return taken{lines: lines, garbage: garbage}
 }
 
 // report passes on what take took, without mu held.
 func (p *proc) report(t taken) {
-	if !t.some {
+	if !t.any() {
 		return
 	}
 	if t.flood {
