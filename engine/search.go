@@ -19,7 +19,9 @@ const maxQDepth = 8
 // Reverse futility pruning: within futilityDepth plies of the leaves, a
 // position whose evaluation stands futilityMargin (hundredths of a piece)
 // a ply above beta fails high unsearched; a rules.Pruner sets its own
-// margin. Self-play at 20 ms a move accepted it in Hi-Ya! and Upthrust
+// margin. A position whose evaluation improves on the same player's two
+// plies up needs a ply's margin less. Self-play at 20 ms a move accepted
+// it in Hi-Ya! and Upthrust, and the improving rule in Hi-Ya!
 // (docs/explanation/strength.md).
 const (
 	futilityDepth  = 3
@@ -38,6 +40,9 @@ const (
 // move from the table is searched a ply shallower. Self-play at 20 ms a move
 // accepted it in Hi-Ya!, Upthrust and HiQUE (docs/explanation/strength.md).
 const iirDepth = 4
+
+// noStatic marks a ply of the line whose evaluation was not taken.
+const noStatic = maxEval + 1
 
 // historyBits sets the number of history slots a side (a hash of the
 // move): 1<<historyBits.
@@ -71,6 +76,7 @@ type Searcher[G rules.Game] struct {
 	order    [MaxPly + 1][rules.MaxMoves]int32
 	tactical [MaxPly + 1][rules.MaxMoves]bool
 	killers  [MaxPly + 1][2]rules.Move
+	static   [MaxPly + 1]int // the evaluation at each ply of the line, for player 1; noStatic where not taken
 	history  [2][1 << historyBits]int32
 	pv       [MaxPly + 1][MaxPly + 1]rules.Move
 	pvLen    [MaxPly + 1]int
@@ -468,8 +474,14 @@ func (s *Searcher[G]) negamax(depth, ply, alpha, beta int, pvNode bool) int {
 	}
 
 	// Reverse futility pruning (s.margin), off the principal variation.
+	s.static[ply] = noStatic
 	if !pvNode && depth <= futilityDepth && beta > -MateBound && beta < MateBound {
-		if stand := s.evaluate(); stand-s.margin*depth >= beta {
+		stand := s.evaluate()
+		if s.improving(ply, g.ToMove(), stand) {
+			if stand-s.margin*(depth-1) >= beta {
+				return stand
+			}
+		} else if stand-s.margin*depth >= beta {
 			return stand
 		}
 	}
@@ -594,6 +606,24 @@ func (s *Searcher[G]) quiesce(ply, alpha, beta, qdepth int) int {
 		}
 	}
 	return best
+}
+
+// improving records stand, the evaluation at ply for side, and reports
+// whether it is better for side than the evaluation two plies up, when
+// that was taken.
+func (s *Searcher[G]) improving(ply int, side rules.Player, stand int) bool {
+	forP1 := stand
+	if side&1 != 0 {
+		forP1 = -stand
+	}
+	s.static[ply] = forP1
+	if ply < 2 || s.static[ply-2] == noStatic {
+		return false
+	}
+	if side&1 != 0 {
+		return forP1 < s.static[ply-2]
+	}
+	return forP1 > s.static[ply-2]
 }
 
 // orderMoves gives each move at ply its ordering score and tactical flag.

@@ -314,3 +314,30 @@ func TestSearchNarrowsItsMoves(t *testing.T) {
 		t.Fatalf("%d positions searched, want at most %d", info.Nodes, limit)
 	}
 }
+
+// TestImprovingPositionNeedsAPlyLessMargin: at 2 plies from the leaves,
+// a Hi-Ya! position standing above beta by more than one ply's margin of
+// reverse futility pruning but less than two is pruned when its evaluation
+// improves on the same player's two plies up, and searched when it does
+// not.
+func TestImprovingPositionNeedsAPlyLessMargin(t *testing.T) {
+	g := startOf(t, "hiya")
+	s := NewSearcher[rules.Game](NewTable(1), nil)
+	s.Search(context.Background(), g, Limits{Depth: 1}) // the search takes the game's margin
+	s.begin(context.Background(), Limits{}, time.Now())
+	s.g, s.salt = g.Clone(), gameSalt(g.Name())
+	stand := s.evaluate() // South, player 1, to move
+	beta := stand - s.margin*3/2
+	for _, tc := range []struct {
+		before int // South's evaluation two plies up
+		pruned bool
+	}{{stand - 1, true}, {stand + 1, false}, {noStatic, false}} {
+		s.tt.Clear()
+		s.nodes = 0
+		s.static[0] = tc.before
+		got := s.negamax(2, 2, beta-1, beta, false)
+		if pruned := s.nodes == 1 && got == stand; pruned != tc.pruned {
+			t.Errorf("two plies up %d, here %d: pruned %v after %d positions, want %v", tc.before, stand, pruned, s.nodes, tc.pruned)
+		}
+	}
+}
