@@ -292,7 +292,7 @@ func TestCalmGameStandsPatAtItsLeaves(t *testing.T) {
 // TestSearchNarrowsItsMoves: in Gomoku after h8 (its file weighs near 2),
 // a search looks at the 24 squares around h8 at the root and at no more
 // than the 48 around two stones below it (not 223), while scoring every root move
-// (as analysis does) still scores all 224 legal moves.
+// (as the weaker levels do) still scores all 224 legal moves.
 func TestSearchNarrowsItsMoves(t *testing.T) {
 	g := startOf(t, "gomoku")
 	m, err := g.ParseMove("h8")
