@@ -477,11 +477,11 @@ func (s *Searcher[G]) negamax(depth, ply, alpha, beta int, pvNode bool) int {
 	s.static[ply] = noStatic
 	if !pvNode && depth <= futilityDepth && beta > -MateBound && beta < MateBound {
 		stand := s.evaluate()
+		d := depth
 		if s.improving(ply, g.ToMove(), stand) {
-			if stand-s.margin*(depth-1) >= beta {
-				return stand
-			}
-		} else if stand-s.margin*depth >= beta {
+			d-- // a ply's margin less
+		}
+		if stand-s.margin*d >= beta {
 			return stand
 		}
 	}
