@@ -238,13 +238,18 @@ func ClientAddress(r *http.Request) string {
 // X-Forwarded-For that is not itself one of proxies (each proxy appends
 // the peer it heard from; what a client wrote itself is further left).
 func clientAddress(r *http.Request, proxies []netip.Prefix) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	// An IPv6 zone may hold "]", which net.SplitHostPort cannot split:
+	// netip parses "ip:port" first.
+	ap, err := netip.ParseAddrPort(r.RemoteAddr)
+	ip := ap.Addr()
 	if err != nil {
-		host = r.RemoteAddr
-	}
-	ip, err := netip.ParseAddr(host)
-	if err != nil {
-		return host
+		host, _, err := net.SplitHostPort(r.RemoteAddr)
+		if err != nil {
+			host = r.RemoteAddr
+		}
+		if ip, err = netip.ParseAddr(host); err != nil {
+			return host
+		}
 	}
 	if !trusted(ip, proxies) {
 		return ip.String() // the address in one spelling: "::0" and "::" are one client
