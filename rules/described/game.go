@@ -109,6 +109,9 @@ type Game struct {
 	undo     []uint16 // changed cells: square<<4 | old value
 	scratch  rules.MoveList
 	overflow bool // a position had more moves than a move list holds
+	// probing is set while moves are generated only to learn whether there
+	// is one (hasMove): a generator may then stop at its first move.
+	probing bool
 }
 
 var (
@@ -662,8 +665,16 @@ func (g *Game) Status() rules.Result {
 
 // hasMove reports whether p has a legal move other than a pass.
 func (g *Game) hasMove(p rules.Player) bool {
+	g.probing = true
 	g.generate(p, &g.scratch, true)
+	g.probing = false
 	return g.scratch.N > 0
+}
+
+// probed reports whether a generator that is probing (see hasMove) has
+// listed a move and may stop.
+func (g *Game) probed(list *rules.MoveList) bool {
+	return g.probing && list.N > 0
 }
 
 // Moves fills list with the legal moves of the player to move.
@@ -762,7 +773,7 @@ func (g *Game) Overflowed() bool { return g.overflow }
 func (g *Game) genPlace(gn *gen, p rules.Player, list *rules.MoveList) {
 	c := g.c
 	if gn.must && c.words == 1 {
-		for e := g.flankSet(p); e != 0; e &= e - 1 {
+		for e := g.flankSet(p); e != 0 && !g.probed(list); e &= e - 1 {
 			g.add(list, pack(-1, bits.TrailingZeros64(e), gn.rule))
 		}
 		return
@@ -776,6 +787,9 @@ func (g *Game) genPlace(gn *gen, p rules.Player, list *rules.MoveList) {
 				continue
 			}
 			g.addMove(gn, p, -1, sq, list)
+			if g.probed(list) {
+				return
+			}
 		}
 	}
 }
@@ -791,6 +805,9 @@ func (g *Game) genPlaceTurn(gn *gen, list *rules.MoveList) {
 			for b := range blocks {
 				g.add(list, packTurn(m, b, false))
 				g.add(list, packTurn(m, b, true))
+			}
+			if g.probed(list) {
+				return
 			}
 		}
 	}
@@ -880,6 +897,9 @@ func (g *Game) genPieces(gn *gen, p rules.Player, list *rules.MoveList) {
 							} else {
 								g.addMove(gn, p, sq, int(t), list)
 							}
+							if g.probed(list) {
+								return
+							}
 						}
 						if k != toEmpty && k&gn.over == 0 {
 							break
@@ -897,6 +917,9 @@ func (g *Game) genPieces(gn *gen, p rules.Player, list *rules.MoveList) {
 						}
 						cur = nb[l]
 					}
+				}
+				if g.probed(list) {
+					return
 				}
 			}
 		}

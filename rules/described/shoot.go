@@ -100,6 +100,9 @@ func (g *Game) addShots(gn *gen, from, to int, list *rules.MoveList) {
 		for t := int(nb[to]); t >= 0 && (g.cells[t] == 0 || t == from); t = int(nb[t]) {
 			dist++
 			g.add(list, packShot(m, d, dist))
+			if g.probed(list) {
+				return
+			}
 		}
 	}
 }
