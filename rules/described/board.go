@@ -162,8 +162,16 @@ func (g *Game) emptySquares() [maxWords]uint64 {
 // a shift of the words on a board of rows, each square's neighbour on a
 // graph.
 func (c *compiled) step(s *[maxWords]uint64, d dir) [maxWords]uint64 {
-	var out [maxWords]uint64
+	out := *s
+	c.stepIn(&out, d)
+	return out
+}
+
+// stepIn replaces the squares of s by those one step in direction d from
+// them, as step does.
+func (c *compiled) stepIn(s *[maxWords]uint64, d dir) {
 	if c.graph {
+		var out [maxWords]uint64
 		for w := range c.words {
 			for b := s[w]; b != 0; b &= b - 1 {
 				if t := c.nb[d][w<<6|bits.TrailingZeros64(b)]; t >= 0 {
@@ -171,23 +179,23 @@ func (c *compiled) step(s *[maxWords]uint64, d dir) [maxWords]uint64 {
 				}
 			}
 		}
-		return out
+		*s = out
+		return
 	}
 	from := &c.stepFrom[d]
 	var carry uint64
 	if by := c.shiftBy[d]; by > 0 {
 		for w := range c.words {
 			x := s[w] & from[w]
-			out[w] = x<<by | carry
+			s[w] = x<<by | carry
 			carry = x >> (64 - by)
 		}
 	} else {
 		by = -by
 		for w := c.words - 1; w >= 0; w-- {
 			x := s[w] & from[w]
-			out[w] = x>>by | carry
+			s[w] = x>>by | carry
 			carry = x << (64 - by)
 		}
 	}
-	return out
 }

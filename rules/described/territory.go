@@ -83,7 +83,7 @@ func (g *Game) oneMove(p rules.Player, from, empty *[maxWords]uint64) [maxWords]
 	for _, r := range c.territoryMoves[p] {
 		x := *from
 		for steps := 1; ; steps++ {
-			x = c.step(&x, r.d)
+			c.stepIn(&x, r.d)
 			any := uint64(0)
 			for w := range c.words {
 				x[w] &= empty[w]
