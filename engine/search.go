@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"time"
 
 	"arbiter/rules"
@@ -189,6 +191,9 @@ func (s *Searcher[G]) search(ctx context.Context, g G, lim Limits, exactRoot boo
 				scores = append(scores, rootScore{Move: m, Score: s.rootScores[i]})
 			}
 		}
+		if !exactRoot {
+			s.sortRoot()
+		}
 		s.toFront(info.Move)
 		if s.hasDeadline && !deepen(time.Since(start), s.deadline.Sub(start)) {
 			break // too little time left for the next iteration to matter
@@ -289,6 +294,20 @@ func (s *Searcher[G]) tick() bool {
 		}
 	}
 	return false
+}
+
+// sortRoot orders the root moves by their scores in the last iteration,
+// best first, keeping the order of equal scores: the next iteration, if
+// the clock stops it, has searched the likeliest moves.
+func (s *Searcher[G]) sortRoot() {
+	byScore := make([]rootScore, len(s.root))
+	for i, m := range s.root {
+		byScore[i] = rootScore{Move: m, Score: s.rootScores[i]}
+	}
+	slices.SortStableFunc(byScore, func(a, b rootScore) int { return cmp.Compare(b.Score, a.Score) })
+	for i, r := range byScore {
+		s.root[i], s.rootScores[i] = r.Move, r.Score
+	}
 }
 
 // toFront moves m to the front of the root moves, keeping the others'
