@@ -191,7 +191,7 @@ func (s *Searcher[G]) search(ctx context.Context, g G, lim Limits, exactRoot boo
 				scores = append(scores, rootScore{Move: m, Score: s.rootScores[i]})
 			}
 		}
-		if !exactRoot {
+		if !exactRoot && depth == 1 {
 			s.sortRoot()
 		}
 		s.toFront(info.Move)
@@ -296,9 +296,11 @@ func (s *Searcher[G]) tick() bool {
 	return false
 }
 
-// sortRoot orders the root moves by their scores in the last iteration,
-// best first, keeping the order of equal scores: the next iteration, if
-// the clock stops it, has searched the likeliest moves.
+// sortRoot orders the root moves by their scores in the first iteration,
+// best first, keeping the order of equal scores, so that an iteration the
+// clock stops has searched the likeliest moves. Only the first: a deeper
+// iteration's score for a move after the first is a bound from a null
+// window, and ordering by those lost games in Pentago.
 func (s *Searcher[G]) sortRoot() {
 	byScore := make([]rootScore, len(s.root))
 	for i, m := range s.root {
