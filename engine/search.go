@@ -191,7 +191,7 @@ func (s *Searcher[G]) search(ctx context.Context, g G, lim Limits, exactRoot boo
 				scores = append(scores, rootScore{Move: m, Score: s.rootScores[i]})
 			}
 		}
-		if !exactRoot && depth == 1 {
+		if !exactRoot && depth == 1 && s.calm {
 			s.sortRoot()
 		}
 		s.toFront(info.Move)
@@ -298,9 +298,11 @@ func (s *Searcher[G]) tick() bool {
 
 // sortRoot orders the root moves by their scores in the first iteration,
 // best first, keeping the order of equal scores, so that an iteration the
-// clock stops has searched the likeliest moves. Only the first: a deeper
-// iteration's score for a move after the first is a bound from a null
-// window, and ordering by those lost games in Pentago.
+// clock stops has searched the likeliest moves. The search sorts in calm
+// games alone, where the first iteration's scores are the evaluation after
+// each move, and only once: a deeper iteration's score for a move after
+// the first is a bound from a null window, and ordering by those lost in
+// Pentago; in Hi-Ya! the order gained nothing.
 func (s *Searcher[G]) sortRoot() {
 	byScore := make([]rootScore, len(s.root))
 	for i, m := range s.root {
