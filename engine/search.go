@@ -1,9 +1,7 @@
 package engine
 
 import (
-	"cmp"
 	"context"
-	"slices"
 	"time"
 
 	"arbiter/rules"
@@ -191,9 +189,6 @@ func (s *Searcher[G]) search(ctx context.Context, g G, lim Limits, exactRoot boo
 				scores = append(scores, rootScore{Move: m, Score: s.rootScores[i]})
 			}
 		}
-		if !exactRoot && depth == 1 && s.calm {
-			s.sortRoot()
-		}
 		s.toFront(info.Move)
 		if s.hasDeadline && !deepen(time.Since(start), s.deadline.Sub(start)) {
 			break // too little time left for the next iteration to matter
@@ -294,24 +289,6 @@ func (s *Searcher[G]) tick() bool {
 		}
 	}
 	return false
-}
-
-// sortRoot orders the root moves by their scores in the first iteration,
-// best first, keeping the order of equal scores, so that an iteration the
-// clock stops has searched the likeliest moves. The search sorts in calm
-// games alone, where the first iteration's scores are the evaluation after
-// each move, and only once: a deeper iteration's score for a move after
-// the first is a bound from a null window, and ordering by those lost in
-// Pentago; in Hi-Ya! the order gained nothing.
-func (s *Searcher[G]) sortRoot() {
-	byScore := make([]rootScore, len(s.root))
-	for i, m := range s.root {
-		byScore[i] = rootScore{Move: m, Score: s.rootScores[i]}
-	}
-	slices.SortStableFunc(byScore, func(a, b rootScore) int { return cmp.Compare(b.Score, a.Score) })
-	for i, r := range byScore {
-		s.root[i], s.rootScores[i] = r.Move, r.Score
-	}
 }
 
 // toFront moves m to the front of the root moves, keeping the others'
