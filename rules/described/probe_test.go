@@ -10,9 +10,9 @@ import (
 	"arbiter/rules/described"
 )
 
-// TestHasMoveAgreesWithTheMoves: along random games of every shipped
-// game on squares, whether the player to move has a move other than a pass is what
-// its full list of moves says, however few moves the check lists.
+// TestHasMoveAgreesWithTheMoves: along random games of every shipped game
+// on squares, whether the player to move has a move other than a pass is
+// what its full list of moves says, however few moves the check lists.
 func TestHasMoveAgreesWithTheMoves(t *testing.T) {
 	files, err := fs.Glob(shipped.Files, "*"+described.Ext)
 	if err != nil {
