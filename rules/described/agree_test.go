@@ -2,8 +2,10 @@ package described_test
 
 import (
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	shipped "arbiter/games"
@@ -23,6 +25,20 @@ func shippedSpec(t testing.TB, name string) *described.Spec {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// shippedNames returns the names of the shipped descriptions.
+func shippedNames(t testing.TB) []string {
+	t.Helper()
+	files, err := fs.Glob(shipped.Files, "*"+described.Ext)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := make([]string, len(files))
+	for i, file := range files {
+		names[i] = strings.TrimSuffix(file, described.Ext)
+	}
+	return names
 }
 
 func newDescribed(t testing.TB, name string, opts rules.Options) *described.Game {

@@ -1,27 +1,18 @@
 package described_test
 
 import (
-	"io/fs"
 	"slices"
-	"strings"
 	"testing"
 
-	shipped "arbiter/games"
 	"arbiter/rules"
-	"arbiter/rules/described"
 )
 
 // TestCalmGamesHaveNoTacticalMove: the shipped games that say they are
 // calm are those without captures or wins in one move, and along random
 // games of each no move of theirs is tactical.
 func TestCalmGamesHaveNoTacticalMove(t *testing.T) {
-	files, err := fs.Glob(shipped.Files, "*"+described.Ext)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var calm []string
-	for _, file := range files {
-		name := strings.TrimSuffix(file, described.Ext)
+	for _, name := range shippedNames(t) {
 		if c, ok := newShaped(t, name, nil).(rules.Calm); !ok || !c.Calm() {
 			continue
 		}

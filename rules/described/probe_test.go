@@ -1,11 +1,8 @@
 package described_test
 
 import (
-	"io/fs"
-	"strings"
 	"testing"
 
-	shipped "arbiter/games"
 	"arbiter/rules"
 	"arbiter/rules/described"
 )
@@ -14,12 +11,7 @@ import (
 // on squares, whether the player to move has a move other than a pass is
 // what its full list of moves says, however few moves the check lists.
 func TestHasMoveAgreesWithTheMoves(t *testing.T) {
-	files, err := fs.Glob(shipped.Files, "*"+described.Ext)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, file := range files {
-		name := strings.TrimSuffix(file, described.Ext)
+	for _, name := range shippedNames(t) {
 		rng := newRand(name)
 		var list rules.MoveList
 		for range 3 {
