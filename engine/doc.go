@@ -34,7 +34,8 @@
 //     surrounds), then two killer moves a ply, then the history heuristic;
 //   - a quiescence search over tactical moves with a stand-pat bound; in a
 //     game with none (rules.Calm) a leaf is its evaluation, with no move
-//     generated;
+//     generated, unless the game finds the player to move a win in one
+//     (rules.Finisher);
 //   - mate-distance scores: a won game at ply p scores Mate-p, so the engine
 //     takes the quickest win and the slowest loss; the bounds are pruned by
 //     mate distance too.

@@ -92,6 +92,7 @@ type Searcher[G rules.Game] struct {
 
 	margin int            // reverse futility pruning's, for the game searched
 	calm   bool           // the game has no tactical moves: quiescence stands pat
+	finish rules.Finisher // the game searched, when calm and it finds wins in one; else nil
 	narrow rules.Narrower // the game searched, when it narrows its moves; else nil
 }
 
@@ -128,7 +129,11 @@ func (s *Searcher[G]) search(ctx context.Context, g G, lim Limits, exactRoot boo
 	s.margin = futilityMarginOf(s.g)
 	s.calm = isCalm(s.g)
 	s.narrow, _ = rules.Game(s.g).(rules.Narrower)
-	defer func() { var zero G; s.g = zero; s.ctx = nil; s.narrow = nil }()
+	s.finish = nil
+	if s.calm {
+		s.finish, _ = rules.Game(s.g).(rules.Finisher)
+	}
+	defer func() { var zero G; s.g = zero; s.ctx = nil; s.narrow = nil; s.finish = nil }()
 
 	var list rules.MoveList
 	s.g.Moves(&list)
@@ -568,6 +573,9 @@ func (s *Searcher[G]) quiesce(ply, alpha, beta, qdepth int) int {
 		return s.terminal(r, ply)
 	}
 	stand := s.evaluate()
+	if s.finish != nil && stand < beta && s.finish.WinningMove() != rules.NoMove {
+		return Mate - (ply + 1) // the player to move wins with its next move
+	}
 	if qdepth >= maxQDepth || ply >= MaxPly-1 || stand >= beta || s.calm {
 		return stand
 	}

@@ -289,6 +289,41 @@ func TestCalmGameStandsPatAtItsLeaves(t *testing.T) {
 	}
 }
 
+// TestCalmLeafWithAWinInOneIsWon: in Pentago, calm, a leaf where the
+// player to move has four in a row and the fifth square empty scores as a
+// win with its next move, not by its evaluation. Black to move, against
+// White's a6-d6: a 1-ply search scores a move elsewhere as lost in 2
+// plies, and a marble on e6, or a turn of the quarter of a6-c6, as not lost.
+func TestCalmLeafWithAWinInOneIsWon(t *testing.T) {
+	g := startOf(t, "pentago")
+	// Quarter 4 stays empty, so turning it moves nothing.
+	for _, text := range []string{"a6 4r", "a1 4r", "b6 4r", "c2 4r", "c6 4r", "b1 4l", "d6 4r"} {
+		m, err := g.ParseMove(text)
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		g.Play(m)
+	}
+	s := NewSearcher[rules.Game](NewTable(1), nil)
+	_, scores := s.search(context.Background(), g, Limits{Depth: 1}, true, time.Now())
+	lost := map[string]bool{"f1 4r": true, "a2 3l": true, "e6 3r": false, "e6 4l": false, "f1 1r": false}
+	seen := 0
+	for _, rs := range scores {
+		text := g.FormatMove(rs.Move)
+		want, ok := lost[text]
+		if !ok {
+			continue
+		}
+		seen++
+		if got := rs.Score == -(Mate - 2); got != want {
+			t.Errorf("%s scored %d; lost in 2 plies: %v, want %v", text, rs.Score, got, want)
+		}
+	}
+	if seen != len(lost) {
+		t.Fatalf("%d of the %d moves checked were scored", seen, len(lost))
+	}
+}
+
 // TestSearchNarrowsItsMoves: in Gomoku after h8 (its file weighs near 2),
 // a search looks at the 24 squares around h8 at the root and at no more
 // than the 48 around two stones below it (not 223), while scoring every root move

@@ -172,6 +172,16 @@ type Calm interface {
 	Calm() bool
 }
 
+// Finisher is a calm game that can find a win in one move without
+// listing its moves: Pentago, whose lines are judged after a block turns.
+// A search asks it at its leaves, where a calm game's moves go unlisted.
+type Finisher interface {
+	// WinningMove returns a legal move with which the player to move wins
+	// at once, or NoMove. It may miss such a move, looking only where one
+	// is likeliest; a move it returns wins.
+	WinningMove() Move
+}
+
 // Narrower is a game whose search need not look at every legal move:
 // Gomoku's stones far from all the others, say. The game's legal moves
 // are unchanged; only a search looks at fewer.

@@ -74,6 +74,7 @@ type compiled struct {
 
 	reach      []reachEnd
 	calm       bool // no move is ever tactical (noTactics)
+	finishes   bool // calm, with lines judged anywhere that win: WinningMove looks for one
 	inARow     int  // 0 for none
 	inARowRes  resultKind
 	anywhere   bool // in-a-row counts every line on the board, of either player
@@ -101,6 +102,7 @@ type compiled struct {
 	near                               int                 // near.go
 	lineStarts                         [4][maxWords]uint64 // lines.go
 	lineStep                           [maxSide + 1]int
+	doubleThreat                       int                // finish.go
 	adv                                [2][maxCells]int16 // rows from the player's own edge
 	centrality                         [maxCells]int16
 	corner                             [maxWords]uint64
@@ -264,6 +266,7 @@ func build(s *Spec, env map[string]int) (*compiled, error) {
 	c.buildEval(s)
 	c.buildOpenLines()
 	c.calm = c.noTactics()
+	c.finishes = c.calm && c.inARow > 0 && c.anywhere && c.inARowRes == resWin
 	if err := c.buildReach(); err != nil {
 		return nil, err
 	}

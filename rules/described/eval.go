@@ -24,7 +24,9 @@ import (
 //     than the opponent (territory.go);
 //   - lines: the weight times 4^(k−1) for each line of the in-a-row length
 //     open to a player with k of its pieces, own minus the opponent's
-//     (lines.go).
+//     (lines.go); where lines are judged anywhere (Pentago), less four
+//     times a line one piece short when the opponent has two squares or
+//     more that each complete one (finish.go).
 //
 // It allocates nothing; mobility costs a move generation for each side,
 // connection and territory a search of the board for each, grown as
@@ -76,7 +78,7 @@ func (g *Game) Evaluate() int {
 	}
 	if c.lines != 0 {
 		open := g.openLines()
-		score += open[p] - open[p^1]
+		score += open[p] - open[p^1] - g.doubleThreat(p^1)
 	}
 	return score
 }

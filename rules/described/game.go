@@ -115,10 +115,11 @@ type Game struct {
 }
 
 var (
-	_ rules.Game   = (*Game)(nil)
-	_ rules.Passer = (*Game)(nil)
-	_ rules.Calm   = (*Game)(nil)
-	_ rules.Scorer = Scored{}
+	_ rules.Game     = (*Game)(nil)
+	_ rules.Passer   = (*Game)(nil)
+	_ rules.Calm     = (*Game)(nil)
+	_ rules.Finisher = (*Game)(nil)
+	_ rules.Scorer   = Scored{}
 )
 
 // Scored is a game whose description scores by pieces (score: pieces): a

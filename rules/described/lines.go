@@ -11,9 +11,10 @@ import "math/bits"
 
 // buildOpenLines finds, for each axis, the squares that begin a line of
 // the in-a-row length (going north, northeast, east or southeast from
-// them), and what each piece in a line adds.
+// them), for the open lines and for WinningMove, and what each piece in
+// a line adds.
 func (c *compiled) buildOpenLines() {
-	if c.lines == 0 || c.inARow == 0 {
+	if c.inARow == 0 {
 		return
 	}
 	for a := range 4 {
@@ -22,6 +23,9 @@ func (c *compiled) buildOpenLines() {
 			starts = c.step(&starts, dir(a+4))
 		}
 		c.lineStarts[a] = starts
+	}
+	if c.lines == 0 {
+		return
 	}
 	// A line of k pieces is worth lines × 4^(k−1), and a whole line, which
 	// has ended the game, nothing: each piece from the first adds the
@@ -32,6 +36,7 @@ func (c *compiled) buildOpenLines() {
 		v, last = v*4, v
 	}
 	c.lineStep[c.inARow] = -last
+	c.doubleThreat = 4 * last
 }
 
 // openLines returns each player's score from its open lines.

@@ -1,0 +1,131 @@
+package described_test
+
+import (
+	"slices"
+	"testing"
+
+	"arbiter/rules"
+	"arbiter/rules/described"
+)
+
+// TestWinningMoveFindsPentagoWinsInOne: along random Pentago games, a move
+// that WinningMove returns is legal and wins at once, and wherever a move
+// wins by placing a marble that makes five before its block turns,
+// WinningMove returns a winning move.
+func TestWinningMoveFindsPentagoWinsInOne(t *testing.T) {
+	rng := newRand("pentago")
+	var list rules.MoveList
+	found := 0
+	for range 40 {
+		g := newDescribed(t, "pentago", nil)
+		for g.Status() == rules.Ongoing {
+			p := g.ToMove()
+			g.Moves(&list)
+			moves := slices.Clone(list.Slice())
+			placed := false // a winning move's marble makes five before the turn
+			for _, m := range moves {
+				if fiveBeforeTurn(g, m, p) && wins(g, m, p) {
+					placed = true
+					break
+				}
+			}
+			got := g.WinningMove()
+			switch {
+			case got != rules.NoMove && (!slices.Contains(moves, got) || !wins(g, got, p)):
+				t.Fatalf("after %v: WinningMove %s is not a legal win", g.History(), g.FormatMove(got))
+			case placed && got == rules.NoMove:
+				t.Fatalf("after %v: a marble wins by making five, WinningMove found none", g.History())
+			case placed:
+				found++
+			}
+			g.Play(moves[rng.IntN(len(moves))])
+		}
+	}
+	if found < 20 {
+		t.Fatalf("%d positions with a win in one, want at least 20 to test", found)
+	}
+}
+
+// TestWinningMoveIsForCalmLineGames: Gomoku, whose completing stone is
+// tactical, and Othello, with no lines, leave wins in one to the search.
+func TestWinningMoveIsForCalmLineGames(t *testing.T) {
+	for _, name := range []string{"gomoku", "othello"} {
+		g := newDescribed(t, name, nil)
+		if m := g.WinningMove(); m != rules.NoMove {
+			t.Errorf("%s: WinningMove %s at the start", name, g.FormatMove(m))
+		}
+	}
+	g := newDescribed(t, "gomoku", nil)
+	for _, text := range []string{"a1", "o15", "b1", "o14", "c1", "o13", "d1", "n15"} {
+		m, err := g.ParseMove(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Play(m)
+	}
+	if m := g.WinningMove(); m != rules.NoMove {
+		t.Errorf("gomoku with four in a row: WinningMove %s, want none (the stone is tactical)", g.FormatMove(m))
+	}
+}
+
+// TestDoubleThreatWeighsTwoCompletingSquares: in Pentago, White's a6-d6
+// with e6 empty is one square that completes a line, and weighs nothing
+// more than the open lines; b6-e6 with a6 and f6 empty is two, and weighs
+// four times a line of four.
+func TestDoubleThreatWeighsTwoCompletingSquares(t *testing.T) {
+	for _, tc := range []struct {
+		white string
+		want  int
+	}{{"a6", 0}, {"e6", 4 * 64}} {
+		g := newDescribed(t, "pentago", nil)
+		// Quarter 4 stays empty, so turning it moves nothing.
+		for _, text := range []string{tc.white + " 4r", "a1 4r", "b6 4r", "c2 4r", "c6 4r", "b1 4l", "d6 4r"} {
+			g.Play(mustParse(t, g, text))
+		}
+		if got := g.DoubleThreat(rules.P1); got != tc.want {
+			t.Errorf("White on %s, b6, c6, d6: the threat weighs %d, want %d", tc.white, got, tc.want)
+		}
+		if got := g.DoubleThreat(rules.P2); got != 0 {
+			t.Errorf("White on %s, b6, c6, d6: Black's threat weighs %d, want 0", tc.white, got)
+		}
+	}
+}
+
+// wins reports whether m wins at once for p.
+func wins(g *described.Game, m rules.Move, p rules.Player) bool {
+	g.Play(m)
+	defer g.Undo()
+	w, ok := g.Status().Winner()
+	return ok && w == p
+}
+
+// fiveBeforeTurn reports whether the marble that m places ("d4 1r") makes
+// five or more in a row of p's before the block turns.
+func fiveBeforeTurn(g *described.Game, m rules.Move, p rules.Player) bool {
+	text := g.FormatMove(m)
+	cols, rows := g.Size()
+	col, row := int(text[0]-'a'), rows-int(text[1]-'0')
+	mine := func(c, r int) bool {
+		if c == col && r == row {
+			return true
+		}
+		if c < 0 || r < 0 || c >= cols || r >= rows {
+			return false
+		}
+		q, _, ok := g.At(c, r)
+		return ok && q == p
+	}
+	for _, d := range [4][2]int{{1, 0}, {0, 1}, {1, 1}, {1, -1}} {
+		n := 1
+		for c, r := col+d[0], row+d[1]; mine(c, r); c, r = c+d[0], r+d[1] {
+			n++
+		}
+		for c, r := col-d[0], row-d[1]; mine(c, r); c, r = c-d[0], r-d[1] {
+			n++
+		}
+		if n >= 5 {
+			return true
+		}
+	}
+	return false
+}
