@@ -26,8 +26,8 @@ func (g *Game) WinningMove() rules.Move {
 		return rules.NoMove
 	}
 	p := g.toMove
-	cells, any := g.completing(p)
-	if !any {
+	cells, some := g.completing(p)
+	if !some {
 		return rules.NoMove
 	}
 	// Play needs g.scratch (Status may ask for a move), so the tries are
@@ -57,9 +57,9 @@ func (g *Game) WinningMove() rules.Move {
 
 // completing returns the empty squares on which a piece of p completes a
 // line of the in-a-row length: the missing square of each line that holds
-// in-a-row − 1 of p's pieces and no other piece or blocker. any reports
+// in-a-row − 1 of p's pieces and no other piece or blocker. some reports
 // whether there is one.
-func (g *Game) completing(p rules.Player) (cells [maxWords]uint64, any bool) {
+func (g *Game) completing(p rules.Player) (cells [maxWords]uint64, some bool) {
 	c := g.c
 	n := c.inARow
 	empty := g.emptySquares()
@@ -99,9 +99,9 @@ func (g *Game) completing(p rules.Player) (cells [maxWords]uint64, any bool) {
 			}
 			c.stepIn(&lines, dir(a))
 		}
-		any = true
+		some = true
 	}
-	return cells, any
+	return cells, some
 }
 
 // doubleThreat returns what p's threats to complete a line weigh, in a
@@ -113,8 +113,8 @@ func (g *Game) doubleThreat(p rules.Player) int {
 	if !g.c.finishes {
 		return 0
 	}
-	cells, any := g.completing(p)
-	if !any {
+	cells, some := g.completing(p)
+	if !some {
 		return 0
 	}
 	n := 0
