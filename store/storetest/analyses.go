@@ -212,7 +212,9 @@ func testAnalysisTakenOverAfterLease(t *testing.T, e *env) {
 			time.Sleep(10 * time.Millisecond)
 			continue
 		}
-		if ended := time.Since(asked); ended < lease {
+		// A store's clock counts whole milliseconds, so a lease renewed late in
+		// one may run out up to a millisecond short of its length.
+		if ended := time.Since(asked); ended < lease-time.Millisecond {
 			t.Fatalf("the job was taken over %v after its lease was renewed: before its %v lease ran out", ended, lease)
 		}
 		got = job
