@@ -56,13 +56,7 @@ func TestWinningMoveIsForCalmLineGames(t *testing.T) {
 		}
 	}
 	g := newDescribed(t, "gomoku", nil)
-	for _, text := range []string{"a1", "o15", "b1", "o14", "c1", "o13", "d1", "n15"} {
-		m, err := g.ParseMove(text)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g.Play(m)
-	}
+	play(t, g, "a1", "o15", "b1", "o14", "c1", "o13", "d1", "n15")
 	if m := g.WinningMove(); m != rules.NoMove {
 		t.Errorf("gomoku with four in a row: WinningMove %s, want none (the stone is tactical)", g.FormatMove(m))
 	}
@@ -79,9 +73,7 @@ func TestDoubleThreatWeighsTwoCompletingSquares(t *testing.T) {
 	}{{"a6", 0}, {"e6", 4 * 64}} {
 		g := newDescribed(t, "pentago", nil)
 		// Quarter 4 stays empty, so turning it moves nothing.
-		for _, text := range []string{tc.white + " 4r", "a1 4r", "b6 4r", "c2 4r", "c6 4r", "b1 4l", "d6 4r"} {
-			g.Play(mustParse(t, g, text))
-		}
+		play(t, g, tc.white+" 4r", "a1 4r", "b6 4r", "c2 4r", "c6 4r", "b1 4l", "d6 4r")
 		if got := g.DoubleThreat(rules.P1); got != tc.want {
 			t.Errorf("White on %s, b6, c6, d6: the threat weighs %d, want %d", tc.white, got, tc.want)
 		}
