@@ -143,9 +143,10 @@ func TestTimeUseAtShortMoveTimes(t *testing.T) {
 }
 
 // TestAspirationAgreesWithTheFullWindow: where an iteration's score falls
-// outside the window around the last one (a Hi-Ya! move that a deeper
-// search finds losing, and a forced win found late), the search widens the
-// window and reports the score that full windows at every root move give.
+// outside the window around the last one (a Hi-Ya! position that a deeper
+// search finds worse, one found better, and a forced loss found late), the
+// search widens the window and reports the score that full windows at every
+// root move give.
 func TestAspirationAgreesWithTheFullWindow(t *testing.T) {
 	for _, tt := range []struct {
 		name, moves string
@@ -153,14 +154,19 @@ func TestAspirationAgreesWithTheFullWindow(t *testing.T) {
 	}{
 		{"fails low", aspirationFailsLow, 11},
 		{"fails high", aspirationFailsHigh, 11},
+		{"fails low to a forced loss", aspirationFindsLoss, 11},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			g := hiyaAfter(t, tt.moves)
+			last := NewEngine(16).Search(context.Background(), g, Limits{Depth: tt.depth - 1})
 			info := NewEngine(16).Search(context.Background(), g, Limits{Depth: tt.depth})
 			_, scores := NewEngine(16).search(context.Background(), g, Limits{Depth: tt.depth}, true)
 			want := -inf
 			for _, rs := range scores {
 				want = max(want, rs.Score)
+			}
+			if abs(info.Score-last.Score) <= aspirationWindow {
+				t.Fatalf("depth %d scores %d after %d at depth %d: within the window, so the test tests nothing", tt.depth, info.Score, last.Score, tt.depth-1)
 			}
 			if info.Score != want || info.Depth != tt.depth {
 				t.Errorf("depth %d, score %d; full windows: %d", info.Depth, info.Score, want)
@@ -172,12 +178,13 @@ func TestAspirationAgreesWithTheFullWindow(t *testing.T) {
 // Hi-Ya! positions where a deeper iteration's score falls outside the
 // window around the last one.
 const (
-	// South's best at 10 plies is found worse at 11: the score falls
-	// below the window.
-	aspirationFailsLow = "B3A4;A6A5;E2A6;G6F5;A6B5;A7B6;B5A4;B6A5;B2B6;F5G4;F2G3;B7A6;C3B4;A6B7;B4C5;A5B4;C2C3;G7G4;B6C6;G4C4;C6B6;C7D6;B6B7;F6G5"
-	// North's F6G5 lets South win in 5, which 11 plies find: the score
-	// rises above the window.
-	aspirationFailsHigh = "E3E4;E6D5;C3D4;E7E5;F2E3;E5E4;B3C4;E4F4;G2F3;F4E4;D4E3;C7F4;F3G4;G6F5;E2F3;F6G5"
+	// South's score falls from -0.56 at 10 plies to -1.21 at 11.
+	aspirationFailsLow = "E2C4;F6G5;E3E4;F7F6;G3G4;C6C5;F2G3;C7F4"
+	// South's score rises from 3.37 at 10 plies to 4.17 at 11.
+	aspirationFailsHigh = "B3C4;E6D5;A3B4;E7E4;F2E3;B6B5;B2B4;E4F4;C3D4;G6F5;G2E4;C7E5;B4B6;G7G4;E2D3;F6G5;C4B5;F7F6;A2A3;G4G2;E3G1;F4F3"
+	// South, scored -10.94 at 10 plies, is found lost at 11: the King falls
+	// 8 plies on.
+	aspirationFindsLoss = "E2C4;F6G5;E3E4;F7F6;G3G4;C6C5;F2G3;C7F4;G2F3;F4G5;G3F4;E6D5;E4E5;G6F5;E5E6;F5E4;C4B5;A7B6;C3D4;F6F5"
 )
 
 // hiyaAfter returns Hi-Ya! after moves, separated by semicolons.

@@ -3,23 +3,24 @@ package hiya
 import "arbiter/rules"
 
 // Evaluation weights, in hundredths of a piece, fitted to the results of
-// self-play games (bench/2026-11-29-strength.md, TestFitEvaluation).
+// self-play games (bench/2026-11-29-strength.md, bench/2026-11-30-strength.md,
+// TestFitEvaluation).
 const (
 	valueNinja       = 280 // diagonal slides both ways forward, attacks backward; two hits to remove
 	valueSamurai     = 220 // forward slides, attacks sideways; two hits to remove
 	valueMiniNinja   = 150
 	valueMiniSamurai = 110
 
-	advanceWeight = -3   // per row a piece has gone forward (most pieces cannot go back)
-	threatWeight  = 58   // per opposing piece a side can attack with its next move
-	attackShare   = 5    // the side to move scores 1/attackShare of what its best attack would take
-	kingShield    = 145  // own piece on the square from which the King would be attacked
-	kingDanger    = 180  // the opponent can attack our King with its next move
-	kingAttack    = 5000 // the side to move can attack the opposing King now: a win in one
-	lostPosition  = -10000
-	maxRowAdvance = rows - 1
-	hurtNinja     = valueNinja - valueMiniNinja
-	hurtSamurai   = valueSamurai - valueMiniSamurai
+	threatWeight = 23   // per opposing piece a side can attack with its next move
+	attackShare  = 5    // the side to move scores 1/attackShare of what its best attack would take
+	kingShield   = 185  // own piece on the square from which the King would be attacked
+	roomWeight   = 19   // per empty square a side's pieces could reach moving forward
+	stuckWeight  = -28  // per piece other than the King that cannot step forward
+	kingDanger   = 180  // the opponent can attack our King with its next move
+	kingAttack   = 5000 // the side to move can attack the opposing King now: a win in one
+	lostPosition = -10000
+	hurtNinja    = valueNinja - valueMiniNinja
+	hurtSamurai  = valueSamurai - valueMiniSamurai
 )
 
 // futilityMargin is the engine's margin of reverse futility pruning a ply
@@ -46,14 +47,15 @@ func (p *position) material(s Side) int {
 // opponent's):
 //
 //   - material: as Material;
-//   - advancement: -3 for each row each piece other than the King has gone
-//     forward from its own back row (most pieces never go back, and a side
-//     left with no legal move loses);
-//   - threats: 58 for each opposing piece a side can attack with its next
+//   - room: 19 for each empty square a side's pieces could reach moving
+//     forward, and -28 for each piece other than the King that cannot step
+//     forward (most pieces never go back, and a side left with no legal
+//     move loses);
+//   - threats: 23 for each opposing piece a side can attack with its next
 //     move (some legal move lands directly in front of it), and for the
 //     side to move a fifth of what its best such attack would take (a Ninja
 //     or Samurai loses its extra weight, a mini all of it);
-//   - king safety: 145 when a side's own piece stands on the square from
+//   - king safety: 185 when a side's own piece stands on the square from
 //     which its King would be attacked (the King cannot be attacked while it
 //     stays); -180 when the opponent can attack our King with its next move,
 //     and +5000 when the side to move can attack the opposing King now.
@@ -67,11 +69,12 @@ func (g *Game) Evaluate() int {
 		return lostPosition
 	}
 	score := p.material(us) - p.material(them)
-	score += advanceWeight * (p.advancement(us) - p.advancement(them))
 
 	empty := boardMask &^ (p.side[South] | p.side[North])
-	hitUs, hitThem := p.hits(us, empty), p.hits(them, empty)
+	hitUs, aheadUs := p.hits(us, empty)
+	hitThem, aheadThem := p.hits(them, empty)
 	score += threatWeight * (popcount(hitUs) - popcount(hitThem))
+	score += roomWeight*(popcount(aheadUs)-popcount(aheadThem)) + stuckWeight*(p.stuck(us, empty)-p.stuck(them, empty))
 	score += p.bestTake(hitUs) / attackShare
 	if hitUs&p.kind[King] != 0 {
 		score += kingAttack
@@ -83,10 +86,12 @@ func (g *Game) Evaluate() int {
 	return score
 }
 
-// hits returns the opposing pieces that s can attack with its next move:
-// those with a square of s's reach directly in front of them.
-func (p *position) hits(s Side, empty uint64) uint64 {
-	return shift(p.reach(s, empty)&p.attackSquares(s, empty), forward(s)) & p.side[s^1]
+// hits returns the opposing pieces that s can attack with its next move
+// (those with a square of s's reach directly in front of them), and the
+// squares s could reach moving forward.
+func (p *position) hits(s Side, empty uint64) (hit, ahead uint64) {
+	landing, ahead := p.reach(s, empty)
+	return shift(landing&p.attackSquares(s, empty), forward(s)) & p.side[s^1], ahead
 }
 
 // bestTake returns what the best attack on the pieces of hit takes: a
@@ -109,38 +114,35 @@ func (p *position) bestTake(hit uint64) int {
 	return best
 }
 
-// advancement returns the rows that s's pieces other than the King have gone
-// forward from s's back row, summed.
-func (p *position) advancement(s Side) int {
-	pieces := p.side[s] &^ p.kind[King]
-	// The sum of the pieces' row numbers, one bit of the row number a mask:
-	// rows 1, 3, 5, 7; rows 2, 3, 6, 7; rows 4 to 7.
-	rowSum := popcount(pieces&0xFF00FF00FF00FF00) + 2*popcount(pieces&0xFFFF0000FFFF0000) +
-		4*popcount(pieces&0xFFFFFFFF00000000)
-	if s == North {
-		return maxRowAdvance*popcount(pieces) - rowSum
-	}
-	return rowSum
-}
-
 // reach returns the empty squares where some piece of s could land with its
-// next move if every landing attacked: forward, diagonally backward for
-// Ninjas and sideways for Samurai, one square for minis. A landing there that
-// also attacks is a legal move.
-func (p *position) reach(s Side, empty uint64) uint64 {
+// next move if every landing attacked (forward, diagonally backward for
+// Ninjas and sideways for Samurai, one square for minis), and of them those
+// it could land on moving forward, which need not attack. A landing of the
+// first that also attacks is a legal move, as is every one of the second.
+func (p *position) reach(s Side, empty uint64) (landing, ahead uint64) {
 	own := p.side[s]
 	ninja, samurai := p.kind[Ninja]&own, p.kind[Samurai]&own
 	diag := ninja | p.kind[MiniNinja]&own
 	straight := samurai | p.kind[MiniSamurai]&own
 	// On the board's 8-bit rows, steps of 7 and 9 are the diagonals, 8 a
 	// column and 1 a row.
-	r := fillUp(diag, ninja, empty, 7) | fillUp(diag, ninja, empty, 9) |
-		fillDown(diag, ninja, empty, 7) | fillDown(diag, ninja, empty, 9) |
-		fillDown(straight, samurai, empty, 1) | fillUp(straight, samurai, empty, 1)
+	sideways := fillDown(straight, samurai, empty, 1) | fillUp(straight, samurai, empty, 1)
 	if s == South {
-		return r | fillUp(straight, samurai, empty, 8)
+		ahead = fillUp(diag, ninja, empty, 7) | fillUp(diag, ninja, empty, 9) | fillUp(straight, samurai, empty, 8)
+		return ahead | sideways | fillDown(diag, ninja, empty, 7) | fillDown(diag, ninja, empty, 9), ahead
 	}
-	return r | fillDown(straight, samurai, empty, 8)
+	ahead = fillDown(diag, ninja, empty, 7) | fillDown(diag, ninja, empty, 9) | fillDown(straight, samurai, empty, 8)
+	return ahead | sideways | fillUp(diag, ninja, empty, 7) | fillUp(diag, ninja, empty, 9), ahead
+}
+
+// stuck counts the pieces of s other than the King that cannot step forward.
+func (p *position) stuck(s Side, empty uint64) int {
+	own := p.side[s]
+	diag := (p.kind[Ninja] | p.kind[MiniNinja]) & own
+	straight := (p.kind[Samurai] | p.kind[MiniSamurai]) & own
+	f := forward(s)
+	free := shift(empty, -f)&straight | (shift(empty, 1-f)|shift(empty, -1-f))&diag
+	return popcount((diag | straight) &^ free)
 }
 
 // shielded returns 1 when a piece of s stands on the square from which the
@@ -159,20 +161,24 @@ func (g *Game) FutilityMargin() int { return futilityMargin }
 
 // Terms counts the position in the quantities Evaluate weighs, for each
 // player: Ninjas and Samurai at full strength, mini pieces (hit once),
-// rows advanced, and opposing pieces the player could attack with its
-// next move.
+// empty squares its pieces could reach moving forward, pieces that cannot
+// step forward, and opposing pieces the player could attack with its next
+// move.
 func (g *Game) Terms() []rules.Term {
 	p := &g.pos
 	empty := boardMask &^ (p.side[South] | p.side[North])
-	var t [4][2]int
+	var t [5][2]int
 	for pl := rules.P1; pl <= rules.P2; pl++ {
 		s := g.SideOf(pl)
 		own := p.side[s]
+		hit, ahead := p.hits(s, empty)
 		t[0][pl] = popcount((p.kind[Ninja] | p.kind[Samurai]) & own)
 		t[1][pl] = popcount((p.kind[MiniNinja] | p.kind[MiniSamurai]) & own)
-		t[2][pl] = p.advancement(s)
-		t[3][pl] = popcount(p.hits(s, empty))
+		t[2][pl] = popcount(ahead)
+		t[3][pl] = p.stuck(s, empty)
+		t[4][pl] = popcount(hit)
 	}
 	return []rules.Term{{Name: "Ninjas and Samurai at full strength", Count: t[0]}, {Name: "mini pieces", Count: t[1]},
-		{Name: "rows advanced", Count: t[2]}, {Name: "enemy pieces it can attack next move", Count: t[3]}}
+		{Name: "squares ahead it can move to", Count: t[2]}, {Name: "pieces that cannot step forward", Count: t[3]},
+		{Name: "enemy pieces it can attack next move", Count: t[4]}}
 }

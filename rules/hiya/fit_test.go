@@ -17,9 +17,9 @@ import (
 var fitRecords = flag.String("fit", "", "fit the evaluation's weights to the games recorded in this folder")
 
 // numFeatures is the number of weighed features of Evaluate that a fit
-// adjusts: the four piece values, advancement, threats, the best attack,
-// the King in danger and the King's shield.
-const numFeatures = 9
+// adjusts: the four piece values, threats, the best attack, the King in
+// danger, the King's shield, the room ahead and the pieces stuck.
+const numFeatures = 10
 
 // features returns p's features as Evaluate weighs them, and whether the
 // side to move can attack the King now (a won position that says nothing
@@ -30,15 +30,17 @@ func features(p *position) (f []float64, kingAttackNow bool) {
 	for i, k := range []Kind{Ninja, Samurai, MiniNinja, MiniSamurai} {
 		f[i] = float64(popcount(p.kind[k]&p.side[us]) - popcount(p.kind[k]&p.side[them]))
 	}
-	f[4] = float64(p.advancement(us) - p.advancement(them))
 	empty := boardMask &^ (p.side[South] | p.side[North])
-	hitUs, hitThem := p.hits(us, empty), p.hits(them, empty)
-	f[5] = float64(popcount(hitUs) - popcount(hitThem))
-	f[6] = float64(p.bestTake(hitUs)) / 100
+	hitUs, aheadUs := p.hits(us, empty)
+	hitThem, aheadThem := p.hits(them, empty)
+	f[4] = float64(popcount(hitUs) - popcount(hitThem))
+	f[5] = float64(p.bestTake(hitUs)) / 100
 	if hitThem&p.kind[King] != 0 {
-		f[7] = -1
+		f[6] = -1
 	}
-	f[8] = float64(p.shielded(us) - p.shielded(them))
+	f[7] = float64(p.shielded(us) - p.shielded(them))
+	f[8] = float64(popcount(aheadUs) - popcount(aheadThem))
+	f[9] = float64(p.stuck(us, empty) - p.stuck(them, empty))
 	return f, hitUs&p.kind[King] != 0
 }
 
@@ -91,8 +93,8 @@ func samplesOf(t *testing.T, text string) []evalfit.Sample {
 // weights are Evaluate's weights for the features, and fitSteps the steps
 // a fit moves them by.
 var (
-	weights  = []float64{valueNinja, valueSamurai, valueMiniNinja, valueMiniSamurai, advanceWeight, threatWeight, 100 / attackShare, kingDanger, kingShield}
-	fitSteps = []float64{10, 10, 10, 10, 1, 1, 5, 10, 5}
+	weights  = []float64{valueNinja, valueSamurai, valueMiniNinja, valueMiniSamurai, threatWeight, 100 / attackShare, kingDanger, kingShield, roomWeight, stuckWeight}
+	fitSteps = []float64{10, 10, 10, 10, 1, 5, 10, 5, 1, 2}
 )
 
 // TestFitEvaluation fits Evaluate's weights to the games in the folder

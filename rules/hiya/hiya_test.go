@@ -325,11 +325,18 @@ func TestEvaluate(t *testing.T) {
 		with, base []string
 		diff       int
 	}{
-		{"material: a Ninja against a mini-Ninja", []string{"SJ A3"}, []string{"Sj A3"}, valueNinja - valueMiniNinja},
-		{"advancement: a row further forward", []string{"Sj A4"}, []string{"Sj A3"}, advanceWeight},
+		// The Ninja on A3 also slides to C5, D6, E7 and F8.
+		{"material: a Ninja against a mini-Ninja", []string{"SJ A3"}, []string{"Sj A3"}, valueNinja - valueMiniNinja + 4*roomWeight},
+		{"room: a Samurai with A3 to A8 ahead, not A6 to A8", []string{"SS A2"}, []string{"SS A5"}, 3 * roomWeight},
+		// Blocked by the mini-Ninja on A4, the mini-Samurai on A3 has no
+		// square ahead, and the mini-Ninja one (B5) rather than two.
+		{"room: a mini-Samurai that cannot step forward", []string{"Ss A3", "Sj A4"}, []string{"Ss A3", "Sj B4"}, stuckWeight - 2*roomWeight},
 		{"king safety: a shield on D2", []string{"Sj D2"}, []string{"Sj C2"}, kingShield},
-		{"king safety: North can attack the King", []string{"Ss G4", "Nj C3"}, []string{"Ss G4", "Nj A3"}, -kingDanger - threatWeight},
-		{"threats: South can remove a mini-Samurai", []string{"SS A2", "Ns A5"}, []string{"SS A2", "Ns C5"}, threatWeight + valueMiniSamurai/attackShare},
+		// North's mini-Ninja on C3 can step to B2 and D2, on A3 to B2 alone.
+		{"king safety: North can attack the King", []string{"Ss G4", "Nj C3"}, []string{"Ss G4", "Nj A3"}, -kingDanger - threatWeight - roomWeight},
+		// The Samurai's slide stops at A4 in front of the mini-Samurai on A5
+		// rather than at A8.
+		{"threats: South can remove a mini-Samurai", []string{"SS A2", "Ns A5"}, []string{"SS A2", "Ns C5"}, threatWeight + valueMiniSamurai/attackShare - 4*roomWeight},
 	}
 	for _, f := range features {
 		a := setup(t, South, append([]string{"SK D1", "NK D8", "Nj B8"}, f.with...)...)
