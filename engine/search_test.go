@@ -143,10 +143,10 @@ func TestTimeUseAtShortMoveTimes(t *testing.T) {
 }
 
 // TestAspirationAgreesWithTheFullWindow: where an iteration's score falls
-// outside the window around the last one (a Hi-Ya! position that a deeper
-// search finds worse, one found better, and a forced loss found late), the
-// search widens the window and reports the score that full windows at every
-// root move give.
+// outside the window around the last one (Hi-Ya! positions that a deeper
+// search finds worse or better, and a forced win and a forced loss found
+// late), the search widens the window and reports the score that full
+// windows at every root move give.
 func TestAspirationAgreesWithTheFullWindow(t *testing.T) {
 	for _, tt := range []struct {
 		name, moves string
@@ -154,6 +154,7 @@ func TestAspirationAgreesWithTheFullWindow(t *testing.T) {
 	}{
 		{"fails low", aspirationFailsLow, 11},
 		{"fails high", aspirationFailsHigh, 11},
+		{"fails high to a forced win", aspirationFindsWin, 11},
 		{"fails low to a forced loss", aspirationFindsLoss, 11},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -180,11 +181,14 @@ func TestAspirationAgreesWithTheFullWindow(t *testing.T) {
 const (
 	// South's score falls from -0.56 at 10 plies to -1.21 at 11.
 	aspirationFailsLow = "E2C4;F6G5;E3E4;F7F6;G3G4;C6C5;F2G3;C7F4"
-	// South's score rises from 3.37 at 10 plies to 4.17 at 11.
-	aspirationFailsHigh = "B3C4;E6D5;A3B4;E7E4;F2E3;B6B5;B2B4;E4F4;C3D4;G6F5;G2E4;C7E5;B4B6;G7G4;E2D3;F6G5;C4B5;F7F6;A2A3;G4G2;E3G1;F4F3"
-	// South, scored -10.94 at 10 plies, is found lost at 11: the King falls
-	// 8 plies on.
-	aspirationFindsLoss = "E2C4;F6G5;E3E4;F7F6;G3G4;C6C5;F2G3;C7F4;G2F3;F4G5;G3F4;E6D5;E4E5;G6F5;E5E6;F5E4;C4B5;A7B6;C3D4;F6F5"
+	// South's score rises from 0.67 at 10 plies to 1.32 at 11.
+	aspirationFailsHigh = "B3C4;E6D5;A3B4;E7E4;F2E3;B6B5;B2B4;E4F4"
+	// South, scored 2.97 at 10 plies, is found winning at 11: the King
+	// falls 9 plies on.
+	aspirationFindsWin = "A3B4;E6D5;A2A4;E7E5;E3E4;B6B5;A4D4;E5D5;E4E5;B5B4;B2B3;F6G5;G3G4;F7F4"
+	// South, scored -8.97 at 10 plies, is found lost at 11: the King falls
+	// 12 plies on.
+	aspirationFindsLoss = "E2C4;F6G5;E3E4;F7F6;G3G4;C6C5;F2G3;C7F4;G2F3;F4G5;G3F4;E6D5;E4E5;G6F5;E5E6;F5E4;C4B5;A7B6"
 )
 
 // hiyaAfter returns Hi-Ya! after moves, separated by semicolons.

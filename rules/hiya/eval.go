@@ -16,7 +16,7 @@ const (
 	kingShield   = 185  // own piece on the square from which the King would be attacked
 	roomWeight   = 19   // per empty square a side's pieces could reach moving forward
 	stuckWeight  = -28  // per piece other than the King that cannot step forward
-	kingDanger   = 180  // the opponent can attack our King with its next move
+	kingDanger   = 300  // the opponent can attack our King with its next move
 	kingAttack   = 5000 // the side to move can attack the opposing King now: a win in one
 	lostPosition = -10000
 	hurtNinja    = valueNinja - valueMiniNinja
@@ -57,7 +57,7 @@ func (p *position) material(s Side) int {
 //     or Samurai loses its extra weight, a mini all of it);
 //   - king safety: 185 when a side's own piece stands on the square from
 //     which its King would be attacked (the King cannot be attacked while it
-//     stays); -180 when the opponent can attack our King with its next move,
+//     stays); -300 when the opponent can attack our King with its next move,
 //     and +5000 when the side to move can attack the opposing King now.
 //
 // A finished position is lost for the side to move: -10000. Evaluate
