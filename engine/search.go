@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"time"
 
 	"arbiter/rules"
@@ -130,8 +132,8 @@ func (s *Searcher[G]) search(ctx context.Context, g G, lim Limits, exactRoot boo
 	s.calm = isCalm(s.g)
 	s.narrow, _ = rules.Game(s.g).(rules.Narrower)
 	s.finish = nil
-	if s.calm {
-		s.finish, _ = rules.Game(s.g).(rules.Finisher)
+	if f, ok := rules.Game(s.g).(rules.Finisher); ok && s.calm && f.Finishes() {
+		s.finish = f
 	}
 	defer func() { var zero G; s.g = zero; s.ctx = nil; s.narrow = nil; s.finish = nil }()
 
@@ -193,6 +195,9 @@ func (s *Searcher[G]) search(ctx context.Context, g G, lim Limits, exactRoot boo
 			for i, m := range s.root {
 				scores = append(scores, rootScore{Move: m, Score: s.rootScores[i]})
 			}
+		}
+		if !exactRoot && depth == 1 && s.calm && s.finish == nil {
+			s.sortRoot()
 		}
 		s.toFront(info.Move)
 		if s.hasDeadline && !deepen(time.Since(start), s.deadline.Sub(start)) {
@@ -294,6 +299,26 @@ func (s *Searcher[G]) tick() bool {
 		}
 	}
 	return false
+}
+
+// sortRoot orders the root moves by their scores in the first iteration,
+// best first, keeping the order of equal scores, so that an iteration the
+// clock stops has searched the likeliest moves. The search sorts in calm
+// games alone, where the first iteration's scores are the evaluation after
+// each move, and only once: a deeper iteration's score for a move after
+// the first is a bound from a null window, and ordering by those lost in
+// Pentago; in Hi-Ya! the order gained nothing. A game that finds wins in
+// one at its leaves (rules.Finisher: Pentago) keeps its listed order, with
+// which it loses fewer games against greedy.
+func (s *Searcher[G]) sortRoot() {
+	byScore := make([]rootScore, len(s.root))
+	for i, m := range s.root {
+		byScore[i] = rootScore{Move: m, Score: s.rootScores[i]}
+	}
+	slices.SortStableFunc(byScore, func(a, b rootScore) int { return cmp.Compare(b.Score, a.Score) })
+	for i, r := range byScore {
+		s.root[i], s.rootScores[i] = r.Move, r.Score
+	}
 }
 
 // toFront moves m to the front of the root moves, keeping the others'

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -387,3 +388,41 @@ func TestImprovingPositionNeedsAPlyLessMargin(t *testing.T) {
 		}
 	}
 }
+
+// TestRootMovesFollowTheFirstIterationsScores: in a calm game, after the
+// first iteration the root moves stand in the order of their scores, best
+// first, so that an iteration the clock stops has searched the likeliest
+// moves first. From the empty board: the centre (4 open lines), the
+// corners (3), the edges (2), each group in the order the moves are
+// listed. A game that is not calm, or that finds wins in one at its leaves
+// (rules.Finisher), keeps its order, the best move first.
+func TestRootMovesFollowTheFirstIterationsScores(t *testing.T) {
+	for _, tc := range []struct {
+		g    rules.Game
+		want []rules.Move
+	}{
+		{calmToy{newToy("... ... ...")}, []rules.Move{4, 0, 2, 6, 8, 1, 3, 5, 7}},
+		{newToy("... ... ..."), []rules.Move{4, 0, 1, 2, 3, 5, 6, 7, 8}},
+		{finishingToy{calmToy{newToy("... ... ...")}}, []rules.Move{4, 0, 1, 2, 3, 5, 6, 7, 8}},
+	} {
+		s := NewSearcher[rules.Game](NewTable(1), nil)
+		s.Search(context.Background(), tc.g, Limits{Depth: 1})
+		if !slices.Equal(s.root, tc.want) {
+			t.Errorf("%T: root moves after one ply %v, want %v (scores %v)", tc.g, s.root, tc.want, s.rootScores)
+		}
+	}
+}
+
+// calmToy is the toy saying it is calm (rules.Calm).
+type calmToy struct{ *toy }
+
+func (c calmToy) Calm() bool        { return true }
+func (c calmToy) Clone() rules.Game { return calmToy{c.toy.Clone().(*toy)} }
+
+// finishingToy is the calm toy that looks for wins in one at its leaves
+// (rules.Finisher) and finds none.
+type finishingToy struct{ calmToy }
+
+func (f finishingToy) WinningMove() rules.Move { return rules.NoMove }
+func (f finishingToy) Finishes() bool          { return true }
+func (f finishingToy) Clone() rules.Game       { return finishingToy{f.calmToy.Clone().(calmToy)} }

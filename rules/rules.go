@@ -180,6 +180,10 @@ type Finisher interface {
 	// at once, or NoMove. It may miss such a move, looking only where one
 	// is likeliest; a move it returns wins.
 	WinningMove() Move
+	// Finishes reports whether WinningMove can find a move in this game at
+	// all: false where no line ends it anywhere, so that a search need not
+	// ask.
+	Finishes() bool
 }
 
 // Narrower is a game whose search need not look at every legal move:

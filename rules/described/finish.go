@@ -55,6 +55,10 @@ func (g *Game) WinningMove() rules.Move {
 	return rules.NoMove
 }
 
+// Finishes reports whether the game has lines judged anywhere that win,
+// which WinningMove looks for (rules.Finisher).
+func (g *Game) Finishes() bool { return g.c.finishes }
+
 // completing returns the empty squares on which a piece of p completes a
 // line of the in-a-row length: the missing square of each line that holds
 // in-a-row − 1 of p's pieces and no other piece or blocker. some reports

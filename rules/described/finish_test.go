@@ -62,6 +62,17 @@ func TestWinningMoveIsForCalmLineGames(t *testing.T) {
 	}
 }
 
+// TestFinishesOnlyWhereLinesWinAnywhere: Pentago's search looks for wins
+// in one at its leaves; Gomoku's (tactical) and Othello's and Amazons' (no
+// lines) need not ask.
+func TestFinishesOnlyWhereLinesWinAnywhere(t *testing.T) {
+	for name, want := range map[string]bool{"pentago": true, "gomoku": false, "othello": false, "amazons": false} {
+		if got := newDescribed(t, name, nil).Finishes(); got != want {
+			t.Errorf("%s: Finishes %v, want %v", name, got, want)
+		}
+	}
+}
+
 // TestDoubleThreatWeighsTwoCompletingSquares: in Pentago, White's a6-d6
 // with e6 empty is one square that completes a line, and weighs nothing
 // more than the open lines; b6-e6 with a6 and f6 empty is two, and weighs
