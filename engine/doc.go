@@ -32,6 +32,9 @@
 //     a slot, replaced by depth and age, holding the best move and a bound;
 //   - move ordering: the hash move, then tactical moves (removals, attacks,
 //     surrounds), then two killer moves a ply, then the history heuristic;
+//   - at the root, in a calm game that finds no wins in one at its leaves
+//     (Amazons, Hex, Othello), the moves in the order of the first ply's
+//     scores from the second ply on, the best of the last iteration first;
 //   - a quiescence search over tactical moves with a stand-pat bound; in a
 //     game with none (rules.Calm) a leaf is its evaluation, with no move
 //     generated, unless the game finds the player to move a win in one
