@@ -17,7 +17,7 @@ func runEngine(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs := flag.NewFlagSet("engine", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	level := fs.Int("level", 5, "strength, 1 (beginner) to 5 (full strength)")
-	hash := fs.Int("hash", engine.DefaultTableMB, "transposition table size in MB")
+	hash := fs.Int("hash", engine.DefaultTableMB, "transposition table size in MB (a search of a short move time uses 1 MB of it for each 20 ms)")
 	seed := fs.Uint64("seed", 1, "seed of the lower levels' random choices")
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {

@@ -48,6 +48,33 @@ func BenchmarkSearchNPS(b *testing.B) {
 	}
 }
 
+// BenchmarkShortSearches searches positions along Hi-Ya! games for 20 ms
+// each, as a match at 20 ms a move does: one engine with a table of
+// DefaultTableMB, kept from move to move. The games are played by a
+// separate 3-ply search on a cleared table, so that every build searches the
+// same positions. It reports nodes a second and the mean depth reached.
+func BenchmarkShortSearches(b *testing.B) {
+	start := startOf(b, "hiya")
+	eng, mover := NewEngine(DefaultTableMB), NewEngine(1)
+	g := start.Clone()
+	var nodes, depths, searches uint64
+	var elapsed time.Duration
+	for b.Loop() {
+		if g.Status() != rules.Ongoing {
+			g = start.Clone()
+		}
+		info := eng.Search(context.Background(), g, Limits{MoveTime: 20 * time.Millisecond})
+		nodes += info.Nodes
+		elapsed += info.Elapsed
+		depths += uint64(info.Depth)
+		searches++
+		mover.tt.Clear()
+		g.Play(mover.Search(context.Background(), g, Limits{Depth: 3}).Move)
+	}
+	b.ReportMetric(float64(nodes)/elapsed.Seconds(), "nodes/s")
+	b.ReportMetric(float64(depths)/float64(searches), "depth")
+}
+
 // BenchmarkFirstSearch is the first search of a new engine: 100,000
 // positions of Hi-Ya! from the start on a new table of DefaultTableMB, in
 // memory fresh from the operating system, as in a new process. The engine

@@ -30,6 +30,8 @@
 //     shallower;
 //   - a fixed-size transposition table keyed by the position hash, one entry
 //     a slot, replaced by depth and age, holding the best move and a bound;
+//     a search with a move time uses only the part of it that it fills, 1 MiB
+//     for each 20 ms, which misses the processor's caches less;
 //   - move ordering: the hash move, then tactical moves (removals, attacks,
 //     surrounds), then two killer moves a ply, then the history heuristic;
 //   - at the root, in a calm game that finds no wins in one at its leaves

@@ -248,6 +248,7 @@ func (s *Searcher[G]) begin(ctx context.Context, lim Limits, start time.Time) {
 		}
 	}
 	s.tt.newSearch()
+	s.tt.fit(lim.MoveTime)
 }
 
 // futilityMarginOf returns the margin of reverse futility pruning for g:

@@ -1,6 +1,10 @@
 package engine
 
-import "arbiter/rules"
+import (
+	"time"
+
+	"arbiter/rules"
+)
 
 // bound tells how a stored score relates to the true score.
 type bound uint8
@@ -23,7 +27,7 @@ type ttEntry struct {
 // use; each Engine owns one.
 type Table struct {
 	entries []ttEntry
-	mask    uint64
+	mask    uint64 // the entries in use: a power of two of them, from the first
 	gen     uint8
 }
 
@@ -50,6 +54,30 @@ func NewTable(mb int) *Table {
 	t := &Table{entries: make([]ttEntry, size), mask: size - 1}
 	t.Clear() // fresh memory reads as zero unmapped; writing maps it
 	return t
+}
+
+// timedEntries is how many entries a search gets for each 20 ms of its move
+// time: 1 MiB of them.
+const timedEntries = 1 << 16
+
+// fit sets the entries that the next search uses to what a search of
+// moveTime fills: the smallest power of two that holds timedEntries for each
+// whole 20 ms of it (at least one), or the whole table when that is more or
+// moveTime is 0 (a search to a depth or a number of positions). A short search
+// on fewer entries misses the processor's caches less (BenchmarkShortSearches;
+// docs/explanation/strength.md).
+func (t *Table) fit(moveTime time.Duration) {
+	n := uint64(len(t.entries))
+	if moveTime > 0 {
+		want := uint64(timedEntries) * uint64(max(1, moveTime/(20*time.Millisecond)))
+		for m := uint64(timedEntries); m < n; m *= 2 {
+			if m >= want {
+				n = m
+				break
+			}
+		}
+	}
+	t.mask = n - 1
 }
 
 // Clear empties the table.
