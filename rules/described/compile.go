@@ -107,6 +107,7 @@ type compiled struct {
 	centrality                         [maxCells]int16
 	corner                             [maxWords]uint64
 	home                               int
+	groups                             int                 // per group of touching pieces fewer than the opponent's
 	homeRow                            [2][maxWords]uint64 // each player's own back row, for players moving north or south
 }
 
@@ -560,7 +561,7 @@ func (c *compiled) buildEval(s *Spec) {
 	copy(c.material[:], s.eval.material)
 	c.mobility, c.advance, c.centre, c.corners = s.eval.mobility, s.eval.advance, s.eval.centre, s.eval.corners
 	c.connection, c.territory, c.lines, c.near = s.eval.connection, s.eval.territory, s.eval.lines, s.eval.near
-	c.home = s.eval.home
+	c.home, c.groups = s.eval.home, s.eval.groups
 	for sq := range c.n {
 		col, row := sq%c.w, sq/c.w
 		for p := range 2 {

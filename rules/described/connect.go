@@ -116,6 +116,25 @@ func (g *Game) groupOf(sq int, p rules.Player) [maxWords]uint64 {
 	return grp
 }
 
+// groups returns the number of groups of p's touching pieces.
+func (g *Game) groups(p rules.Player) int {
+	c := g.c
+	left := g.occ[p]
+	n := 0
+	for w := 0; w < c.words; {
+		if left[w] == 0 {
+			w++
+			continue
+		}
+		grp := g.groupOf(w<<6|bits.TrailingZeros64(left[w]), p)
+		for i := range c.words {
+			left[i] &^= grp[i]
+		}
+		n++
+	}
+	return n
+}
+
 // whole reports whether p has pieces and they all form one group.
 func (g *Game) whole(p rules.Player) bool {
 	c := g.c

@@ -18,6 +18,10 @@ import (
 //   - centre: the weight for each step in from the nearest edges, summed
 //     over pieces, own minus the opponent's;
 //   - corners: the weight for each corner held more than the opponent;
+//   - home: the weight for each piece on its owner's own back row, own
+//     minus the opponent's;
+//   - groups: the weight for each group of touching pieces fewer than the
+//     opponent has (connect.go);
 //   - connection: the weight for each empty cell fewer than the opponent
 //     still to fill to make a connect ending's join (connect.go);
 //   - territory: the weight for each empty square reached first, more
@@ -29,8 +33,9 @@ import (
 //     more that each complete one (finish.go).
 //
 // It allocates nothing; mobility costs a move generation for each side,
-// connection and territory a search of the board for each, grown as
-// square sets, and lines a count of each direction's lines as bit planes.
+// groups a flood fill of each group, connection and territory a search of
+// the board for each, grown as square sets, and lines a count of each
+// direction's lines as bit planes.
 func (g *Game) Evaluate() int {
 	c := g.c
 	p := g.toMove
@@ -69,6 +74,9 @@ func (g *Game) Evaluate() int {
 		}
 		score += c.home * n
 	}
+	if c.groups != 0 {
+		score += c.groups * (g.groups(p^1) - g.groups(p))
+	}
 	if c.connection != 0 {
 		score += c.connection * (g.connectionDistance(p^1) - g.connectionDistance(p))
 	}
@@ -97,8 +105,8 @@ func (g *Game) Material() int {
 
 // Terms counts the position in the quantities Evaluate weighs, for each
 // player: pieces (of each kind, when the game has several), and legal
-// moves, corners held and squares of territory when the description
-// weighs them.
+// moves, corners held, groups and squares of territory when the
+// description weighs them.
 func (g *Game) Terms() []rules.Term {
 	c := g.c
 	var terms []rules.Term
@@ -126,6 +134,9 @@ func (g *Game) Terms() []rules.Term {
 			}
 		}
 		terms = append(terms, rules.Term{Name: "corners", Count: n})
+	}
+	if c.groups != 0 {
+		terms = append(terms, rules.Term{Name: "groups", Count: [2]int{g.groups(0), g.groups(1)}})
 	}
 	if c.territory != 0 {
 		own, theirs := g.territory(0)

@@ -935,7 +935,7 @@ func (r *reader) evaluation(s *Spec, n *yaml.Node) {
 	if n == nil {
 		return
 	}
-	f := r.fields(n, "evaluation", "material", "mobility", "advance", "centre", "corners", "home", "connection", "territory", "lines", "near")
+	f := r.fields(n, "evaluation", "material", "mobility", "advance", "centre", "corners", "home", "groups", "connection", "territory", "lines", "near")
 	if m, ok := f["material"]; ok {
 		mf := r.fields(m.value, "material", pieceNames(s)...)
 		for name, v := range mf {
@@ -956,6 +956,12 @@ func (r *reader) evaluation(s *Spec, n *yaml.Node) {
 	}
 	if m, ok := f["home"]; ok {
 		s.eval.home = r.weight(m.value, "home")
+	}
+	if m, ok := f["groups"]; ok {
+		s.eval.groups = r.weight(m.value, "groups")
+		if r.err == nil && !slices.ContainsFunc(s.ends, func(e endDef) bool { return e.when == whenOneGroup }) {
+			r.fail(m.key, "groups weighs the way to a one-group ending: add an ending with when: one-group")
+		}
 	}
 	if m, ok := f["connection"]; ok {
 		s.eval.connection = r.weight(m.value, "connection")

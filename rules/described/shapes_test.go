@@ -1,6 +1,7 @@
 package described_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -40,6 +41,8 @@ func TestShapeFeatureErrors(t *testing.T) {
 			"t.yaml:9:38: an on/off option lists both values once"},
 		{hex("end:", "evaluation: {connection: 5}\nend:"),
 			"t.yaml:17:14: connection weighs the way to a connect ending"},
+		{hex("end:", "evaluation: {groups: 5}\nend:"),
+			"t.yaml:17:14: groups weighs the way to a one-group ending"},
 	} {
 		_, err := described.Load("t.yaml", []byte(tc.file))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -81,6 +84,30 @@ end:
 	play(t, g, "e1 d1")
 	if o := g.Outcome(); o.Result != rules.Win(rules.P2) || o.Reason != "B's pieces form one group" {
 		t.Fatalf("both whole after B's move: %+v", o)
+	}
+}
+
+// TestGroupsCountsTouchingPieces: on a 5×3 board, A's pieces a1 b2 (touching
+// diagonally) and e1 make two groups; B's a3, c3 and e3 three. At groups 10,
+// A to move: 10 × (3 − 2), and the terms name both counts.
+func TestGroupsCountsTouchingPieces(t *testing.T) {
+	g := game(t, `board: {columns: 5, rows: 3}
+pieces: [{name: p}]
+start:
+  - {player: 1, at: [[1, 1], [2, 2], [5, 1]]}
+  - {player: 2, at: [[1, 3], [3, 3], [5, 3]]}
+moves:
+  - {kind: slide, directions: all, to: [empty, enemy]}
+end:
+  - {when: one-group, result: win}
+evaluation: {material: {p: 0}, groups: 10}
+`)
+	if got := g.Evaluate(); got != 10 {
+		t.Errorf("Evaluate = %d, want 10", got)
+	}
+	terms := g.Terms()
+	if i := slices.IndexFunc(terms, func(t rules.Term) bool { return t.Name == "groups" }); i < 0 || terms[i].Count != [2]int{2, 3} {
+		t.Errorf("terms %+v, want groups 2 and 3", terms)
 	}
 }
 

@@ -305,6 +305,7 @@ type evalDef struct {
 	material                           []int
 	mobility, advance, centre, corners int
 	home                               int // per piece on its owner's own back row
+	groups                             int // per group of touching pieces fewer (connect.go)
 	connection                         int // per step of shortest connection (connect.go)
 	territory                          int // per empty square reached first (territory.go)
 	lines                              int // per open line, by its pieces (lines.go)
