@@ -121,16 +121,14 @@ func (g *Game) groups(p rules.Player) int {
 	c := g.c
 	left := g.occ[p]
 	n := 0
-	for w := 0; w < c.words; {
-		if left[w] == 0 {
-			w++
-			continue
+	for w := range c.words {
+		for left[w] != 0 {
+			grp := g.groupOf(w<<6|bits.TrailingZeros64(left[w]), p)
+			for i := range c.words {
+				left[i] &^= grp[i]
+			}
+			n++
 		}
-		grp := g.groupOf(w<<6|bits.TrailingZeros64(left[w]), p)
-		for i := range c.words {
-			left[i] &^= grp[i]
-		}
-		n++
 	}
 	return n
 }
