@@ -37,10 +37,11 @@ type compiled struct {
 	graph   bool
 	mills   []uint64
 	millsAt [][]uint64
-	// hand: the pieces each player places first (0 for none); flyAt[p]:
-	// the pieces with which p flies (0 for never); fewer: the
-	// fewer-pieces ending's count (0 for none) (mill.go).
+	// hand: the pieces each player places first (0 for none), of kind
+	// handKind; flyAt[p]: the pieces with which p flies (0 for never);
+	// fewer: the fewer-pieces ending's count (0 for none) (mill.go).
 	hand     int
+	handKind int8
 	flyAt    [2]int
 	fewer    int
 	fewerRes resultKind

@@ -9,7 +9,7 @@ import (
 // Evaluate scores the position for the player to move, in hundredths of a
 // piece, from the description's weights:
 //   - material: each kind of piece's weight (default 100) for each piece
-//     more than the opponent;
+//     more than the opponent, on the board or still in hand;
 //   - mobility: the weight for each legal move more than the opponent
 //     (each side counted as if it were to move; passes not counted);
 //   - advance: the weight for each row a piece stands from its owner's
@@ -92,7 +92,7 @@ func (g *Game) Evaluate() int {
 }
 
 // Material scores the pieces for the player to move, by the description's
-// material weights.
+// material weights: those on the board and those still in hand.
 func (g *Game) Material() int {
 	c := g.c
 	p := g.toMove
@@ -100,13 +100,16 @@ func (g *Game) Material() int {
 	for k := range g.spec.pieces {
 		score += c.material[k] * int(g.count[p][k]-g.count[p^1][k])
 	}
+	if c.hand > 0 {
+		score += c.material[c.handKind] * (g.InHand(p) - g.InHand(p^1))
+	}
 	return score
 }
 
 // Terms counts the position in the quantities Evaluate weighs, for each
-// player: pieces (of each kind, when the game has several), and legal
-// moves, corners held, groups and squares of territory when the
-// description weighs them.
+// player: pieces (of each kind, when the game has several), pieces in hand
+// (with a hand), and legal moves, corners held, groups and squares of
+// territory when the description weighs them.
 func (g *Game) Terms() []rules.Term {
 	c := g.c
 	var terms []rules.Term
@@ -117,6 +120,9 @@ func (g *Game) Terms() []rules.Term {
 			name = kind.Name + " pieces"
 		}
 		terms = append(terms, rules.Term{Name: name, Count: [2]int{int(g.count[0][k]), int(g.count[1][k])}})
+	}
+	if c.hand > 0 {
+		terms = append(terms, rules.Term{Name: "pieces in hand", Count: [2]int{g.InHand(0), g.InHand(1)}})
 	}
 	if c.mobility != 0 {
 		var n [2]int

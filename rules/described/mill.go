@@ -125,7 +125,7 @@ func (c *compiled) compileMillRule(r ruleDef, g *gen, p int, eval func(*expr, st
 		}
 		g.hand = v
 		if !g.off {
-			c.hand = v
+			c.hand, c.handKind = v, max(g.piece, 0)
 			c.openingPlies = max(c.openingPlies, 2*v)
 		}
 	}

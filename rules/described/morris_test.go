@@ -268,3 +268,25 @@ func TestMorrisFewerPieces(t *testing.T) {
 		t.Fatal("no random game ended with a player on fewer than 3 pieces")
 	}
 }
+
+// TestMorrisMaterialCountsTheHand: pieces still to be placed count as
+// material, so that a placement changes nothing and a removal costs its
+// owner a piece.
+func TestMorrisMaterialCountsTheHand(t *testing.T) {
+	g := newDescribed(t, "morris", nil)
+	for i, step := range []struct {
+		move string
+		want int // Material for the player to move after it
+	}{
+		{"a1", 0}, {"a7", 0}, {"d1", 0}, {"d7", 0}, {"g1 x d7", -100}, {"b2", 100},
+	} {
+		m, err := g.ParseMove(step.move)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Play(m)
+		if got := g.Material(); got != step.want {
+			t.Errorf("after ply %d, %s: Material = %d, want %d", i+1, step.move, got, step.want)
+		}
+	}
+}
