@@ -2,6 +2,7 @@ package described_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strconv"
 	"testing"
 
@@ -163,6 +164,32 @@ func TestKalahAgrees(t *testing.T) {
 			k := g.(*described.Pits)
 			return fmt.Sprint(k.ToMove(), k.Store(0), k.Store(1), k.Status(), houses(k))
 		})
+	}
+}
+
+// TestKalahEvaluate: the shipped Kalah weighs each seed more in the store
+// (100), in the player's own houses (25) and each house more that can be
+// sown (5), for the player to move, along random games.
+func TestKalahEvaluate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 1))
+	var list rules.MoveList
+	for range 20 {
+		g := newShaped(t, "kalah", nil).(*described.Pits)
+		for g.Status() == rules.Ongoing {
+			p := g.ToMove()
+			var seeds, sown int
+			for h := 1; h <= g.Houses(); h++ {
+				seeds += g.House(p, h) - g.House(p^1, h)
+				sown += min(g.House(p, h), 1) - min(g.House(p^1, h), 1)
+			}
+			want := 100*(g.Store(p)-g.Store(p^1)) + 25*seeds + 5*sown
+			if got := g.Evaluate(); got != want {
+				t.Fatalf("after %v: Evaluate = %d, want %d", g.History(), got, want)
+			}
+			list.Reset()
+			g.Moves(&list)
+			g.Play(list.Moves[rng.IntN(list.N)])
+		}
 	}
 }
 

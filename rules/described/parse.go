@@ -935,7 +935,7 @@ func (r *reader) evaluation(s *Spec, n *yaml.Node) {
 	if n == nil {
 		return
 	}
-	f := r.fields(n, "evaluation", "material", "mobility", "advance", "centre", "corners", "home", "groups", "connection", "territory", "lines", "near")
+	f := r.fields(n, "evaluation", "material", "mobility", "advance", "centre", "corners", "home", "groups", "connection", "territory", "lines", "houses", "near")
 	if m, ok := f["material"]; ok {
 		mf := r.fields(m.value, "material", pieceNames(s)...)
 		for name, v := range mf {
@@ -976,6 +976,12 @@ func (r *reader) evaluation(s *Spec, n *yaml.Node) {
 		s.eval.lines = r.weight(m.value, "lines")
 		if r.err == nil && !slices.ContainsFunc(s.ends, func(e endDef) bool { return e.when == whenInARow }) {
 			r.fail(m.key, "lines weighs the lines toward an in-a-row ending: add an ending with when: in-a-row")
+		}
+	}
+	if m, ok := f["houses"]; ok {
+		s.eval.houses = r.weight(m.value, "houses")
+		if r.err == nil && s.shape != shapePits {
+			r.fail(m.key, "houses weighs the seeds in a pits board's houses: add shape: pits to board")
 		}
 	}
 	if m, ok := f["near"]; ok {

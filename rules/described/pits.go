@@ -321,11 +321,19 @@ func (g *Pits) Tactical(m rules.Move) bool {
 
 // Evaluate scores the position for the player to move: the material
 // weight of the kind of piece (a seed) for each seed more in the store
-// than the opponent's, and the mobility weight for each house more that
+// than the opponent's, the houses weight for each seed more in the
+// player's own houses, and the mobility weight for each house more that
 // can be sown.
 func (g *Pits) Evaluate() int {
 	p := g.toMove
 	score := g.Material()
+	if w := g.spec.eval.houses; w != 0 {
+		n := 0
+		for h := range g.n {
+			n += int(g.pit[g.trackHouse(p, h)]) - int(g.pit[g.trackHouse(p^1, h)])
+		}
+		score += w * n
+	}
 	if w := g.spec.eval.mobility; w != 0 {
 		n := 0
 		for h := range g.n {
@@ -364,17 +372,19 @@ func (g *Pits) LastMover() (rules.Player, bool) {
 	return g.saved[len(g.saved)-1].toMove, true
 }
 
-// Terms counts the position for each player: seeds in the store, and
-// houses that can be sown.
+// Terms counts the position for each player: seeds in the store, seeds
+// in the houses, and houses that can be sown.
 func (g *Pits) Terms() []rules.Term {
-	var stores, houses [2]int
+	var stores, seeds, houses [2]int
 	for p := range 2 {
 		stores[p] = int(g.pit[g.trackStore(rules.Player(p))])
 		for h := range g.n {
-			if g.pit[g.trackHouse(rules.Player(p), h)] != 0 {
+			n := int(g.pit[g.trackHouse(rules.Player(p), h)])
+			seeds[p] += n
+			if n != 0 {
 				houses[p]++
 			}
 		}
 	}
-	return []rules.Term{{Name: "seeds in the store", Count: stores}, {Name: "houses that can be sown", Count: houses}}
+	return []rules.Term{{Name: "seeds in the store", Count: stores}, {Name: "seeds in the houses", Count: seeds}, {Name: "houses that can be sown", Count: houses}}
 }

@@ -43,6 +43,8 @@ func TestShapeFeatureErrors(t *testing.T) {
 			"t.yaml:17:14: connection weighs the way to a connect ending"},
 		{hex("end:", "evaluation: {groups: 5}\nend:"),
 			"t.yaml:17:14: groups weighs the way to a one-group ending"},
+		{hex("end:", "evaluation: {houses: 5}\nend:"),
+			"t.yaml:17:14: houses weighs the seeds in a pits board's houses"},
 	} {
 		_, err := described.Load("t.yaml", []byte(tc.file))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -309,6 +309,7 @@ type evalDef struct {
 	connection                         int // per step of shortest connection (connect.go)
 	territory                          int // per empty square reached first (territory.go)
 	lines                              int // per open line, by its pieces (lines.go)
+	houses                             int // per seed in the player's own houses (pits.go)
 	near                               int // the search's placements within near steps of a piece (near.go)
 }
 
