@@ -327,25 +327,13 @@ func (g *Pits) Tactical(m rules.Move) bool {
 func (g *Pits) Evaluate() int {
 	p := g.toMove
 	score := g.Material()
-	if w := g.spec.eval.houses; w != 0 {
-		n := 0
-		for h := range g.n {
-			n += int(g.pit[g.trackHouse(p, h)]) - int(g.pit[g.trackHouse(p^1, h)])
-		}
-		score += w * n
+	var seeds, sown int // own minus the opponent's
+	for h := range g.n {
+		own, theirs := g.pit[g.trackHouse(p, h)], g.pit[g.trackHouse(p^1, h)]
+		seeds += int(own) - int(theirs)
+		sown += min(int(own), 1) - min(int(theirs), 1)
 	}
-	if w := g.spec.eval.mobility; w != 0 {
-		n := 0
-		for h := range g.n {
-			if g.pit[g.trackHouse(p, h)] != 0 {
-				n++
-			}
-			if g.pit[g.trackHouse(p^1, h)] != 0 {
-				n--
-			}
-		}
-		score += w * n
-	}
+	score += g.spec.eval.houses*seeds + g.spec.eval.mobility*sown
 	return score
 }
 
