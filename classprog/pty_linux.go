@@ -129,7 +129,7 @@ func (p *proc) run() {
 		// The host holds the terminal open, so its reader sees no end:
 		// let it take what the program printed last, then report the end.
 		for i := 0; i < 100; i++ {
-			if n := queued(master); n <= 0 {
+			if n := printedNotRead(master); n <= 0 {
 				break
 			}
 			time.Sleep(10 * time.Millisecond)
@@ -286,7 +286,7 @@ func (p *proc) watch() {
 		still := quiet && time.Since(p.lastWrite) > 40*time.Millisecond
 		// All output taken and reported: none left on the terminal (read
 		// takes what it reads under mu) and none taken but not yet passed on.
-		allOut := p.unreported == 0 && queued(p.master) == 0
+		allOut := p.unreported == 0 && printedNotRead(p.master) == 0
 		gen, readAt := p.gen, p.readAt
 		var prompt string
 		if quiet && !p.prompted && strings.TrimSpace(string(p.partial)) != "" {
@@ -358,6 +358,23 @@ func queued(f *os.File) int {
 		}
 	})
 	return n
+}
+
+// printedNotRead returns the bytes of output waiting to be read at master
+// (-1 if unknown). A pseudo-terminal hands the program's output on to the
+// master's side asynchronously, so bytes the program has written can be
+// missing from TIOCINQ for a while (tens of milliseconds on a loaded
+// machine); a poll of the master makes the kernel deliver them first
+// (n_tty_poll calls tty_buffer_flush_work), so that none are missed.
+func printedNotRead(master *os.File) int {
+	rc, err := master.SyscallConn()
+	if err != nil {
+		return -1
+	}
+	_ = rc.Control(func(fd uintptr) {
+		_, _ = unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, 0)
+	})
+	return queued(master)
 }
 
 // quietFor returns the time since the program last printed.
