@@ -363,7 +363,7 @@ func queued(f *os.File) int {
 // printedNotRead returns the bytes of output waiting to be read at master
 // (-1 if unknown). A pseudo-terminal hands the program's output on to the
 // master's side asynchronously, so bytes the program has written can be
-// missing from TIOCINQ for a while (tens of milliseconds on a loaded
+// missing from TIOCINQ for a while (milliseconds on a loaded
 // machine); a poll of the master makes the kernel deliver them first
 // (n_tty_poll calls tty_buffer_flush_work), so that none are missed.
 func printedNotRead(master *os.File) int {
