@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"runtime/debug"
 	"slices"
 	"testing"
@@ -121,11 +122,15 @@ func BenchmarkOverrun(b *testing.B) {
 	}
 }
 
-// BenchmarkTimeToDepth searches each start position to a fixed depth with
-// an empty table; the time per op is the time to that depth.
+// BenchmarkTimeToDepth searches the start positions of the course games to
+// a fixed depth with an empty table; the time per op is the time to that
+// depth.
 func BenchmarkTimeToDepth(b *testing.B) {
 	depths := map[string]int{"hique": 8, "upthrust": 14, "hiya": 9, "sixes": 8}
 	for _, name := range games.Registry().Names() {
+		if depths[name] == 0 {
+			continue
+		}
 		b.Run(fmt.Sprintf("%s/depth-%d", name, depths[name]), func(b *testing.B) {
 			g := startOf(b, name)
 			var nodes uint64
@@ -134,6 +139,48 @@ func BenchmarkTimeToDepth(b *testing.B) {
 				eng.tt.Clear()
 				info := eng.Search(context.Background(), g, Limits{Depth: depths[name]})
 				nodes = info.Nodes
+			}
+			b.ReportMetric(float64(nodes), "nodes")
+		})
+	}
+}
+
+// BenchmarkMiddlegames searches 16 positions of seeded random play in games
+// described in files, 6 to 17 moves in, each to a fixed depth with an
+// empty table; an op is the 16 searches, and nodes, theirs, changes only
+// when the search does:
+//
+//	go test ./engine -run '^$' -bench Middlegames
+func BenchmarkMiddlegames(b *testing.B) {
+	for _, tc := range []struct {
+		name  string
+		depth int
+	}{{"pentago", 3}, {"connect4", 10}, {"gomoku", 3}} {
+		b.Run(fmt.Sprintf("%s/depth-%d", tc.name, tc.depth), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(3, 9))
+			var positions []rules.Game
+			var list rules.MoveList
+			for len(positions) < 16 {
+				g := startOf(b, tc.name)
+				for range 6 + rng.IntN(12) {
+					if g.Status() != rules.Ongoing {
+						break
+					}
+					g.Moves(&list)
+					g.Play(list.Slice()[rng.IntN(list.N)])
+				}
+				if g.Status() == rules.Ongoing {
+					positions = append(positions, g)
+				}
+			}
+			eng := NewEngine(1)
+			var nodes uint64
+			for b.Loop() {
+				nodes = 0
+				for _, g := range positions {
+					eng.tt.Clear()
+					nodes += eng.Search(context.Background(), g, Limits{Depth: tc.depth}).Nodes
+				}
 			}
 			b.ReportMetric(float64(nodes), "nodes")
 		})

@@ -66,7 +66,7 @@ func benchBoth[G, R refGame](b *testing.B, g G, ref R, depth int) {
 //
 //	go test ./rules/described -run '^$' -bench Evaluate
 func BenchmarkEvaluate(b *testing.B) {
-	for _, name := range []string{"hex", "amazons", "gomoku"} {
+	for _, name := range []string{"hex", "amazons", "gomoku", "pentago", "connect4"} {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			rng := rand.New(rand.NewPCG(7, 13))

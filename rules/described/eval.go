@@ -85,8 +85,7 @@ func (g *Game) Evaluate() int {
 		score += c.territory * (own - theirs)
 	}
 	if c.lines != 0 {
-		open := g.openLines()
-		score += open[p] - open[p^1] - g.doubleThreat(p^1)
+		score += g.lineScore(p)
 	}
 	return score
 }

@@ -605,6 +605,20 @@ func (g *Game) lineThrough(sq int, p rules.Player) int {
 // anywhere on the board.
 func (g *Game) lineAnywhere(p rules.Player) bool {
 	c := g.c
+	if c.words == 1 && !c.graph {
+		// run is the squares that begin i+1 of p's pieces in a row.
+		own := g.occ[p][0]
+		for a := range 4 {
+			run := own
+			for i := 1; i < c.inARow && run != 0; i++ {
+				run = own & c.stepWord(run, dir(a+4))
+			}
+			if run != 0 {
+				return true
+			}
+		}
+		return false
+	}
 	for w := range c.words {
 		for b := g.occ[p][w]; b != 0; b &= b - 1 {
 			sq := w<<6 | bits.TrailingZeros64(b)

@@ -1,6 +1,10 @@
 package described
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"arbiter/rules"
+)
 
 // Open lines (evaluation: lines), the measure of the games of making a
 // line (Gomoku, Connect Four, Pentago): a line of the in-a-row ending's
@@ -93,4 +97,81 @@ func (g *Game) openLines() [2]int {
 		}
 	}
 	return score
+}
+
+// lineScore returns what the open lines weigh for p, the player to move:
+// p's open lines less the opponent's, less the opponent's double threat
+// (finish.go). A board of rows in one word takes a faster path that finds
+// the open lines and the threats together.
+func (g *Game) lineScore(p rules.Player) int {
+	c := g.c
+	if c.words > 1 || c.graph {
+		open := g.openLines()
+		return open[p] - open[p^1] - g.doubleThreat(p^1)
+	}
+	open, completing := g.openLinesWord()
+	score := open[p] - open[p^1]
+	if c.finishes && bits.OnesCount64(completing[p^1]) >= 2 {
+		score -= c.doubleThreat
+	}
+	return score
+}
+
+// openLinesWord is openLines on a board of rows in one word, with, for
+// each player, the empty squares that complete one of its lines, as
+// completing finds them.
+func (g *Game) openLinesWord() (score [2]int, completing [2]uint64) {
+	c := g.c
+	n := c.inARow
+	blocked := g.blocked[0]
+	empty := c.mask[0] &^ (g.occ[0][0] | g.occ[1][0] | blocked)
+	for a := range 4 {
+		starts := c.lineStarts[a][0]
+		if starts == 0 {
+			continue
+		}
+		back := dir(a + 4)
+		// atLeast[q][k], the lines beginning on a square that hold k or
+		// more of q's pieces, grown square by square along the axis.
+		var atLeast [2][maxSide + 1]uint64
+		along := [2]uint64{g.occ[0][0], g.occ[1][0]}
+		dead := blocked
+		for i := range n {
+			if i > 0 {
+				along[0], along[1] = c.stepWord(along[0], back), c.stepWord(along[1], back)
+				dead = c.stepWord(dead, back) | blocked
+			}
+			for q := range 2 {
+				ge, x := &atLeast[q], along[q]
+				for k := i + 1; k > 1; k-- {
+					ge[k] |= ge[k-1] & x
+				}
+				ge[1] |= x
+			}
+		}
+		for q := range 2 {
+			ge := &atLeast[q]
+			open := starts &^ atLeast[q^1][1] &^ dead
+			for k := 1; k <= n && open&ge[k] != 0; k++ {
+				score[q] += c.lineStep[k] * bits.OnesCount64(open&ge[k])
+			}
+			// A line one piece short has one empty square, the one that
+			// completes it.
+			short := open & ge[n-1] &^ ge[n]
+			for i := 0; i < n && short != 0; i++ {
+				completing[q] |= short & empty
+				short = c.stepWord(short, dir(a))
+			}
+		}
+	}
+	return score, completing
+}
+
+// stepWord is step on a board of rows in one word.
+func (c *compiled) stepWord(x uint64, d dir) uint64 {
+	x &= c.stepFrom[d][0]
+	if by := c.shiftBy[d]; by > 0 {
+		return x << by
+	}
+	return x >> -c.shiftBy[d]
 }

@@ -1,6 +1,7 @@
 package described_test
 
 import (
+	"math/bits"
 	"strings"
 	"testing"
 
@@ -111,6 +112,49 @@ func TestOpenLinesAgreeWithCounting(t *testing.T) {
 				g.Moves(&list)
 				g.Play(list.Slice()[rng.IntN(list.N)])
 			}
+		}
+	}
+}
+
+// TestOneWordLinesAgreeWithAnyBoard: along random games of Connect Four
+// and Pentago, boards of one 64-bit word, the open lines and each player's
+// squares that complete a line are the same by the one-word path as by the
+// path for any board.
+func TestOneWordLinesAgreeWithAnyBoard(t *testing.T) {
+	for _, name := range []string{"connect4", "pentago"} {
+		text, err := shipped.Files.ReadFile(name + described.Ext)
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec, err := described.Load(name+described.Ext, text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := newRand(name)
+		threats := 0
+		for range 200 {
+			g, err := spec.New(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var list rules.MoveList
+			for g.Status() == rules.Ongoing {
+				for p := range rules.Player(2) {
+					word, anyBoard, wordCells, anyCells := g.LinesBothWays(p)
+					if word != anyBoard || wordCells != anyCells {
+						t.Fatalf("%s after %v, player %d: one word %v, squares %#x; any board %v, squares %#x",
+							name, g.History(), p, word, wordCells, anyBoard, anyCells)
+					}
+					if bits.OnesCount64(anyCells) >= 2 {
+						threats++
+					}
+				}
+				g.Moves(&list)
+				g.Play(list.Slice()[rng.IntN(list.N)])
+			}
+		}
+		if threats == 0 {
+			t.Fatalf("%s: no position with two completing squares", name)
 		}
 	}
 }
