@@ -104,6 +104,7 @@ type compiled struct {
 	lineStarts                         [4][maxWords]uint64 // lines.go
 	lineStep                           [maxSide + 1]int
 	doubleThreat                       int                // finish.go
+	blockTurns                         [2][]blockTurn     // finish.go
 	adv                                [2][maxCells]int16 // rows from the player's own edge
 	centrality                         [maxCells]int16
 	corner                             [maxWords]uint64
@@ -269,6 +270,7 @@ func build(s *Spec, env map[string]int) (*compiled, error) {
 	c.buildOpenLines()
 	c.calm = c.noTactics()
 	c.finishes = c.calm && c.inARow > 0 && c.anywhere && c.inARowRes == resWin
+	c.buildBlockTurns()
 	if err := c.buildReach(); err != nil {
 		return nil, err
 	}

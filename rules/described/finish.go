@@ -18,14 +18,20 @@ const maxFinishTries = 128
 
 // WinningMove returns a move with which the player to move wins at once by
 // completing a line of an in-a-row ending judged anywhere (Pentago's), or
-// rules.NoMove. It tries only the moves that place a piece on a square
-// completing a line before any turn, so it misses a win that a turn alone
-// makes; a move it returns is legal and wins (rules.Finisher).
+// rules.NoMove. Where the player's one move rule places a piece and turns
+// a block, on a board of 64 squares or fewer, it finds every such win,
+// the turn's included; elsewhere it tries only the moves that place a
+// piece on a square completing a line before any turn, and so misses a
+// win that a turn makes. A move it returns is legal and wins
+// (rules.Finisher).
 func (g *Game) WinningMove() rules.Move {
 	if !g.c.finishes || g.Status() != rules.Ongoing {
 		return rules.NoMove
 	}
 	p := g.toMove
+	if turns := g.c.blockTurns[p]; turns != nil {
+		return g.winningTurn(p, turns)
+	}
 	cells, some := g.completing(p)
 	if !some {
 		return rules.NoMove
@@ -53,6 +59,139 @@ func (g *Game) WinningMove() rules.Move {
 		}
 	}
 	return rules.NoMove
+}
+
+// blockTurn is one turn of one block of a board in one word, for a move
+// rule that places a piece and then turns a block: the block's squares,
+// and where the turn takes each of them.
+type blockTurn struct {
+	block    int
+	left     bool
+	squares  uint64
+	from, to []uint8
+	rule     uint8 // the move rule's
+}
+
+// buildBlockTurns lists each player's block turns when its one move rule
+// places a piece and turns a block, on a board of rows in one word, in a
+// game whose wins in one WinningMove finds.
+func (c *compiled) buildBlockTurns() {
+	if !c.finishes || c.words > 1 || c.graph {
+		return
+	}
+	for p := range 2 {
+		if len(c.gens[p]) != 1 {
+			continue
+		}
+		gn := &c.gens[p][0]
+		k := gn.rotate
+		if gn.kind != kindPlace || k == 0 || gn.off || gn.turn != 0 || gn.must || c.hand > 0 {
+			continue
+		}
+		perRow := c.w / k
+		for b := range perRow * (c.h / k) {
+			x0, y0 := b%perRow*k, b/perRow*k
+			for _, left := range []bool{false, true} {
+				t := blockTurn{block: b, left: left, rule: gn.rule}
+				for j := range k {
+					for i := range k {
+						// As turnBlock: clockwise, (i, j) goes to (k-1-j, i).
+						ni, nj := k-1-j, i
+						if left {
+							ni, nj = j, k-1-i
+						}
+						from := (y0+j)*c.w + x0 + i
+						t.squares |= 1 << from
+						t.from = append(t.from, uint8(from))
+						t.to = append(t.to, uint8((y0+nj)*c.w+x0+ni))
+					}
+				}
+				c.blockTurns[p] = append(c.blockTurns[p], t)
+			}
+		}
+	}
+}
+
+// apply returns the squares of x after the turn.
+func (t *blockTurn) apply(x uint64) uint64 {
+	out := x &^ t.squares
+	for i, f := range t.from {
+		out |= (x >> f & 1) << t.to[i]
+	}
+	return out
+}
+
+// before returns the square that the turn takes to sq.
+func (t *blockTurn) before(sq int) int {
+	for i, to := range t.to {
+		if int(to) == sq {
+			return int(t.from[i])
+		}
+	}
+	return sq
+}
+
+// winningTurn is WinningMove for a player whose moves place a piece and
+// then turn a block (turns). A placement then a turn puts the piece where
+// the turn takes its square, so for each turn the winning squares are
+// those completing a line of the turned board; the turn must not complete
+// one of the opponent's as well.
+func (g *Game) winningTurn(p rules.Player, turns []blockTurn) rules.Move {
+	c := g.c
+	own, theirs, blocked := g.occ[p][0], g.occ[p^1][0], g.blocked[0]
+	empty := c.mask[0] &^ (own | theirs | blocked)
+	for i := range turns {
+		t := &turns[i]
+		o, e := t.apply(own), t.apply(empty)
+		x := t.apply(theirs)
+		if c.lineInWord(x) {
+			continue
+		}
+		wins := c.completingWord(o, x|blocked) & e
+		if c.lineInWord(o) {
+			wins = e
+		}
+		for ; wins != 0; wins &= wins - 1 {
+			sq := t.before(bits.TrailingZeros64(wins))
+			m := packTurn(pack(-1, sq, t.rule), t.block, t.left)
+			g.Play(m)
+			w, won := g.Status().Winner()
+			g.Undo()
+			if won && w == p {
+				return m
+			}
+		}
+	}
+	return rules.NoMove
+}
+
+// completingWord returns, on a board of rows in one word, the squares
+// that complete a line of the in-a-row length holding in-a-row − 1 of
+// own's squares and none of others'.
+func (c *compiled) completingWord(own, others uint64) uint64 {
+	n := c.inARow
+	var cells uint64
+	for a := range 4 {
+		back := dir(a + 4)
+		ok := c.lineStarts[a][0]
+		var one, two uint64 // lines with at least one, and two, squares not own's
+		x, bad := own, others
+		for i := range n {
+			if i > 0 {
+				x, bad = c.stepWord(x, back), c.stepWord(bad, back)
+			}
+			ok &^= bad
+			miss := ^x
+			two |= one & miss
+			one |= miss
+		}
+		short := ok &^ two
+		for i := 0; i < n && short != 0; i++ {
+			cells |= short &^ own
+			short = c.stepWord(short, dir(a))
+		}
+	}
+	return cells
 }
 
 // Finishes reports whether the game has lines judged anywhere that win,

@@ -1,48 +1,79 @@
 package described_test
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
+	shipped "arbiter/games"
 	"arbiter/rules"
 	"arbiter/rules/described"
 )
 
 // TestWinningMoveFindsPentagoWinsInOne: along random Pentago games, a move
-// that WinningMove returns is legal and wins at once, and wherever a move
-// wins by placing a marble that makes five before its block turns,
-// WinningMove returns a winning move.
+// that WinningMove returns is legal and wins at once. On the 6×6 board (one
+// 64-bit word) it returns one wherever a move wins, among them wins that
+// only the block's turn makes; on a 9×9 board of 3×3 blocks (two words),
+// wherever a marble makes five before its block turns.
 func TestWinningMoveFindsPentagoWinsInOne(t *testing.T) {
-	rng := newRand("pentago")
-	var list rules.MoveList
-	found := 0
-	for range 40 {
-		g := newDescribed(t, "pentago", nil)
-		for g.Status() == rules.Ongoing {
-			p := g.ToMove()
-			g.Moves(&list)
-			moves := slices.Clone(list.Slice())
-			placed := false // a winning move's marble makes five before the turn
-			for _, m := range moves {
-				if fiveBeforeTurn(g, m, p) && wins(g, m, p) {
-					placed = true
-					break
-				}
-			}
-			got := g.WinningMove()
-			switch {
-			case got != rules.NoMove && (!slices.Contains(moves, got) || !wins(g, got, p)):
-				t.Fatalf("after %v: WinningMove %s is not a legal win", g.History(), g.FormatMove(got))
-			case placed && got == rules.NoMove:
-				t.Fatalf("after %v: a marble wins by making five, WinningMove found none", g.History())
-			case placed:
-				found++
-			}
-			g.Play(moves[rng.IntN(len(moves))])
+	for _, tc := range []struct {
+		side, games int
+		everyWin    bool
+	}{{6, 60, true}, {9, 8, false}} {
+		text, err := shipped.Files.ReadFile("pentago" + described.Ext)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if found < 20 {
-		t.Fatalf("%d positions with a win in one, want at least 20 to test", found)
+		size := fmt.Sprintf("columns: %d\n  rows: %d\n", tc.side, tc.side)
+		spec, err := described.Load("pentago"+described.Ext, []byte(strings.Replace(string(text), "columns: 6\n  rows: 6\n", size, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := newRand("pentago")
+		var list rules.MoveList
+		found, byTurn := 0, 0
+		for range tc.games {
+			g, err := spec.New(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for g.Status() == rules.Ongoing {
+				p := g.ToMove()
+				g.Moves(&list)
+				moves := slices.Clone(list.Slice())
+				win, placed := false, false // placed: a winning marble makes five before the turn
+				for _, m := range moves {
+					if wins(g, m, p) {
+						win = true
+						if fiveBeforeTurn(g, m, p) {
+							placed = true
+							break
+						}
+					}
+				}
+				want := placed || win && tc.everyWin
+				got := g.WinningMove()
+				switch {
+				case got != rules.NoMove && (!slices.Contains(moves, got) || !wins(g, got, p)):
+					t.Fatalf("%d×%d after %v: WinningMove %s is not a legal win", tc.side, tc.side, g.History(), g.FormatMove(got))
+				case want && got == rules.NoMove:
+					t.Fatalf("%d×%d after %v: a move wins (five before the turn: %v), WinningMove found none",
+						tc.side, tc.side, g.History(), placed)
+				case want:
+					found++
+					if !placed {
+						byTurn++
+					}
+				}
+				g.Play(moves[rng.IntN(len(moves))])
+			}
+		}
+		if found < 20 || tc.everyWin && byTurn < 5 {
+			t.Fatalf("%d×%d: %d positions with a win in one, %d of them made by the turn; want at least 20, and 5",
+				tc.side, tc.side, found, byTurn)
+		}
+		t.Logf("%d×%d: %d positions with a win in one, %d made by the turn", tc.side, tc.side, found, byTurn)
 	}
 }
 

@@ -606,18 +606,7 @@ func (g *Game) lineThrough(sq int, p rules.Player) int {
 func (g *Game) lineAnywhere(p rules.Player) bool {
 	c := g.c
 	if c.words == 1 && !c.graph {
-		// run is the squares that begin i+1 of p's pieces in a row.
-		own := g.occ[p][0]
-		for a := range 4 {
-			run := own
-			for i := 1; i < c.inARow && run != 0; i++ {
-				run = own & c.stepWord(run, dir(a+4))
-			}
-			if run != 0 {
-				return true
-			}
-		}
-		return false
+		return c.lineInWord(g.occ[p][0])
 	}
 	for w := range c.words {
 		for b := g.occ[p][w]; b != 0; b &= b - 1 {

@@ -175,3 +175,19 @@ func (c *compiled) stepWord(x uint64, d dir) uint64 {
 	}
 	return x >> -c.shiftBy[d]
 }
+
+// lineInWord reports whether the squares of own, on a board of rows in one
+// word, hold a line of at least the in-a-row length.
+func (c *compiled) lineInWord(own uint64) bool {
+	for a := range 4 {
+		// run is the squares that begin i+1 of own's squares in a row.
+		run := own
+		for i := 1; i < c.inARow && run != 0; i++ {
+			run = own & c.stepWord(run, dir(a+4))
+		}
+		if run != 0 {
+			return true
+		}
+	}
+	return false
+}
