@@ -669,7 +669,7 @@ func (s *Searcher[G]) orderMoves(ply int, side rules.Player, hashMove rules.Move
 	k0, k1 := s.killers[ply][0], s.killers[ply][1]
 	hist := &s.history[side]
 	for i, m := range list.Moves[:list.N] {
-		t := g.Tactical(m)
+		t := !s.calm && g.Tactical(m) // a calm game has no tactical move
 		tact[i] = t
 		var v int32
 		switch {
