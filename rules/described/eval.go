@@ -23,7 +23,8 @@ import (
 //   - groups: the weight for each group of touching pieces fewer than the
 //     opponent has (connect.go);
 //   - connection: the weight for each empty cell fewer than the opponent
-//     still to fill to make a connect ending's join (connect.go);
+//     still to fill to make a connect ending's join, bridges counted as
+//     joined (connect.go);
 //   - territory: the weight for each empty square reached first, more
 //     than the opponent (territory.go);
 //   - lines: the weight times 4^(k−1) for each line of the in-a-row length

@@ -137,21 +137,9 @@ func (t *blockTurn) before(sq int) int {
 // those completing a line of the turned board; the turn must not complete
 // one of the opponent's as well.
 func (g *Game) winningTurn(p rules.Player, turns []blockTurn) rules.Move {
-	c := g.c
-	own, theirs, blocked := g.occ[p][0], g.occ[p^1][0], g.blocked[0]
-	empty := c.mask[0] &^ (own | theirs | blocked)
 	for i := range turns {
 		t := &turns[i]
-		o, e := t.apply(own), t.apply(empty)
-		x := t.apply(theirs)
-		if c.lineInWord(x) {
-			continue
-		}
-		wins := c.completingWord(o, x|blocked) & e
-		if c.lineInWord(o) {
-			wins = e
-		}
-		for ; wins != 0; wins &= wins - 1 {
+		for wins := g.turnWins(p, t); wins != 0; wins &= wins - 1 {
 			sq := t.before(bits.TrailingZeros64(wins))
 			m := packTurn(pack(-1, sq, t.rule), t.block, t.left)
 			g.Play(m)
@@ -163,6 +151,22 @@ func (g *Game) winningTurn(p rules.Player, turns []blockTurn) rules.Move {
 		}
 	}
 	return rules.NoMove
+}
+
+// turnWins returns the squares of the board after turn t on which p's
+// piece makes p a line and the opponent none.
+func (g *Game) turnWins(p rules.Player, t *blockTurn) uint64 {
+	c := g.c
+	own, theirs, blocked := g.occ[p][0], g.occ[p^1][0], g.blocked[0]
+	o, x := t.apply(own), t.apply(theirs)
+	e := t.apply(c.mask[0] &^ (own | theirs | blocked))
+	switch {
+	case c.lineInWord(x):
+		return 0
+	case c.lineInWord(o):
+		return e
+	}
+	return c.completingWord(o, x|blocked) & e
 }
 
 // completingWord returns, on a board of rows in one word, the squares

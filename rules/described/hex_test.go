@@ -5,6 +5,7 @@ package described_test
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -201,9 +202,9 @@ func TestHexConnects(t *testing.T) {
 
 // TestConnectionAgreesWithHexDistance: along random games of Hex on
 // boards of one, two and three 64-bit words, the connection term weighs
-// the empty cells each side still needs, counted here by relaxing
-// distances over the hand-written game's own neighbours until none
-// shortens.
+// the empty cells each side still needs, bridges and the edge's bridges
+// counted as joined, counted here by relaxing distances over the
+// hand-written game's own neighbours until none shortens.
 func TestConnectionAgreesWithHexDistance(t *testing.T) {
 	text, err := shipped.Files.ReadFile("hex.yaml")
 	if err != nil {
@@ -247,7 +248,10 @@ func TestConnectionAgreesWithHexDistance(t *testing.T) {
 
 // hexDistance is the fewest empty cells player who (1 Red, joining the
 // ranks; 2 Blue, the files) must fill to join, size*size+1 when the other
-// side has cut every way; cells as hexGame's.
+// side has cut every way; cells as hexGame's. Its stone joins its stone
+// across a bridge (two cells that do not touch and share two neighbours)
+// with both of those empty; a stone, or a cell filled, next to an edge
+// with two empty cells of the edge beside it joins the edge.
 func hexDistance(cells []int8, size int, who int8) int {
 	const far = 1 << 20
 	cost := func(c int) int {
@@ -259,11 +263,62 @@ func hexDistance(cells []int8, size int, who int8) int {
 		}
 		return far
 	}
-	start := func(f, r int) bool { return who == 1 && r == 0 || who == 2 && f == 0 }
+	nb := make([][]int, len(cells))
+	for c := range cells {
+		for _, s := range hexSteps {
+			x, y := c%size+s[0], c/size+s[1]
+			if x >= 0 && x < size && y >= 0 && y < size {
+				nb[c] = append(nb[c], y*size+x)
+			}
+		}
+	}
+	neighbours := func(c int) []int { return nb[c] }
+	onEdge := func(c, end int) bool {
+		f, r := c%size, c/size
+		along := r
+		if who == 2 {
+			along = f
+		}
+		return along == end*(size-1)
+	}
+	// nearEdge: c is off the edge and touches two empty cells of it.
+	nearEdge := func(c, end int) bool {
+		n := 0
+		for _, x := range neighbours(c) {
+			if onEdge(x, end) && cells[x] == 0 {
+				n++
+			}
+		}
+		return !onEdge(c, end) && n >= 2
+	}
+	// bridged[c]: the cells d two steps from c that do not touch it and
+	// share two neighbours with it, both empty.
+	bridged := make([][]int, len(cells))
+	for c := range cells {
+		for _, x := range neighbours(c) {
+			for _, d := range neighbours(x) {
+				if d == c || slices.Contains(neighbours(c), d) || slices.Contains(bridged[c], d) {
+					continue
+				}
+				common, empty := 0, 0
+				for _, y := range neighbours(c) {
+					if slices.Contains(neighbours(d), y) {
+						common++
+						if cells[y] == 0 {
+							empty++
+						}
+					}
+				}
+				if common == 2 && empty == 2 {
+					bridged[c] = append(bridged[c], d)
+				}
+			}
+		}
+	}
 	dist := make([]int, len(cells))
 	for c := range cells {
 		dist[c] = far
-		if start(c%size, c/size) {
+		if onEdge(c, 0) || cost(c) == 0 && nearEdge(c, 0) {
 			dist[c] = cost(c)
 		}
 	}
@@ -273,13 +328,12 @@ func hexDistance(cells []int8, size int, who int8) int {
 			if cost(c) == far {
 				continue
 			}
-			f, r := c%size, c/size
-			for _, s := range hexSteps {
-				x, y := f+s[0], r+s[1]
-				if x < 0 || x >= size || y < 0 || y >= size {
-					continue
-				}
-				if d := dist[y*size+x] + cost(c); d < dist[c] {
+			from := neighbours(c)
+			if cost(c) == 0 {
+				from = append(from, bridged[c]...)
+			}
+			for _, x := range from {
+				if d := dist[x] + cost(c); d < dist[c] {
 					dist[c], changed = d, true
 				}
 			}
@@ -287,8 +341,7 @@ func hexDistance(cells []int8, size int, who int8) int {
 	}
 	best := size*size + 1
 	for c := range cells {
-		f, r := c%size, c/size
-		if (who == 1 && r == size-1 || who == 2 && f == size-1) && dist[c] < best {
+		if (onEdge(c, 1) || cost(c) != far && nearEdge(c, 1)) && dist[c] < best {
 			best = dist[c]
 		}
 	}
