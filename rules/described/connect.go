@@ -47,9 +47,10 @@ type connectEnd struct {
 	result resultKind
 }
 
-// bridge is a cell that does not touch another but shares two neighbours
-// with it, the bridge's carrier: pieces on both, with the carrier empty,
-// stay joined whichever carrier cell the opponent fills.
+// bridge is one of a cell's bridges: the cell to, which does not touch it
+// but shares two neighbours with it, a and b, the carrier. Pieces on both
+// ends, with the carrier empty, stay joined whichever carrier cell the
+// opponent fills.
 type bridge struct{ to, a, b int16 }
 
 // buildBridges lists each cell's bridges, and their other ends as a
@@ -76,22 +77,27 @@ func (c *compiled) buildBridges() {
 	}
 }
 
-// touchesEdge reports whether one of the cells of set, off edge i, touches
-// two empty cells of it or more.
+// touchesEdge reports whether one of the cells of set, off edge i of ce,
+// touches two empty cells of it or more.
 func (c *compiled) touchesEdge(ce *connectEnd, i int, set, empty *[maxWords]uint64) bool {
 	for w := range c.words {
 		for b := set[w] & ce.near[i][w]; b != 0; b &= b - 1 {
-			adj := &c.adj[w<<6|bits.TrailingZeros64(b)]
-			n := 0
-			for v := range c.words {
-				n += bits.OnesCount64(adj[v] & ce.edge[i][v] & empty[v])
-			}
-			if n >= 2 {
+			if c.nextToEdge(ce, i, w<<6|bits.TrailingZeros64(b), empty) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// nextToEdge reports whether cell sq touches two empty cells of edge i of
+// ce or more.
+func (c *compiled) nextToEdge(ce *connectEnd, i, sq int, empty *[maxWords]uint64) bool {
+	n := 0
+	for w := range c.words {
+		n += bits.OnesCount64(c.adj[sq][w] & ce.edge[i][w] & empty[w])
+	}
+	return n >= 2
 }
 
 // edgeWords are the names of the board's edges, by direction.
@@ -239,20 +245,20 @@ func (g *Game) shapeEnd(p rules.Player, to int) endState {
 }
 
 // meets reports whether two square sets share a square.
-// meetsAny reports whether some square of set is in own and not in
-// reached.
-func meetsAny(set, own, reached *[maxWords]uint64, words int) bool {
+func meets(a, b *[maxWords]uint64, words int) bool {
 	for w := range words {
-		if set[w]&own[w]&^reached[w] != 0 {
+		if a[w]&b[w] != 0 {
 			return true
 		}
 	}
 	return false
 }
 
-func meets(a, b *[maxWords]uint64, words int) bool {
+// meetsAny reports whether some square of set is in own and not in
+// reached.
+func meetsAny(set, own, reached *[maxWords]uint64, words int) bool {
 	for w := range words {
-		if a[w]&b[w] != 0 {
+		if set[w]&own[w]&^reached[w] != 0 {
 			return true
 		}
 	}
@@ -288,9 +294,7 @@ func (g *Game) connectionDistance(p rules.Player) int {
 	// reaches it at no cost.
 	for w := range c.words {
 		for b := own[w] & ce.near[0][w]; b != 0; b &= b - 1 {
-			one := [maxWords]uint64{}
-			one[w] = b & -b
-			if c.touchesEdge(ce, 0, &one, &empty) {
+			if c.nextToEdge(ce, 0, w<<6|bits.TrailingZeros64(b), &empty) {
 				fresh[w] |= b & -b
 			}
 		}

@@ -51,14 +51,19 @@ func (g *Game) WinningMove() rules.Move {
 		}
 	}
 	for _, m := range tries[:n] {
-		g.Play(m)
-		w, won := g.Status().Winner()
-		g.Undo()
-		if won && w == p {
+		if g.winsAtOnce(m, p) {
 			return m
 		}
 	}
 	return rules.NoMove
+}
+
+// winsAtOnce reports whether the legal move m wins the game at once for p.
+func (g *Game) winsAtOnce(m rules.Move, p rules.Player) bool {
+	g.Play(m)
+	w, won := g.Status().Winner()
+	g.Undo()
+	return won && w == p
 }
 
 // blockTurn is one turn of one block of a board in one word, for a move
@@ -141,11 +146,7 @@ func (g *Game) winningTurn(p rules.Player, turns []blockTurn) rules.Move {
 		t := &turns[i]
 		for wins := g.turnWins(p, t); wins != 0; wins &= wins - 1 {
 			sq := t.before(bits.TrailingZeros64(wins))
-			m := packTurn(pack(-1, sq, t.rule), t.block, t.left)
-			g.Play(m)
-			w, won := g.Status().Winner()
-			g.Undo()
-			if won && w == p {
+			if m := packTurn(pack(-1, sq, t.rule), t.block, t.left); g.winsAtOnce(m, p) {
 				return m
 			}
 		}

@@ -170,10 +170,11 @@ func (g *Game) openLinesWord() (score [2]int, completing [2]uint64) {
 // stepWord is step on a board of rows in one word.
 func (c *compiled) stepWord(x uint64, d dir) uint64 {
 	x &= c.stepFrom[d][0]
-	if by := c.shiftBy[d]; by > 0 {
+	by := c.shiftBy[d]
+	if by > 0 {
 		return x << by
 	}
-	return x >> -c.shiftBy[d]
+	return x >> -by
 }
 
 // lineInWord reports whether the squares of own, on a board of rows in one
