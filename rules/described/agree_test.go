@@ -294,3 +294,19 @@ func boardKey(g *described.Game) string {
 	}
 	return string(b)
 }
+
+// played writes the moves of g so far in the game's notation, "d4 1r; a1
+// 2l", for a failure's message.
+func played(g rules.Game) string {
+	history := g.History()
+	replay := g.Clone()
+	for range history {
+		replay.Undo()
+	}
+	texts := make([]string, len(history))
+	for i, m := range history {
+		texts[i] = replay.FormatMove(m)
+		replay.Play(m)
+	}
+	return strings.Join(texts, "; ")
+}

@@ -25,7 +25,7 @@ func TestCalmGamesHaveNoTacticalMove(t *testing.T) {
 				g.Moves(&list)
 				for _, m := range list.Slice() {
 					if g.Tactical(m) {
-						t.Fatalf("%s after %v: %s is tactical in a calm game", name, g.History(), g.FormatMove(m))
+						t.Fatalf("%s after %v: %s is tactical in a calm game", name, played(g), g.FormatMove(m))
 					}
 				}
 				g.Play(list.Slice()[rng.IntN(list.N)])

@@ -56,10 +56,10 @@ func TestWinningMoveFindsPentagoWinsInOne(t *testing.T) {
 				got := g.WinningMove()
 				switch {
 				case got != rules.NoMove && (!slices.Contains(moves, got) || !wins(g, got, p)):
-					t.Fatalf("%d×%d after %v: WinningMove %s is not a legal win", tc.side, tc.side, g.History(), g.FormatMove(got))
+					t.Fatalf("%d×%d after %v: WinningMove %s is not a legal win", tc.side, tc.side, played(g), g.FormatMove(got))
 				case want && got == rules.NoMove:
 					t.Fatalf("%d×%d after %v: a move wins (five before the turn: %v), WinningMove found none",
-						tc.side, tc.side, g.History(), placed)
+						tc.side, tc.side, played(g), placed)
 				case want:
 					found++
 					if !placed {

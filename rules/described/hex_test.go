@@ -238,7 +238,7 @@ func TestConnectionAgreesWithHexDistance(t *testing.T) {
 			me := g.ToMove()
 			want := hexDistance(cells, size, int8(me^1)+1) - hexDistance(cells, size, int8(me)+1)
 			if got := g.Evaluate(); got != want {
-				t.Fatalf("size %d after %v: connection term %d, want %d", size, g.History(), got, want)
+				t.Fatalf("size %d after %v: connection term %d, want %d", size, played(g), got, want)
 			}
 			g.Moves(&list)
 			g.Play(list.Slice()[rng.IntN(list.N)])

@@ -184,7 +184,7 @@ func TestKalahEvaluate(t *testing.T) {
 			}
 			want := 100*(g.Store(p)-g.Store(p^1)) + 25*seeds + 5*sown
 			if got := g.Evaluate(); got != want {
-				t.Fatalf("after %v: Evaluate = %d, want %d", g.History(), got, want)
+				t.Fatalf("after %v: Evaluate = %d, want %d", played(g), got, want)
 			}
 			list.Reset()
 			g.Moves(&list)

@@ -107,7 +107,7 @@ func TestOpenLinesAgreeWithCounting(t *testing.T) {
 			for g.Status() == rules.Ongoing {
 				want := countOpenLines(g, tc.length, 3) - g.DoubleThreat(g.ToMove()^1)
 				if got := g.Evaluate(); got != want {
-					t.Fatalf("%s after %v: %d, want %d", tc.name, g.History(), got, want)
+					t.Fatalf("%s after %v: %d, want %d", tc.name, played(g), got, want)
 				}
 				g.Moves(&list)
 				g.Play(list.Slice()[rng.IntN(list.N)])
@@ -143,7 +143,7 @@ func TestOneWordLinesAgreeWithAnyBoard(t *testing.T) {
 					word, anyBoard, wordCells, anyCells := g.LinesBothWays(p)
 					if word != anyBoard || wordCells != anyCells {
 						t.Fatalf("%s after %v, player %d: one word %v, squares %#x; any board %v, squares %#x",
-							name, g.History(), p, word, wordCells, anyBoard, anyCells)
+							name, played(g), p, word, wordCells, anyBoard, anyCells)
 					}
 					if bits.OnesCount64(anyCells) >= 2 {
 						threats++

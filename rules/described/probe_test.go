@@ -23,7 +23,7 @@ func TestHasMoveAgreesWithTheMoves(t *testing.T) {
 				g.Moves(&list)
 				want := list.N > 0 && !g.IsPass(list.Moves[0])
 				if has, _ := g.HasMoveListing(g.ToMove()); has != want {
-					t.Fatalf("%s after %v: has a move %v, the list of %d moves says %v", name, g.History(), has, list.N, want)
+					t.Fatalf("%s after %v: has a move %v, the list of %d moves says %v", name, played(g), has, list.N, want)
 				}
 				g.Play(list.Slice()[rng.IntN(list.N)])
 			}

@@ -57,7 +57,7 @@ func TestTerritoryAgreesWithAmazonsQueenDistance(t *testing.T) {
 		var list rules.MoveList
 		for ply := 0; g.Outcome().Result == rules.Ongoing; ply++ {
 			if got, want := territoryOf(t, g), queenTerritory(g); got != want {
-				t.Fatalf("after %v: territory %v, want %v", g.History(), got, want)
+				t.Fatalf("after %v: territory %v, want %v", played(g), got, want)
 			}
 			g.Moves(&list)
 			g.Play(list.Slice()[rng.IntN(list.N)])
