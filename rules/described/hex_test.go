@@ -210,9 +210,9 @@ func TestConnectionAgreesWithHexDistance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	body := strings.Replace(string(text), "connection: 100\n  centre: 2", "connection: 1", 1)
+	body := strings.Replace(string(text), "connection: 100\n  centre: 4", "connection: 1", 1)
 	if body == string(text) {
-		t.Fatal("games/hex.yaml no longer weighs connection: 100, centre: 2")
+		t.Fatal("games/hex.yaml no longer weighs connection: 100, centre: 4")
 	}
 	spec, err := described.Load("hex.yaml", []byte(body))
 	if err != nil {
