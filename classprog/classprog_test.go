@@ -129,6 +129,28 @@ func TestWellBehavedProgramsPlayToTheEnd(t *testing.T) {
 	}
 }
 
+// TestRelayedProgramsPlayToTheEnd: a program that relays the game to
+// another process (the fake's relay modes) plays a whole game, on either
+// side, although its child waits for input while the prompt is still on
+// its way through the relay: in a pipe the relay polls, or in a relay
+// that the machine has not run yet.
+func TestRelayedProgramsPlayToTheEnd(t *testing.T) {
+	for _, how := range []string{"pipe", "spin"} {
+		for _, side := range []rules.Player{rules.P1, rules.P2} {
+			t.Run(fmt.Sprintf("%s/%s", how, side), func(t *testing.T) {
+				t.Parallel()
+				rec, tr := play(t, "sixes", rules.Options{"turns": "16"}, "-relay "+how, side, roomyMoveTime)
+				if strings.Contains(rec.Reason, "class:") {
+					t.Fatalf("the program failed: %s\n%s", rec.Reason, tail(tr))
+				}
+				if rec.Result == rules.Ongoing || rec.Plies < 4 {
+					t.Errorf("result %v after %d plies: %s", rec.Result, rec.Plies, rec.Reason)
+				}
+			})
+		}
+	}
+}
+
 // TestFailingProgramsLoseWithTheReason: each way a program can fail loses
 // it the game, with the reason: the misbehaviour itself, seen before a
 // limit only a hang reaches, or the move time and grace for the programs

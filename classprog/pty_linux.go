@@ -29,7 +29,8 @@ type proc struct {
 	cmd    *exec.Cmd
 	box    *sandbox.Box // the program's box, nil when unconfined
 	master *os.File
-	tty    *os.File // the terminal's other end, kept to see its unread input
+	tty    *os.File    // the terminal's other end, kept to see its unread input
+	term   os.FileInfo // tty's identity, to tell a process reading it (nil if unknown)
 	events chan event
 	done   chan struct{} // closed once the program has exited
 	err    error         // its exit, once done
@@ -98,7 +99,8 @@ func launch(command string, tr *transcript, sb *sandbox.Sandbox) (*proc, error) 
 		}
 		return nil, fmt.Errorf("start %q: %w", command, err)
 	}
-	return &proc{cmd: cmd, box: box, master: master, tty: tty, events: make(chan event, 8192), done: make(chan struct{}), transcript: tr, lastRead: time.Now()}, nil
+	term, _ := tty.Stat()
+	return &proc{cmd: cmd, box: box, master: master, tty: tty, term: term, events: make(chan event, 8192), done: make(chan struct{}), transcript: tr, lastRead: time.Now()}, nil
 }
 
 // pollable returns master, the terminal's end that pty.Open leaves in
@@ -301,13 +303,13 @@ func (p *proc) watch() {
 		// Waiting: quiet since its last output and its last input, that
 		// input read (the terminal's queue empty and the session's read
 		// count past it: a pseudo-terminal hands input on asynchronously),
-		// its output all taken, and blocked reading the terminal at two
-		// ticks in a row with nothing written between.
-		reading, read := false, int64(0)
+		// its output all taken, and blocked reading the terminal with no
+		// thread running at two ticks in a row with nothing written between.
+		var look sessionLook
 		if still && allOut && p.unread() == 0 {
-			reading, read = readingTerminal(p.cmd.Process.Pid)
+			look = lookAtSession(p.cmd.Process.Pid, p.term)
 		}
-		if reading && (gen == 0 || read > readAt) && p.generation() == gen {
+		if look.waiting() && (gen == 0 || look.read > readAt) && p.generation() == gen {
 			seen++
 		} else {
 			seen = 0
@@ -327,7 +329,7 @@ func (p *proc) watch() {
 // write sends a line of input, and forgets the unfinished prompt it answers.
 func (p *proc) write(text string) error {
 	p.transcript.add("< ", text)
-	_, readAt := readingTerminal(p.cmd.Process.Pid)
+	readAt := lookAtSession(p.cmd.Process.Pid, p.term).read
 	p.mu.Lock()
 	p.readAt = readAt
 	p.partial, p.reported = p.partial[:0], ""
@@ -482,11 +484,27 @@ func (p *proc) exitText() string {
 // first argument.
 var readingStdin = strconv.Itoa(unix.SYS_READ) + " 0x0 "
 
-// readingTerminal reports whether a process of the session led by sid is
-// blocked in read(2) on its standard input (Linux: /proc/PID/task/TID/syscall
-// starts with read's syscall number and fd 0), and the bytes
-// the session's processes have read so far (rchar of /proc/PID/io).
-func readingTerminal(sid int) (reading bool, read int64) {
+// sessionLook is what /proc shows of a program's session at one look.
+type sessionLook struct {
+	reading bool  // a thread is blocked in read(2) on fd 0, the terminal
+	running bool  // a thread is running or ready to run
+	read    int64 // the bytes the session's processes have read so far
+}
+
+// waiting reports whether the session waits for input: a thread reads the
+// terminal and none runs. A thread that runs may be handing on output
+// that has not reached the terminal yet, as a relay to another process
+// does, so the program is not waiting while one does.
+func (s sessionLook) waiting() bool { return s.reading && !s.running }
+
+// lookAtSession looks at the processes of the session led by sid (Linux:
+// a thread's /proc/PID/task/TID/syscall starts with read's syscall number
+// and fd 0 while it waits in read(2) on its standard input, and its stat
+// holds its state); term is the terminal, which a reader's fd 0 must be:
+// a process reading a pipe from another of the session waits for that
+// process, not for input.
+func lookAtSession(sid int, term os.FileInfo) sessionLook {
+	var s sessionLook
 	dirs, _ := filepath.Glob("/proc/[0-9]*")
 	for _, d := range dirs {
 		stat, err := os.ReadFile(d + "/stat")
@@ -494,11 +512,7 @@ func readingTerminal(sid int) (reading bool, read int64) {
 			continue
 		}
 		// Fields after the command in parentheses: state ppid pgrp session.
-		i := bytes.LastIndexByte(stat, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(stat[i+1:]))
+		f := statFields(stat)
 		if len(f) < 4 || f[3] != strconv.Itoa(sid) {
 			continue
 		}
@@ -506,17 +520,42 @@ func readingTerminal(sid int) (reading bool, read int64) {
 			for _, line := range strings.Split(string(io), "\n") {
 				if v, ok := strings.CutPrefix(line, "rchar: "); ok {
 					n, _ := strconv.ParseInt(v, 10, 64)
-					read += n
+					s.read += n
 				}
 			}
 		}
 		// Any thread of it (a Go program reads on some thread of its own).
 		tasks, _ := filepath.Glob(d + "/task/[0-9]*")
 		for _, task := range tasks {
-			if sc, err := os.ReadFile(task + "/syscall"); err == nil && strings.HasPrefix(string(sc), readingStdin) {
-				reading = true
+			if st, err := os.ReadFile(task + "/stat"); err == nil {
+				if f := statFields(st); len(f) > 0 && f[0] == "R" {
+					s.running = true
+				}
+			}
+			if sc, err := os.ReadFile(task + "/syscall"); err == nil && strings.HasPrefix(string(sc), readingStdin) && readsTerminal(d, term) {
+				s.reading = true
 			}
 		}
 	}
-	return reading, read
+	return s
+}
+
+// statFields returns the fields of a /proc stat file after the command
+// in parentheses (which may hold spaces), from the state on.
+func statFields(stat []byte) []string {
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return nil
+	}
+	return strings.Fields(string(stat[i+1:]))
+}
+
+// readsTerminal reports whether fd 0 of the process at /proc dir is term
+// (when either is unknown, it is taken to be).
+func readsTerminal(dir string, term os.FileInfo) bool {
+	if term == nil {
+		return true
+	}
+	in, err := os.Stat(dir + "/fd/0")
+	return err != nil || os.SameFile(in, term)
 }

@@ -12,14 +12,22 @@
 // exits early), flood, noflush (never shows its input prompt), split (ends
 // each of its move lines a while after the line's text, as a slow terminal
 // may deliver it).
+//
+// -relay pipe|spin runs the fake as a child and hands the child's output
+// on to the terminal late, as a student's wrapper (a C relay, a JVM running
+// another process) does on a loaded machine: the child waits for input
+// while its prompt is still on its way.
 package main
 
 import (
 	"bufio"
 	"flag"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"strings"
+	"syscall"
 	"time"
 
 	"arbiter/rules"
@@ -31,12 +39,16 @@ var (
 	style = flag.String("style", "yn", "Hi-Ya!: yn or 12")
 	mode  = flag.String("mode", "ok", "how to behave")
 	badAt = flag.Int("at", 2, "the computer's move at which a bad mode misbehaves")
+	relay = flag.String("relay", "", "run as a relay to a child: pipe or spin (see relayTo)")
 )
 
 var in = bufio.NewReader(os.Stdin)
 
 func main() {
 	flag.Parse()
+	if *relay != "" {
+		os.Exit(relayTo(*relay))
+	}
 	human := ask1()
 	opts := rules.Options{}
 	if *game == "sixes" {
@@ -240,6 +252,75 @@ func misbehave(g rules.Game) {
 		}
 		time.Sleep(5 * time.Second)
 	}
+}
+
+// relayDelay is how late a relay hands its child's output on.
+const relayDelay = 200 * time.Millisecond
+
+// relayTo runs the fake again without -relay as a child and hands its
+// output on relayDelay late, and returns the child's exit code. How
+// decides the rest: "pipe" gives the child its input through a pipe, as
+// a C relay polling both ends does, and sleeps before handing each output
+// on; "spin" lets the child read the terminal itself, as a JVM's child
+// does, and keeps a processor busy before handing the first lines on, as
+// a relay does that the machine has not run yet.
+func relayTo(how string) int {
+	var args []string
+	flag.Visit(func(f *flag.Flag) {
+		if f.Name != "relay" {
+			args = append(args, "-"+f.Name+"="+f.Value.String())
+		}
+	})
+	child := exec.Command(os.Args[0], args...)
+	child.Stderr = os.Stderr
+	out, err := child.StdoutPipe()
+	if err != nil {
+		fmt.Println("error:", err)
+		return 2
+	}
+	if how == "pipe" {
+		// Its own input waits on the poller, not in a read of the terminal.
+		if err := syscall.SetNonblock(0, true); err != nil {
+			fmt.Println("error:", err)
+			return 2
+		}
+		in, err := child.StdinPipe()
+		if err != nil {
+			fmt.Println("error:", err)
+			return 2
+		}
+		go func() {
+			io.Copy(in, os.NewFile(0, "stdin"))
+			in.Close()
+		}()
+	} else {
+		child.Stdin = os.Stdin
+	}
+	if err := child.Start(); err != nil {
+		fmt.Println("error:", err)
+		return 2
+	}
+	buf := make([]byte, 4096)
+	for chunk := 0; ; chunk++ {
+		n, err := out.Read(buf)
+		if n > 0 {
+			switch {
+			case how == "pipe":
+				time.Sleep(relayDelay)
+			case chunk < 4:
+				for end := time.Now().Add(relayDelay); time.Now().Before(end); {
+				}
+			}
+			os.Stdout.Write(buf[:n])
+		}
+		if err != nil {
+			break
+		}
+	}
+	if err := child.Wait(); err != nil {
+		return 1
+	}
+	return 0
 }
 
 func readLine() string {
