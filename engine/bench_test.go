@@ -155,7 +155,7 @@ func BenchmarkMiddlegames(b *testing.B) {
 	for _, tc := range []struct {
 		name  string
 		depth int
-	}{{"pentago", 3}, {"connect4", 10}, {"gomoku", 3}} {
+	}{{"pentago", 3}, {"connect4", 10}, {"gomoku", 3}, {"hex", 2}} {
 		b.Run(fmt.Sprintf("%s/depth-%d", tc.name, tc.depth), func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(3, 9))
 			var positions []rules.Game

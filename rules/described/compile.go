@@ -105,8 +105,6 @@ type compiled struct {
 	lineStep                           [maxSide + 1]int
 	doubleThreat                       int                // finish.go
 	blockTurns                         [2][]blockTurn     // finish.go
-	bridges                            [][]bridge         // connect.go
-	bridgeTo                           [][maxWords]uint64 // connect.go
 	adv                                [2][maxCells]int16 // rows from the player's own edge
 	centrality                         [maxCells]int16
 	corner                             [maxWords]uint64
@@ -269,9 +267,6 @@ func build(s *Spec, env map[string]int) (*compiled, error) {
 		c.startHash ^= c.openingKey(0)
 	}
 	c.buildEval(s)
-	if c.connection != 0 {
-		c.buildBridges()
-	}
 	c.buildOpenLines()
 	c.calm = c.noTactics()
 	c.finishes = c.calm && c.inARow > 0 && c.anywhere && c.inARowRes == resWin

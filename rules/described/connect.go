@@ -41,63 +41,7 @@ type connectEnd struct {
 	player int // 0: either player; 1 or 2
 	edges  [2]dir
 	edge   [2][maxWords]uint64
-	// near is, for each edge, the cells off it that touch two of its
-	// cells or more: a piece there with two of them empty reaches it.
-	near   [2][maxWords]uint64
 	result resultKind
-}
-
-// bridge is one of a cell's bridges: the cell to, which does not touch it
-// but shares two neighbours with it, a and b, the carrier. Pieces on both
-// ends, with the carrier empty, stay joined whichever carrier cell the
-// opponent fills.
-type bridge struct{ to, a, b int16 }
-
-// buildBridges lists each cell's bridges, and their other ends as a
-// square set, for the connection weight.
-func (c *compiled) buildBridges() {
-	c.bridges = make([][]bridge, c.n)
-	c.bridgeTo = make([][maxWords]uint64, c.n)
-	for s := range c.n {
-		for t := range c.n {
-			if t == s || c.adj[s][t/64]&(1<<(t%64)) != 0 {
-				continue
-			}
-			var carrier []int16
-			for w := range c.words {
-				for b := c.adj[s][w] & c.adj[t][w]; b != 0; b &= b - 1 {
-					carrier = append(carrier, int16(w<<6|bits.TrailingZeros64(b)))
-				}
-			}
-			if len(carrier) == 2 {
-				c.bridges[s] = append(c.bridges[s], bridge{int16(t), carrier[0], carrier[1]})
-				c.bridgeTo[s][t/64] |= 1 << (t % 64)
-			}
-		}
-	}
-}
-
-// touchesEdge reports whether one of the cells of set, off edge i of ce,
-// touches two empty cells of it or more.
-func (c *compiled) touchesEdge(ce *connectEnd, i int, set, empty *[maxWords]uint64) bool {
-	for w := range c.words {
-		for b := set[w] & ce.near[i][w]; b != 0; b &= b - 1 {
-			if c.nextToEdge(ce, i, w<<6|bits.TrailingZeros64(b), empty) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// nextToEdge reports whether cell sq touches two empty cells of edge i of
-// ce or more.
-func (c *compiled) nextToEdge(ce *connectEnd, i, sq int, empty *[maxWords]uint64) bool {
-	n := 0
-	for w := range c.words {
-		n += bits.OnesCount64(c.adj[sq][w] & ce.edge[i][w] & empty[w])
-	}
-	return n >= 2
 }
 
 // edgeWords are the names of the board's edges, by direction.
@@ -111,15 +55,6 @@ func (c *compiled) connectEnd(e endDef) connectEnd {
 			col, row := sq%c.w, sq/c.w
 			if d == dirNorth && row == 0 || d == dirSouth && row == c.h-1 || d == dirWest && col == 0 || d == dirEast && col == c.w-1 {
 				ce.edge[i][sq/64] |= 1 << (sq % 64)
-			}
-		}
-		for sq := range c.n {
-			n := 0
-			for w := range c.words {
-				n += bits.OnesCount64(c.adj[sq][w] & ce.edge[i][w])
-			}
-			if n >= 2 && ce.edge[i][sq/64]&(1<<(sq%64)) == 0 {
-				ce.near[i][sq/64] |= 1 << (sq % 64)
 			}
 		}
 	}
@@ -252,112 +187,6 @@ func meets(a, b *[maxWords]uint64, words int) bool {
 		}
 	}
 	return false
-}
-
-// meetsAny reports whether some square of set is in own and not in
-// reached.
-func meetsAny(set, own, reached *[maxWords]uint64, words int) bool {
-	for w := range words {
-		if set[w]&own[w]&^reached[w] != 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// connectionDistance returns the fewest empty cells p must still fill to
-// join the edges of p's first connect ending through its own pieces and
-// empty cells (own pieces cost nothing, empty cells one, enemy pieces and
-// blockers block; an own piece across an empty bridge from a cell joined,
-// or next to an edge with two empty cells of it beside it, counts as
-// joined); c.n+1 when the edges cannot be joined any more, and 0 for a
-// player without a connect ending. It grows the cells joined to the first
-// edge one cost at a time, as square sets.
-func (g *Game) connectionDistance(p rules.Player) int {
-	c := g.c
-	var ce *connectEnd
-	for i := range c.connects {
-		if c.connects[i].player == 0 || c.connects[i].player == int(p)+1 {
-			ce = &c.connects[i]
-			break
-		}
-	}
-	if ce == nil {
-		return 0
-	}
-	own, empty := &g.occ[p], g.emptySquares()
-	var reached, fresh [maxWords]uint64
-	for w := range c.words {
-		fresh[w] = ce.edge[0][w] & own[w]
-	}
-	// A piece off the first edge that touches two empty cells of it
-	// reaches it at no cost.
-	for w := range c.words {
-		for b := own[w] & ce.near[0][w]; b != 0; b &= b - 1 {
-			if c.nextToEdge(ce, 0, w<<6|bits.TrailingZeros64(b), &empty) {
-				fresh[w] |= b & -b
-			}
-		}
-	}
-	var stack [maxCells]int16
-	for cost := 0; ; cost++ {
-		// fresh is the cells first reached at this cost: add them and the
-		// own pieces they touch, and gather the empty cells around them,
-		// the next cost's.
-		n := 0
-		before := reached
-		for w := range c.words {
-			reached[w] |= fresh[w]
-			for b := fresh[w]; b != 0; b &= b - 1 {
-				stack[n] = int16(w<<6 | bits.TrailingZeros64(b))
-				n++
-			}
-		}
-		var next [maxWords]uint64
-		for n > 0 {
-			n--
-			sq := stack[n]
-			adj := &c.adj[sq]
-			for w := range c.words {
-				nw := adj[w] & own[w] &^ reached[w]
-				reached[w] |= nw
-				next[w] |= adj[w] & empty[w]
-				for ; nw != 0; nw &= nw - 1 {
-					stack[n] = int16(w<<6 | bits.TrailingZeros64(nw))
-					n++
-				}
-			}
-			if !meetsAny(&c.bridgeTo[sq], own, &reached, c.words) {
-				continue
-			}
-			for _, br := range c.bridges[sq] {
-				t, a, b := int(br.to), int(br.a), int(br.b)
-				if own[t>>6]&^reached[t>>6]&(1<<(t&63)) != 0 && empty[a>>6]&(1<<(a&63)) != 0 && empty[b>>6]&(1<<(b&63)) != 0 {
-					reached[t>>6] |= 1 << (t & 63)
-					stack[n] = int16(t)
-					n++
-				}
-			}
-		}
-		var now [maxWords]uint64 // the cells reached at this cost
-		for w := range c.words {
-			now[w] = reached[w] &^ before[w]
-		}
-		if meets(&now, &ce.edge[1], c.words) || c.touchesEdge(ce, 1, &now, &empty) {
-			return cost
-		}
-		grown := false
-		for w := range c.words {
-			if cost == 0 {
-				next[w] |= ce.edge[0][w] & empty[w]
-			}
-			fresh[w] = next[w] &^ reached[w]
-			grown = grown || fresh[w] != 0
-		}
-		if !grown {
-			return c.n + 1
-		}
-	}
 }
 
 // TurningBlock is the side of the square blocks one of which turns a

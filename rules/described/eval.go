@@ -22,9 +22,10 @@ import (
 //     minus the opponent's;
 //   - groups: the weight for each group of touching pieces fewer than the
 //     opponent has (connect.go);
-//   - connection: the weight for each empty cell fewer than the opponent
-//     still to fill to make a connect ending's join, bridges counted as
-//     joined (connect.go);
+//   - connection: the weight for each step by which the player's
+//     connection potential for its connect ending is below the
+//     opponent's, and a sixteenth of it for each empty cell more than the
+//     opponent's at which the potential is reached (twodistance.go);
 //   - territory: the weight for each empty square reached first, more
 //     than the opponent (territory.go);
 //   - lines: the weight times 4^(k−1) for each line of the in-a-row length
@@ -33,10 +34,11 @@ import (
 //     times a line one piece short when the opponent has two squares or
 //     more that each complete one (finish.go).
 //
-// It allocates nothing; mobility costs a move generation for each side,
-// groups a flood fill of each group, connection and territory a search of
-// the board for each, grown as square sets, and lines a count of each
-// direction's lines as bit planes.
+// It allocates nothing after a game's first connection term; mobility
+// costs a move generation for each side, groups a flood fill of each
+// group, connection and territory a search of the board for each, grown
+// as square sets a step at a time, and lines a count of each direction's
+// lines as bit planes.
 func (g *Game) Evaluate() int {
 	c := g.c
 	p := g.toMove
@@ -79,7 +81,9 @@ func (g *Game) Evaluate() int {
 		score += c.groups * (g.groups(p^1) - g.groups(p))
 	}
 	if c.connection != 0 {
-		score += c.connection * (g.connectionDistance(p^1) - g.connectionDistance(p))
+		own, ownWays := g.twoDistance(p)
+		theirs, theirWays := g.twoDistance(p ^ 1)
+		score += c.connection*(theirs-own) + c.connection/16*(ownWays-theirWays)
 	}
 	if c.territory != 0 {
 		own, theirs := g.territory(p)

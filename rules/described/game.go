@@ -112,6 +112,9 @@ type Game struct {
 	// probing is set while moves are generated only to learn whether there
 	// is one (hasMove): a generator may then stop at its first move.
 	probing bool
+	// twoDist is the connection term's working memory (twodistance.go),
+	// made on first use; a clone makes its own.
+	twoDist *twoDistScratch
 }
 
 var (
@@ -179,6 +182,7 @@ func (g *Game) Clone() rules.Game {
 	c.hist = append(make([]rules.Move, 0, cap(g.hist)), g.hist...)
 	c.saved = append(make([]savedState, 0, cap(g.saved)), g.saved...)
 	c.undo = append(make([]uint16, 0, cap(g.undo)), g.undo...)
+	c.twoDist = nil
 	return &c
 }
 

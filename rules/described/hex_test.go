@@ -200,19 +200,19 @@ func TestHexConnects(t *testing.T) {
 	}
 }
 
-// TestConnectionAgreesWithHexDistance: along random games of Hex on
+// TestConnectionAgreesWithTwoDistance: along random games of Hex on
 // boards of one, two and three 64-bit words, the connection term weighs
-// the empty cells each side still needs, bridges and the edge's bridges
-// counted as joined, counted here by relaxing distances over the
-// hand-written game's own neighbours until none shortens.
-func TestConnectionAgreesWithHexDistance(t *testing.T) {
+// each side's connection potential and the cells that reach it, as
+// counted here by relaxing two-distances over the hand-written game's own
+// neighbours until none shortens.
+func TestConnectionAgreesWithTwoDistance(t *testing.T) {
 	text, err := shipped.Files.ReadFile("hex.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	body := strings.Replace(string(text), "connection: 100\n  centre: 4", "connection: 1", 1)
+	body := strings.Replace(string(text), "connection: 50\n  centre: 4", "connection: 16", 1)
 	if body == string(text) {
-		t.Fatal("games/hex.yaml no longer weighs connection: 100, centre: 4")
+		t.Fatal("games/hex.yaml no longer weighs connection: 50, centre: 4")
 	}
 	spec, err := described.Load("hex.yaml", []byte(body))
 	if err != nil {
@@ -236,9 +236,12 @@ func TestConnectionAgreesWithHexDistance(t *testing.T) {
 				}
 			}
 			me := g.ToMove()
-			want := hexDistance(cells, size, int8(me^1)+1) - hexDistance(cells, size, int8(me)+1)
+			own, ownWays := twoDistance(cells, size, int8(me)+1)
+			theirs, theirWays := twoDistance(cells, size, int8(me^1)+1)
+			want := 16*(theirs-own) + ownWays - theirWays
 			if got := g.Evaluate(); got != want {
-				t.Fatalf("size %d after %v: connection term %d, want %d", size, played(g), got, want)
+				t.Fatalf("size %d after %v: connection term %d, want %d (potentials %d and %d, reached at %d and %d cells)",
+					size, played(g), got, want, own, theirs, ownWays, theirWays)
 			}
 			g.Moves(&list)
 			g.Play(list.Slice()[rng.IntN(list.N)])
@@ -246,104 +249,117 @@ func TestConnectionAgreesWithHexDistance(t *testing.T) {
 	}
 }
 
-// hexDistance is the fewest empty cells player who (1 Red, joining the
-// ranks; 2 Blue, the files) must fill to join, size*size+1 when the other
-// side has cut every way; cells as hexGame's. Its stone joins its stone
-// across a bridge (two cells that do not touch and share two neighbours)
-// with both of those empty; a stone, or a cell filled, next to an edge
-// with two empty cells of the edge beside it joins the edge.
-func hexDistance(cells []int8, size int, who int8) int {
-	const far = 1 << 20
-	cost := func(c int) int {
-		switch cells[c] {
-		case who:
-			return 0
-		case 0:
-			return 1
-		}
-		return far
-	}
-	nb := make([][]int, len(cells))
-	for c := range cells {
+// twoDistance is the connection potential of player who (1 Red, joining
+// the ranks; 2 Blue, the files) and the empty cells that reach it; cells
+// as hexGame's. An empty cell's neighbours are the empty cells it touches
+// and those touching a group of who's stones that it touches. Its
+// two-distance to an edge is 1 on the edge or next to a group of who's
+// touching it, else one more than the second-least of its neighbours',
+// 255 at most; its potential is the sum of its two.
+func twoDistance(cells []int8, size int, who int8) (potential, count int) {
+	const far = 255
+	touching := func(c int) []int {
+		var out []int
 		for _, s := range hexSteps {
 			x, y := c%size+s[0], c/size+s[1]
 			if x >= 0 && x < size && y >= 0 && y < size {
-				nb[c] = append(nb[c], y*size+x)
+				out = append(out, y*size+x)
 			}
 		}
+		return out
 	}
-	neighbours := func(c int) []int { return nb[c] }
 	onEdge := func(c, end int) bool {
-		f, r := c%size, c/size
-		along := r
+		along := c / size
 		if who == 2 {
-			along = f
+			along = c % size
 		}
 		return along == end*(size-1)
 	}
-	// nearEdge: c is off the edge and touches two empty cells of it.
-	nearEdge := func(c, end int) bool {
-		n := 0
-		for _, x := range neighbours(c) {
-			if onEdge(x, end) && cells[x] == 0 {
-				n++
+	// group[c]: the stones of who's group through c.
+	group := make([][]int, len(cells))
+	for c := range cells {
+		if cells[c] != who || group[c] != nil {
+			continue
+		}
+		members := []int{c}
+		for i := 0; i < len(members); i++ {
+			for _, x := range touching(members[i]) {
+				if cells[x] == who && !slices.Contains(members, x) {
+					members = append(members, x)
+				}
 			}
 		}
-		return !onEdge(c, end) && n >= 2
+		for _, m := range members {
+			group[m] = members
+		}
 	}
-	// bridged[c]: the cells d two steps from c that do not touch it and
-	// share two neighbours with it, both empty.
-	bridged := make([][]int, len(cells))
+	neighbours := make([][]int, len(cells))
+	starts := [2][]bool{make([]bool, len(cells)), make([]bool, len(cells))}
 	for c := range cells {
-		for _, x := range neighbours(c) {
-			for _, d := range neighbours(x) {
-				if d == c || slices.Contains(neighbours(c), d) || slices.Contains(bridged[c], d) {
-					continue
+		if cells[c] != 0 {
+			continue
+		}
+		for end := range 2 {
+			starts[end][c] = onEdge(c, end)
+		}
+		for _, x := range touching(c) {
+			switch cells[x] {
+			case 0:
+				if !slices.Contains(neighbours[c], x) {
+					neighbours[c] = append(neighbours[c], x)
 				}
-				common, empty := 0, 0
-				for _, y := range neighbours(c) {
-					if slices.Contains(neighbours(d), y) {
-						common++
-						if cells[y] == 0 {
-							empty++
+			case who:
+				for _, m := range group[x] {
+					for end := range 2 {
+						starts[end][c] = starts[end][c] || onEdge(m, end)
+					}
+					for _, y := range touching(m) {
+						if cells[y] == 0 && y != c && !slices.Contains(neighbours[c], y) {
+							neighbours[c] = append(neighbours[c], y)
 						}
 					}
 				}
-				if common == 2 && empty == 2 {
-					bridged[c] = append(bridged[c], d)
+			}
+		}
+	}
+	var dist [2][]int
+	for end := range 2 {
+		d := make([]int, len(cells))
+		for c := range d {
+			d[c] = far
+			if cells[c] == 0 && starts[end][c] {
+				d[c] = 1
+			}
+		}
+		for changed := true; changed; {
+			changed = false
+			for c := range cells {
+				if cells[c] != 0 || d[c] == 1 || len(neighbours[c]) < 2 {
+					continue
+				}
+				var ds []int
+				for _, x := range neighbours[c] {
+					ds = append(ds, d[x])
+				}
+				slices.Sort(ds)
+				if v := ds[1] + 1; v < d[c] {
+					d[c], changed = v, true
 				}
 			}
 		}
+		dist[end] = d
 	}
-	dist := make([]int, len(cells))
+	potential = 2 * far
 	for c := range cells {
-		dist[c] = far
-		if onEdge(c, 0) || cost(c) == 0 && nearEdge(c, 0) {
-			dist[c] = cost(c)
+		if cells[c] != 0 {
+			continue
+		}
+		switch pot := dist[0][c] + dist[1][c]; {
+		case pot < potential:
+			potential, count = pot, 1
+		case pot == potential:
+			count++
 		}
 	}
-	for changed := true; changed; {
-		changed = false
-		for c := range cells {
-			if cost(c) == far {
-				continue
-			}
-			from := neighbours(c)
-			if cost(c) == 0 {
-				from = append(from, bridged[c]...)
-			}
-			for _, x := range from {
-				if d := dist[x] + cost(c); d < dist[c] {
-					dist[c], changed = d, true
-				}
-			}
-		}
-	}
-	best := size*size + 1
-	for c := range cells {
-		if (onEdge(c, 1) || cost(c) != far && nearEdge(c, 1)) && dist[c] < best {
-			best = dist[c]
-		}
-	}
-	return best
+	return potential, count
 }
