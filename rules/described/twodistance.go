@@ -95,31 +95,27 @@ func (g *Game) twoDistance(p rules.Player) (potential, count int) {
 		for i := range c.n {
 			d[i] = unreached
 		}
+		// once and twice: the cells with one assigned neighbour, and with
+		// two or more (neighbours are mutual, so each assigned cell adds
+		// itself to its neighbours' counts).
+		var once, twice [maxWords]uint64
 		assigned, fresh := start[e], start[e]
 		for level := uint8(1); ; level++ {
-			var cand, next [maxWords]uint64
+			var next [maxWords]uint64
 			grew := false
 			for w := range c.words {
 				for b := fresh[w]; b != 0; b &= b - 1 {
 					sq := w<<6 | bits.TrailingZeros64(b)
 					d[sq] = level
 					for v := range c.words {
-						cand[v] |= nb[sq][v]
+						twice[v] |= once[v] & nb[sq][v]
+						once[v] |= nb[sq][v]
 					}
 				}
 			}
 			for w := range c.words {
-				for b := cand[w] &^ assigned[w]; b != 0; b &= b - 1 {
-					sq := w<<6 | bits.TrailingZeros64(b)
-					n := 0
-					for v := range c.words {
-						n += bits.OnesCount64(nb[sq][v] & assigned[v])
-					}
-					if n >= 2 {
-						next[w] |= b & -b
-						grew = true
-					}
-				}
+				next[w] = twice[w] &^ assigned[w]
+				grew = grew || next[w] != 0
 			}
 			if !grew || level == unreached-1 {
 				break
