@@ -19,10 +19,11 @@ type twoDistScratch struct {
 // twoDistance returns p's connection potential for its connect ending: the
 // least, over the empty cells, of the cell's two-distances to the two
 // edges, and how many empty cells have that least potential (the more,
-// the harder it is to block). A cell's two-distance to an edge is 1 next
-// to the edge and otherwise one more than the second-least of its
-// neighbours' (the opponent can fill the least), with p's groups
-// contracted: the empty cells around one group are all neighbours. It
+// the harder it is to block). A cell's two-distance to an edge is 1 on
+// the edge or next to a group of p's on it, and otherwise one more than
+// the second-least of its neighbours' (the opponent can fill the least),
+// with p's groups contracted: the empty cells around one group are all
+// neighbours. It
 // returns 0, 0 for a player without a connect ending and a potential of
 // 2·unreached when no empty cell reaches both edges.
 func (g *Game) twoDistance(p rules.Player) (potential, count int) {
