@@ -246,8 +246,7 @@ func (p *randomStart) keepsInGame(ctx context.Context, after rules.Game, mover r
 // fairLive reports whether g, after a random move by mover played live,
 // leaves mover neither lost nor more than openingMargin behind, by a
 // 10-ply search: deeper than RandomOpening's, since the program is in the
-// game to punish a move that a short search rates balanced (in Hi-Ya!,
-// South's C3D4 is 1.0 piece down at 8 plies and 1.7 at 10). Unlike an
+// game to punish a move that a short search rates balanced. Unlike an
 // opening drawn before the game, the move may keep an advantage: what the
 // program's own moves gave away is the program's play, not the dice. A
 // 10-ply search of a Hi-Ya! opening takes about a million positions.

@@ -153,9 +153,9 @@ func TestAspirationAgreesWithTheFullWindow(t *testing.T) {
 		name, moves string
 		depth       int
 	}{
-		{"fails low", aspirationFailsLow, 11},
-		{"fails high", aspirationFailsHigh, 11},
-		{"fails high to a forced win", aspirationFindsWin, 11},
+		{"fails low", aspirationFailsLow, 10},
+		{"fails high", aspirationFailsHigh, 10},
+		{"fails high to a forced win", aspirationFindsWin, 10},
 		{"fails low to a forced loss", aspirationFindsLoss, 11},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -180,16 +180,16 @@ func TestAspirationAgreesWithTheFullWindow(t *testing.T) {
 // Hi-Ya! positions where a deeper iteration's score falls outside the
 // window around the last one.
 const (
-	// South's score falls from -0.56 at 10 plies to -1.21 at 11.
-	aspirationFailsLow = "E2C4;F6G5;E3E4;F7F6;G3G4;C6C5;F2G3;C7F4"
-	// South's score rises from 0.67 at 10 plies to 1.32 at 11.
-	aspirationFailsHigh = "B3C4;E6D5;A3B4;E7E4;F2E3;B6B5;B2B4;E4F4"
-	// South, scored 2.97 at 10 plies, is found winning at 11: the King
-	// falls 9 plies on.
-	aspirationFindsWin = "A3B4;E6D5;A2A4;E7E5;E3E4;B6B5;A4D4;E5D5;E4E5;B5B4;B2B3;F6G5;G3G4;F7F4"
-	// South, scored -8.97 at 10 plies, is found lost at 11: the King falls
-	// 12 plies on.
-	aspirationFindsLoss = "E2C4;F6G5;E3E4;F7F6;G3G4;C6C5;F2G3;C7F4;G2F3;F4G5;G3F4;E6D5;E4E5;G6F5;E5E6;F5E4;C4B5;A7B6"
+	// South's score falls from -1.42 at 9 plies to -2.17 at 10.
+	aspirationFailsLow = "E3E4;F6G5;E2C4;G6F5;F3F4;C6C5"
+	// South's score rises from 2.59 at 9 plies to 3.31 at 10.
+	aspirationFailsHigh = "B3A4;B6B5;B2B4;C7F4;C3D4;G6F5;C2C3;F6E5;G2F3;F5E4;D4E3;G7G6"
+	// South, scored 17.56 at 9 plies, is found winning at 10: the King
+	// falls 7 plies on.
+	aspirationFindsWin = "C3B4;G6F5;B4A5;B6B5;A5B6;F5E4;A3B4;G7G4;B4C5;B7C6;F2C5;E6D5"
+	// North, scored -17.56 at 10 plies, is found lost at 11: the King
+	// falls 8 plies on.
+	aspirationFindsLoss = "C3B4;G6F5;B4A5;B6B5;A5B6;F5E4;A3B4;G7G4;B4C5;B7C6;F2C5"
 )
 
 // hiyaAfter returns Hi-Ya! after moves, separated by semicolons.

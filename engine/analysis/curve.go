@@ -31,7 +31,7 @@ func CurveFor(game string) Curve {
 	case "upthrust":
 		return Curve{K: 0.00217}
 	case "hiya":
-		return Curve{K: 0.00629}
+		return Curve{K: 0.00391}
 	case "sixes":
 		return Curve{K: 0.16980}
 	case "breakthrough":

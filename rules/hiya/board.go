@@ -61,6 +61,7 @@ type position struct {
 	kind    [numKinds]uint64 // squares holding each kind, both sides
 	side    [2]uint64        // squares holding each side's pieces
 	hash    uint64
+	placed  int32 // the pieces' square values, South's minus North's (placement), kept as they move
 	toMove  Side
 	kingHit bool // the last move attacked the King: its player has won
 }

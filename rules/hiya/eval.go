@@ -1,6 +1,10 @@
 package hiya
 
-import "arbiter/rules"
+import (
+	"math/bits"
+
+	"arbiter/rules"
+)
 
 // Evaluation weights, in hundredths of a piece, fitted to the results of
 // self-play games (bench/2026-11-29-strength.md, bench/2026-11-30-strength.md,
@@ -11,11 +15,11 @@ const (
 	valueMiniNinja   = 150
 	valueMiniSamurai = 110
 
-	threatWeight = 23   // per opposing piece a side can attack with its next move
+	threatWeight = 39   // per opposing piece a side can attack with its next move
 	attackShare  = 5    // the side to move scores 1/attackShare of what its best attack would take
-	kingShield   = 185  // own piece on the square from which the King would be attacked
-	roomWeight   = 19   // per empty square a side's pieces could reach moving forward
-	stuckWeight  = -28  // per piece other than the King that cannot step forward
+	kingShield   = 465  // own piece on the square from which the King would be attacked
+	roomWeight   = 33   // per empty square a side's pieces could reach moving forward
+	stuckWeight  = -42  // per piece other than the King that cannot step forward
 	kingDanger   = 300  // the opponent can attack our King with its next move
 	kingAttack   = 5000 // the side to move can attack the opposing King now: a win in one
 	lostPosition = -10000
@@ -47,18 +51,21 @@ func (p *position) material(s Side) int {
 // opponent's):
 //
 //   - material: as Material;
-//   - room: 19 for each empty square a side's pieces could reach moving
-//     forward, and -28 for each piece other than the King that cannot step
+//   - room: 33 for each empty square a side's pieces could reach moving
+//     forward, and -42 for each piece other than the King that cannot step
 //     forward (most pieces never go back, and a side left with no legal
 //     move loses);
-//   - threats: 23 for each opposing piece a side can attack with its next
+//   - threats: 39 for each opposing piece a side can attack with its next
 //     move (some legal move lands directly in front of it), and for the
 //     side to move a fifth of what its best such attack would take (a Ninja
 //     or Samurai loses its extra weight, a mini all of it);
-//   - king safety: 185 when a side's own piece stands on the square from
+//   - king safety: 465 when a side's own piece stands on the square from
 //     which its King would be attacked (the King cannot be attacked while it
 //     stays); -300 when the opponent can attack our King with its next move,
-//     and +5000 when the side to move can attack the opposing King now.
+//     and +5000 when the side to move can attack the opposing King now;
+//   - placement: for each piece other than the King, a weight for the row
+//     it stands on and its column's distance from the middle
+//     (squareWeights), kept up to date as pieces move.
 //
 // A finished position is lost for the side to move: -10000. Evaluate
 // allocates nothing.
@@ -83,7 +90,109 @@ func (g *Game) Evaluate() int {
 		score -= kingDanger
 	}
 	score += kingShield * (p.shielded(us) - p.shielded(them))
-	return score
+	if us == South {
+		return score + int(p.placed)
+	}
+	return score - int(p.placed)
+}
+
+// squareValues is what a piece adds to South's side of the evaluation where
+// it stands, by side, kind and square: a North piece's value is negated.
+type squareValues [2][numKinds][64]int32
+
+// squareWeights returns the fitted weight of a piece's square, in
+// hundredths of a piece, for each kind other than the King: by the row it
+// stands on, counted from its own side's back row, and by its column's
+// distance from the middle column D (0 to 3). The rules are the same
+// mirrored, and the Kings stand on D.
+func squareWeights() [numKinds][rows][4]int16 {
+	return [numKinds][rows][4]int16{
+		Ninja: {
+			{-10, 414, 172, -336},
+			{140, 112, 18, 30},
+			{96, 0, 80, -2},
+			{2, 148, -82, -42},
+			{190, -84, 120, -30},
+			{-92, 22, -46, 206},
+			{-36, -64, -90, -174},
+			{38, 362, -104, -38},
+		},
+		Samurai: {
+			{106, 92, -20, -16},
+			{72, 122, -4, -26},
+			{118, 146, -4, -12},
+			{114, 108, 2, -8},
+			{216, 106, -8, 28},
+			{-56, 34, -24, -34},
+			{274, 340, 14, 178},
+			{30, -406, -58, -124},
+		},
+		MiniNinja: {
+			{442, 526, 366, 8},
+			{12, 68, 34, 36},
+			{-16, -10, 2, 10},
+			{46, 28, -32, -24},
+			{104, -44, 50, -94},
+			{24, 336, -58, 50},
+			{164, -12, 774, -34},
+			{80, 472, -22, -10},
+		},
+		MiniSamurai: {
+			{-10, 62, -24, -54},
+			{-68, 138, -30, 6},
+			{-32, 114, 44, 0},
+			{56, 34, 2, -62},
+			{-40, 66, -8, -48},
+			{-24, 20, -32, -20},
+			{-28, 290, -66, -74},
+			{-98, -26, -140, -142},
+		},
+	}
+}
+
+// squareClass returns the row of square sq counted from side s's back row
+// (0..7) and its column's distance from the middle column (0..3).
+func squareClass(s Side, sq int) (row, middle int) {
+	row = sq >> 3
+	if s == North {
+		row = rows - 1 - row
+	}
+	return row, abs(sq&7 - 3)
+}
+
+// newSquareValues computes the square values from squareWeights.
+func newSquareValues() *squareValues {
+	weight := squareWeights()
+	var v squareValues
+	for s := range v {
+		for k := Ninja; k < numKinds; k++ {
+			for sq := range 64 {
+				if sq&7 >= cols {
+					continue // the padding column
+				}
+				row, middle := squareClass(Side(s), sq)
+				v[s][k][sq] = int32(weight[k][row][middle])
+				if Side(s) == North {
+					v[s][k][sq] = -v[s][k][sq]
+				}
+			}
+		}
+	}
+	return &v
+}
+
+// placement sums the square values of p's pieces, from scratch: South's
+// minus North's.
+func (p *position) placement(v *squareValues) int32 {
+	var sum int32
+	for s := South; s <= North; s++ {
+		for k := Ninja; k < numKinds; k++ {
+			for b := p.kind[k] & p.side[s]; b != 0; b &= b - 1 {
+				sum += v[s][k][bits.TrailingZeros64(b)]
+			}
+		}
+	}
+	return sum
 }
 
 // hits returns the opposing pieces that s can attack with its next move

@@ -2,6 +2,7 @@ package hiya
 
 import (
 	"flag"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -18,8 +19,13 @@ var fitRecords = flag.String("fit", "", "fit the evaluation's weights to the gam
 
 // numFeatures is the number of weighed features of Evaluate that a fit
 // adjusts: the four piece values, threats, the best attack, the King in
-// danger, the King's shield, the room ahead and the pieces stuck.
-const numFeatures = 10
+// danger, the King's shield, the room ahead and the pieces stuck, then for
+// each kind but the King (fitKinds) each row and distance from the middle
+// column it may stand on (squareWeights).
+const numFeatures = 10 + len(fitKinds)*rows*4
+
+// fitKinds are the kinds whose squares are weighed, in the features' order.
+var fitKinds = [...]Kind{Ninja, Samurai, MiniNinja, MiniSamurai}
 
 // features returns p's features as Evaluate weighs them, and whether the
 // side to move can attack the King now (a won position that says nothing
@@ -41,6 +47,16 @@ func features(p *position) (f []float64, kingAttackNow bool) {
 	f[7] = float64(p.shielded(us) - p.shielded(them))
 	f[8] = float64(popcount(aheadUs) - popcount(aheadThem))
 	f[9] = float64(p.stuck(us, empty) - p.stuck(them, empty))
+	for i, k := range fitKinds {
+		at := 10 + i*rows*4
+		for s, sign := range [2]float64{1, -1} {
+			side := us ^ Side(s)
+			for b := p.kind[k] & p.side[side]; b != 0; b &= b - 1 {
+				row, middle := squareClass(side, bits.TrailingZeros64(b))
+				f[at+row*4+middle] += sign
+			}
+		}
+	}
 	return f, hitUs&p.kind[King] != 0
 }
 
@@ -90,14 +106,24 @@ func samplesOf(t *testing.T, text string) []evalfit.Sample {
 	})
 }
 
-// weights are Evaluate's weights for the features, and fitSteps the steps
-// a fit moves them by. A step of 0 holds its weight: the piece values, the
+// fitWeights returns Evaluate's weights for the features, and the steps a
+// fit moves them by. A step of 0 holds its weight: the piece values, the
 // King in danger and the best attack's share are held, as a fit that moved
 // them lost in self-play (bench/2026-11-30-strength.md).
-var (
-	weights  = []float64{valueNinja, valueSamurai, valueMiniNinja, valueMiniSamurai, threatWeight, 100 / attackShare, kingDanger, kingShield, roomWeight, stuckWeight}
-	fitSteps = []float64{0, 0, 0, 0, 1, 0, 0, 5, 1, 2}
-)
+func fitWeights() (weights, steps []float64) {
+	weights = []float64{valueNinja, valueSamurai, valueMiniNinja, valueMiniSamurai, threatWeight, 100 / attackShare, kingDanger, kingShield, roomWeight, stuckWeight}
+	steps = []float64{0, 0, 0, 0, 1, 0, 0, 5, 1, 2}
+	squares := squareWeights()
+	for _, k := range fitKinds {
+		for _, row := range squares[k] {
+			for _, w := range row {
+				weights = append(weights, float64(w))
+				steps = append(steps, 2)
+			}
+		}
+	}
+	return weights, steps
+}
 
 // TestFitEvaluation fits Evaluate's weights to the games in the folder
 // that -fit names and logs them, with the loss before and after on a
@@ -124,8 +150,9 @@ func TestFitEvaluation(t *testing.T) {
 			fit = append(fit, samplesOf(t, string(b))...)
 		}
 	}
+	weights, steps := fitWeights()
 	k, _ := evalfit.Scale(fit, weights)
-	got, loss := evalfit.Fit(fit, weights, fitSteps, k)
+	got, loss := evalfit.Fit(fit, weights, steps, k)
 	t.Logf("%d games, %d positions fitted, %d held out; k %.2f", len(files), len(fit), len(held), k)
 	t.Logf("fitted loss %.5f (was %.5f); held out %.5f (was %.5f)", loss, evalfit.Loss(fit, weights, k), evalfit.Loss(held, got, k), evalfit.Loss(held, weights, k))
 	t.Logf("weights %v (were %v)", got, weights)

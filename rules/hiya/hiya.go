@@ -121,12 +121,13 @@ const historyCap = 512
 // Game is a game of Hi-Ya! in progress. The zero value is not usable; make
 // one with New or Setup.
 type Game struct {
-	opts  rules.FixedOptions
-	first Side         // the side that moves first: player 1
-	keys  *zobristKeys // shared by clones: never changed
-	pos   position
-	undo  []undoInfo // for each move played, what Undo needs
-	hist  []rules.Move
+	opts    rules.FixedOptions
+	first   Side          // the side that moves first: player 1
+	keys    *zobristKeys  // shared by clones: never changed
+	squares *squareValues // shared by clones: never changed
+	pos     position
+	undo    []undoInfo // for each move played, what Undo needs
+	hist    []rules.Move
 }
 
 var _ rules.Game = (*Game)(nil)
@@ -148,14 +149,16 @@ func New(opts rules.Options) (*Game, error) {
 		return nil, fmt.Errorf("first=%s: first must be south or north", full["first"])
 	}
 	g := &Game{
-		opts:  rules.Fix(full),
-		first: first,
-		keys:  newZobristKeys(),
-		undo:  make([]undoInfo, 0, historyCap),
-		hist:  make([]rules.Move, 0, historyCap),
+		opts:    rules.Fix(full),
+		first:   first,
+		keys:    newZobristKeys(),
+		squares: newSquareValues(),
+		undo:    make([]undoInfo, 0, historyCap),
+		hist:    make([]rules.Move, 0, historyCap),
 	}
 	g.pos = startPosition(first)
 	g.pos.hash = g.pos.computeHash(g.keys)
+	g.pos.placed = g.pos.placement(g.squares)
 	return g, nil
 }
 
@@ -260,12 +263,13 @@ func (g *Game) Clone() rules.Game { return g.clone() }
 
 func (g *Game) clone() *Game {
 	c := &Game{
-		opts:  g.opts,
-		first: g.first,
-		keys:  g.keys,
-		pos:   g.pos,
-		undo:  make([]undoInfo, len(g.undo), max(cap(g.undo), historyCap)),
-		hist:  make([]rules.Move, len(g.hist), max(cap(g.hist), historyCap)),
+		opts:    g.opts,
+		first:   g.first,
+		keys:    g.keys,
+		squares: g.squares,
+		pos:     g.pos,
+		undo:    make([]undoInfo, len(g.undo), max(cap(g.undo), historyCap)),
+		hist:    make([]rules.Move, len(g.hist), max(cap(g.hist), historyCap)),
 	}
 	copy(c.undo, g.undo)
 	copy(c.hist, g.hist)

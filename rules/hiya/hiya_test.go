@@ -341,8 +341,9 @@ func TestEvaluate(t *testing.T) {
 	for _, f := range features {
 		a := setup(t, South, append([]string{"SK D1", "NK D8", "Nj B8"}, f.with...)...)
 		b := setup(t, South, append([]string{"SK D1", "NK D8", "Nj B8"}, f.base...)...)
-		if got := a.Evaluate() - b.Evaluate(); got != f.diff {
-			t.Errorf("%s: evaluate %d - %d = %d, want %d", f.name, a.Evaluate(), b.Evaluate(), got, f.diff)
+		want := f.diff + squareValue(f.with) - squareValue(f.base)
+		if got := a.Evaluate() - b.Evaluate(); got != want {
+			t.Errorf("%s: evaluate %d - %d = %d, want %d", f.name, a.Evaluate(), b.Evaluate(), got, want)
 		}
 	}
 	// The side to move that can attack the King scores as winning.
@@ -354,6 +355,26 @@ func TestEvaluate(t *testing.T) {
 	if w.Evaluate() != lostPosition {
 		t.Errorf("North lost: evaluate %d", w.Evaluate())
 	}
+}
+
+// squareValue returns what the pieces, in setup's form ("SJ A3"), add to
+// South's evaluation by squareWeights, worked out from their rows and
+// columns as the rules file names them.
+func squareValue(pieces []string) int {
+	weight := squareWeights()
+	sum := 0
+	for _, piece := range pieces {
+		kind := strings.IndexByte("KJSjs", piece[1]) // Kind's order
+		if kind < 1 {
+			continue // the King has no square weight
+		}
+		col, row, sign := int(piece[3]-'A'), int(piece[4]-'1'), 1
+		if piece[0] == 'N' {
+			row, sign = 7-row, -1
+		}
+		sum += sign * int(weight[kind][row][abs(col-3)])
+	}
+	return sum
 }
 
 func mustParse(t testing.TB, g *Game, text string) rules.Move {

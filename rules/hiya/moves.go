@@ -153,14 +153,15 @@ func fillDown(stepping, sliding, empty uint64, n uint) uint64 {
 
 // undoInfo is what Undo needs beyond the move itself.
 type undoInfo struct {
-	hash uint64 // the hash before the move
-	hurt Kind   // the kind of the piece the move attacked, when it attacked
+	hash   uint64 // the hash before the move
+	placed int32  // the square values before the move
+	hurt   Kind   // the kind of the piece the move attacked, when it attacked
 }
 
 // Play plays m, which must be one of the moves Moves returns.
 func (g *Game) Play(m rules.Move) {
 	p := &g.pos
-	u := undoInfo{hash: p.hash}
+	u := undoInfo{hash: p.hash, placed: p.placed}
 	us := p.toMove
 	from, to := int(m&squareMask), int(m>>toShift&squareMask)
 	k := Kind(m >> kindShift & 7)
@@ -169,9 +170,11 @@ func (g *Game) Play(m rules.Move) {
 	p.side[us] ^= moved
 	z := &g.keys[us&1][k]
 	p.hash ^= z[from] ^ z[to] ^ sideKey
+	v := &g.squares[us&1][k]
+	p.placed += v[to] - v[from]
 	p.toMove = us ^ 1
 	if m&attackFlag != 0 {
-		u.hurt = p.hurt(us^1, to+forward(us), g.keys)
+		u.hurt = p.hurt(us^1, to+forward(us), g.keys, g.squares)
 		p.kingHit = u.hurt == King
 	}
 	g.undo = append(g.undo, u)
@@ -181,19 +184,22 @@ func (g *Game) Play(m rules.Move) {
 // hurt hurts the piece of side s on sq, which must hold one: a Ninja or
 // Samurai becomes a mini, anything else is removed. It returns the kind the
 // piece was.
-func (p *position) hurt(s Side, sq int, keys *zobristKeys) Kind {
+func (p *position) hurt(s Side, sq int, keys *zobristKeys, squares *squareValues) Kind {
 	bit := uint64(1) << uint(sq)
 	k := p.kindOn(bit)
-	z := &keys[s&1]
+	z, v := &keys[s&1], &squares[s&1]
 	p.kind[k] ^= bit
 	p.hash ^= z[k][sq&63]
+	p.placed -= v[k][sq&63]
 	switch k {
 	case Ninja:
 		p.kind[MiniNinja] |= bit
 		p.hash ^= z[MiniNinja][sq&63]
+		p.placed += v[MiniNinja][sq&63]
 	case Samurai:
 		p.kind[MiniSamurai] |= bit
 		p.hash ^= z[MiniSamurai][sq&63]
+		p.placed += v[MiniSamurai][sq&63]
 	default:
 		p.side[s] ^= bit
 	}
@@ -233,7 +239,7 @@ func (p *position) unplay(m rules.Move, u undoInfo) {
 			p.side[them] |= bit
 		}
 	}
-	p.toMove, p.kingHit, p.hash = us, false, u.hash
+	p.toMove, p.kingHit, p.hash, p.placed = us, false, u.hash, u.placed
 }
 
 // IsAttack reports whether m, a legal move in the current position, attacks:

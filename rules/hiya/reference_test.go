@@ -313,6 +313,9 @@ func TestReferenceRandomGames(t *testing.T) {
 			if h := g.pos.computeHash(g.keys); h != g.Hash() {
 				t.Fatalf("game %d ply %d: hash %x, from scratch %x", i, ply, g.Hash(), h)
 			}
+			if v := g.pos.placement(g.squares); v != g.pos.placed {
+				t.Fatalf("game %d ply %d: square values %d, from scratch %d", i, ply, g.pos.placed, v)
+			}
 			key := fmt.Sprint(g.SideToMove(), g.Diagram())
 			if other, ok := seen[g.Hash()]; ok && other != key {
 				t.Fatalf("hash collision %x:\n%s\n%s", g.Hash(), other, key)

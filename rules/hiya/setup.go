@@ -84,6 +84,7 @@ func Setup(opts rules.Options, diagram string, toMove rules.Player) (*Game, erro
 	}
 	p.toMove = g.SideOf(toMove)
 	p.hash = p.computeHash(g.keys)
+	p.placed = p.placement(g.squares)
 	g.pos = p
 	return g, nil
 }
